@@ -1,0 +1,221 @@
+// The one validator with four consumers (constructs at synth, `schemaform validate`, the provider's
+// Validate*Config RPCs, the platform API). It runs a type's generated Ajv validator on a body
+// (ARCHITECTURE.md §1) and turns Ajv errors into messages in Terraform terms, never showing
+// the value of a sensitive attribute.
+import { registry, typeKeys, type AjvError, type TypeKey, type ValidatorModule } from "../generated/registry.js";
+import { blockAt, formatPath, resolvePath, type PathSegment } from "./attribute-path.js";
+import type { BlockModel, Issue, TypeModel } from "./model-types.js";
+import { suggest } from "./suggest.js";
+
+export interface LoadedType {
+  model: TypeModel;
+  validator: ValidatorModule;
+}
+
+const loaded = new Map<string, LoadedType>();
+const loading = new Map<string, Promise<LoadedType>>();
+
+export function isTypeKey(key: string): key is TypeKey {
+  return (typeKeys as readonly string[]).includes(key);
+}
+
+/** Loads a type's model and validator (once); only the types a caller meets are ever loaded. */
+export function loadType(key: string): Promise<LoadedType> {
+  const ready = loaded.get(key);
+  if (ready) return Promise.resolve(ready);
+  let pending = loading.get(key);
+  if (!pending) {
+    if (!isTypeKey(key)) return Promise.reject(new Error(`unknown type ${key}`));
+    const entry = registry[key];
+    pending = Promise.all([entry.model(), entry.validator()]).then(([model, validator]) => {
+      const type = { model, validator };
+      loaded.set(key, type);
+      return type;
+    });
+    loading.set(key, pending);
+  }
+  return pending;
+}
+
+export function loadedType(key: string): LoadedType {
+  const type = loaded.get(key);
+  if (!type) throw new Error(`type ${key} is not loaded; await loadType("${key}") first`);
+  return type;
+}
+
+/** Validates a body against a loaded type. Null-valued properties count as absent. */
+export function validateBody(key: string, body: unknown): Issue[] {
+  const { model, validator } = loadedType(key);
+  const data = prepareBody(body);
+  const issues: Issue[] = [];
+  const validate = validator.default;
+  if (!validate(data)) issues.push(...explain(validate.errors ?? [], data, model, validator));
+  issues.push(...deprecations(model.block, data, []));
+  return issues;
+}
+
+/** A copy without null-valued properties (Terraform and HCL-JSON both mean "unset" by null). */
+export function prepareBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(prepareBody);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = prepareBody(v);
+  return out;
+}
+
+function explain(errors: AjvError[], data: unknown, model: TypeModel, validator: ValidatorModule): Issue[] {
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  const rulePrefixes = Object.keys(validator.rules).map((p) => p.slice(0, -"/if".length));
+  for (const error of errors) {
+    const rule = error.keyword === "if" ? validator.rules[error.schemaPath] : undefined;
+    const objectPath = pointerToPath(data, error.instancePath);
+    if (rule) {
+      push(issues, seen, [...objectPath, ...rule.path], prefixed(objectPath, rule.message));
+      continue;
+    }
+    // Errors inside a rule are explained by the rule; `if` errors of the unknown-value guards
+    // repeat the error of the value check they wrap.
+    if (error.keyword === "if" || rulePrefixes.some((p) => error.schemaPath.startsWith(`${p}/`))) continue;
+    const explained = explainKeyword(error, objectPath, data, model, validator);
+    if (explained) push(issues, seen, explained.path, explained.message);
+  }
+  return issues;
+}
+
+function push(issues: Issue[], seen: Set<string>, path: PathSegment[], message: string): void {
+  const id = `${formatPath(path)}\u0000${message}`;
+  if (seen.has(id)) return;
+  seen.add(id);
+  issues.push({ severity: "error", path, message });
+}
+
+/** Rules on nested objects say which object they are about. */
+function prefixed(objectPath: PathSegment[], message: string): string {
+  const where = formatPath(objectPath);
+  return where && !message.startsWith(where.replace(/\[\d+\]/g, "")) ? `${where}: ${message}` : message;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  integer: "a whole number",
+  number: "a number",
+  boolean: "a bool (true or false)",
+  object: "an object",
+  array: "a list",
+};
+
+function explainKeyword(
+  error: AjvError,
+  objectPath: PathSegment[],
+  data: unknown,
+  model: TypeModel,
+  validator: ValidatorModule,
+): { path: PathSegment[]; message: string } | undefined {
+  const p = error.params;
+  switch (error.keyword) {
+    case "required":
+      return { path: [...objectPath, p.missingProperty], message: `${name([...objectPath, p.missingProperty])} is required` };
+    case "additionalProperties": {
+      const path = [...objectPath, p.additionalProperty as string];
+      const block = blockAt(model.block, objectPath);
+      const hint = block ? suggest(p.additionalProperty, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]) : undefined;
+      const kind = objectPath.length === 0 || block ? "an argument" : "a key";
+      return {
+        path,
+        message: `${kind} named "${p.additionalProperty}" is not expected here${objectPath.length ? ` (in ${formatPath(objectPath)})` : ""}${hint ? `; did you mean "${hint}"?` : ""}`,
+      };
+    }
+    case "false schema":
+      return { path: objectPath, message: validator.messages[error.schemaPath.replace(/\/false schema$/, "")] ?? `${name(objectPath)} cannot be set` };
+    default:
+      break;
+  }
+  const target = resolvePath(model.block, objectPath);
+  const sensitive = target?.sensitive ?? false;
+  const value = valueAt(data, objectPath);
+  const got = sensitive ? "" : `, got ${show(value)}`;
+  const subject = name(objectPath);
+  switch (error.keyword) {
+    case "type":
+      return { path: objectPath, message: `${subject} must be ${TYPE_WORDS[p.type] ?? p.type}${got}` };
+    case "enum":
+      return { path: objectPath, message: `${subject} must be one of ${(p.allowedValues as unknown[]).map(show).join(", ")}${got}` };
+    case "const":
+      return { path: objectPath, message: `${subject} must be ${show(p.allowedValue)}${got}` };
+    case "pattern":
+      return { path: objectPath, message: `${subject} ${validator.messages[error.schemaPath] ?? `must match ${p.pattern}`}${got}` };
+    case "minimum":
+      return { path: objectPath, message: `${subject} must be at least ${p.limit}${got}` };
+    case "maximum":
+      return { path: objectPath, message: `${subject} must be at most ${p.limit}${got}` };
+    case "minLength":
+      return { path: objectPath, message: `${subject} must be at least ${p.limit} characters long` };
+    case "maxLength":
+      return { path: objectPath, message: `${subject} must be at most ${p.limit} characters long` };
+    case "minItems":
+      return { path: objectPath, message: `${subject} must have at least ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
+    case "maxItems":
+      return { path: objectPath, message: `${subject} must have at most ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
+    case "uniqueItems":
+      return { path: objectPath, message: `${subject} must not contain duplicates (elements ${p.j} and ${p.i} are equal)` };
+    case "oneOf":
+    case "anyOf":
+    case "not":
+      return undefined; // only rules use these, and rules are explained above
+    default:
+      return { path: objectPath, message: `${subject} is invalid (${error.keyword})` };
+  }
+}
+
+function name(path: PathSegment[]): string {
+  return formatPath(path) || "the configuration";
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function pointerToPath(data: unknown, pointer: string): PathSegment[] {
+  if (!pointer) return [];
+  const path: PathSegment[] = [];
+  let node: unknown = data;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const segment: PathSegment = Array.isArray(node) ? Number(key) : key;
+    path.push(segment);
+    node = node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return path;
+}
+
+function valueAt(data: unknown, path: PathSegment[]): unknown {
+  let node = data;
+  for (const segment of path) node = node && typeof node === "object" ? (node as any)[segment] : undefined;
+  return node;
+}
+
+function deprecations(block: BlockModel, data: unknown, at: PathSegment[]): Issue[] {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return [];
+  const issues: Issue[] = [];
+  const body = data as Record<string, unknown>;
+  for (const attribute of Object.values(block.attributes)) {
+    const value = body[attribute.name];
+    if (value === undefined) continue;
+    if (attribute.deprecated) {
+      issues.push({ severity: "warning", path: [...at, attribute.name], message: `${formatPath([...at, attribute.name])} is deprecated: ${attribute.deprecated}` });
+    }
+    if (attribute.nested) {
+      const items = attribute.nested.nesting === "single" ? [value] : Array.isArray(value) ? value : [];
+      items.forEach((item, i) => issues.push(...deprecations(attribute.nested!.block, item, attribute.nested!.nesting === "single" ? [...at, attribute.name] : [...at, attribute.name, i])));
+    }
+  }
+  for (const nested of Object.values(block.blocks)) {
+    const value = body[nested.name];
+    if (value === undefined) continue;
+    const items = nested.nesting === "single" ? [value] : Array.isArray(value) ? value : [];
+    items.forEach((item, i) => issues.push(...deprecations(nested.block, item, nested.nesting === "single" ? [...at, nested.name] : [...at, nested.name, i])));
+  }
+  return issues;
+}

@@ -1,0 +1,489 @@
+// A single-pass JSON parser for HCL-JSON that keeps what JSON.parse throws away: every duplicate
+// key in order, the raw text of numbers (arbitrary precision) and the source offsets of every
+// value. It is strict JSON (no comments, no trailing commas) and stops at the first syntax error,
+// reporting its offset; line and column are computed from offsets only when a diagnostic needs
+// them (see positions.ts).
+//
+// For speed the tree is flat: one entry per value (and per property name) in preorder, stored in
+// typed arrays, so parsing allocates no object per token. Entry `i` has a kind, a start offset
+// and an end offset (exclusive), and `next[i]`, the index just after its subtree. The children of
+// a container are `i + 1`, `next[i + 1]`, … up to `next[i]`; the children of an object alternate
+// property name (a string entry) and value. Strings are decoded only when asked for.
+
+export const K_OBJECT = 1;
+export const K_ARRAY = 2;
+export const K_STRING = 3;
+export const K_NUMBER = 4;
+export const K_TRUE = 5;
+export const K_FALSE = 6;
+export const K_NULL = 7;
+/** a string whose source contains escapes; value() decodes it */
+export const K_STRING_ESC = 8;
+
+export type NodeKind = "object" | "array" | "string" | "number" | "boolean" | "null";
+const KIND_NAMES: NodeKind[] = ["null", "object", "array", "string", "number", "boolean", "boolean", "null", "string"];
+
+export interface SyntaxProblem {
+  /** short Terraform-style summary, e.g. "Trailing comma in object" */
+  summary: string;
+  detail: string;
+  /** offset of the problem */
+  offset: number;
+  /** offset just after the problem (exclusive) */
+  endOffset: number;
+}
+
+/** A parsed document. Node 0 is the root. */
+export class JsonDoc {
+  constructor(
+    readonly text: string,
+    readonly kinds: Uint8Array,
+    readonly starts: Int32Array,
+    readonly ends: Int32Array,
+    readonly nexts: Int32Array,
+    readonly size: number,
+  ) {}
+
+  kindName(i: number): NodeKind {
+    return KIND_NAMES[this.kinds[i]!]!;
+  }
+  isObject(i: number): boolean {
+    return this.kinds[i] === K_OBJECT;
+  }
+  isArray(i: number): boolean {
+    return this.kinds[i] === K_ARRAY;
+  }
+  isString(i: number): boolean {
+    const k = this.kinds[i];
+    return k === K_STRING || k === K_STRING_ESC;
+  }
+  isNull(i: number): boolean {
+    return this.kinds[i] === K_NULL;
+  }
+  start(i: number): number {
+    return this.starts[i]!;
+  }
+  end(i: number): number {
+    return this.ends[i]!;
+  }
+  next(i: number): number {
+    return this.nexts[i]!;
+  }
+  /** The decoded value of a string entry. */
+  str(i: number): string {
+    const k = this.kinds[i];
+    if (k === K_STRING) return this.text.slice(this.starts[i]! + 1, this.ends[i]! - 1);
+    if (k === K_STRING_ESC) return decodeString(this.text, this.starts[i]! + 1, this.ends[i]! - 1);
+    return "";
+  }
+  /** The source text of a number entry, exactly as written. */
+  raw(i: number): string {
+    return this.text.slice(this.starts[i]!, this.ends[i]!);
+  }
+  /** The value of a number entry as a JavaScript number (may round). */
+  num(i: number): number {
+    return numberAt(this.text, this.starts[i]!, this.ends[i]!);
+  }
+  /** Number of children (for an object: number of properties). */
+  count(i: number): number {
+    let n = 0;
+    const end = this.nexts[i]!;
+    for (let c = i + 1; c < end; c = this.nexts[c]!) n++;
+    return this.kinds[i] === K_OBJECT ? n >> 1 : n;
+  }
+  /** Child entries of an array. */
+  elements(i: number): number[] {
+    const out: number[] = [];
+    const end = this.nexts[i]!;
+    for (let c = i + 1; c < end; c = this.nexts[c]!) out.push(c);
+    return out;
+  }
+  /** Property-name entries of an object, in source order (the value of name `k` is `k + 1`). */
+  members(i: number): number[] {
+    const out: number[] = [];
+    const end = this.nexts[i]!;
+    for (let k = i + 1; k < end; k = this.nexts[k + 1]!) out.push(k);
+    return out;
+  }
+  /**
+   * The plain JavaScript value of a subtree, like JSON.parse would give (numbers may round,
+   * the last duplicate key wins, `__proto__` becomes an ordinary own property).
+   */
+  toValue(i: number): unknown {
+    switch (this.kinds[i]) {
+      case K_STRING:
+      case K_STRING_ESC:
+        return this.str(i);
+      case K_NUMBER:
+        return this.num(i);
+      case K_TRUE:
+        return true;
+      case K_FALSE:
+        return false;
+      case K_NULL:
+        return null;
+      case K_ARRAY: {
+        const out: unknown[] = [];
+        const end = this.nexts[i]!;
+        for (let c = i + 1; c < end; c = this.nexts[c]!) out.push(this.toValue(c));
+        return out;
+      }
+      default: {
+        const out: Record<string, unknown> = {};
+        const end = this.nexts[i]!;
+        for (let k = i + 1; k < end; k = this.nexts[k + 1]!) setOwn(out, this.str(k), this.toValue(k + 1));
+        return out;
+      }
+    }
+  }
+}
+
+/** Assigns a property whose name is user data, without ever touching a prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+export type ParseResult = { ok: true; doc: JsonDoc; problem: null } | { ok: false; doc: null; problem: SyntaxProblem };
+
+/** Deeper nesting is reported as an error rather than risking the call stack. */
+export const MAX_DEPTH = 256;
+
+class Stop {
+  constructor(readonly problem: SyntaxProblem) {}
+}
+
+// Parser state. The parser is not re-entrant, which is fine: it never calls out.
+let src = "";
+let pos = 0;
+let len = 0;
+let n = 0; // entries used
+let cap = 0;
+let kinds = new Uint8Array(0);
+let starts = new Int32Array(0);
+let ends = new Int32Array(0);
+let nexts = new Int32Array(0);
+let lastComma = 0;
+
+function grow(): void {
+  cap = cap * 2;
+  const k = new Uint8Array(cap);
+  k.set(kinds);
+  kinds = k;
+  const s = new Int32Array(cap);
+  s.set(starts);
+  starts = s;
+  const e = new Int32Array(cap);
+  e.set(ends);
+  ends = e;
+  const x = new Int32Array(cap);
+  x.set(nexts);
+  nexts = x;
+}
+
+function fail(summary: string, detail: string, offset: number, endOffset = offset + 1): never {
+  throw new Stop({ summary, detail, offset: Math.min(offset, len), endOffset: Math.min(Math.max(endOffset, offset), len) });
+}
+
+/** Parses `text` as strict JSON. Never throws. */
+export function parseJson(text: string): ParseResult {
+  src = text;
+  len = text.length;
+  pos = 0;
+  n = 0;
+  cap = Math.max(64, (len >> 3) + 16);
+  kinds = new Uint8Array(cap);
+  starts = new Int32Array(cap);
+  ends = new Int32Array(cap);
+  nexts = new Int32Array(cap);
+  try {
+    if (len > 0 && text.charCodeAt(0) === 0xfeff) pos = 1; // a byte order mark: the caller decides
+    skipWs();
+    if (pos >= len) fail("Empty JSON file", "The file contains no JSON value; a configuration needs at least an empty object {}.", pos, pos);
+    parseValue(0);
+    skipWs();
+    if (pos < len) fail("Extraneous data after value", "Extra characters appear after the JSON value.", pos, pos + 1);
+    const doc = new JsonDoc(text, kinds, starts, ends, nexts, n);
+    return { ok: true, doc, problem: null };
+  } catch (error) {
+    if (error instanceof Stop) return { ok: false, doc: null, problem: error.problem };
+    if (error instanceof RangeError) {
+      return { ok: false, doc: null, problem: { summary: "Nesting too deep", detail: "The JSON value is nested too deeply to be processed.", offset: pos, endOffset: pos } };
+    }
+    throw error;
+  } finally {
+    src = "";
+    kinds = new Uint8Array(0);
+    starts = new Int32Array(0);
+    ends = new Int32Array(0);
+    nexts = new Int32Array(0);
+  }
+}
+
+function skipWs(): void {
+  let c = src.charCodeAt(pos);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = src.charCodeAt(++pos);
+}
+
+function parseValue(depth: number): void {
+  const c = src.charCodeAt(pos);
+  if (c === 34) parseString();
+  else if (c === 123) parseObject(depth + 1);
+  else if (c === 91) parseArray(depth + 1);
+  else if (c === 45 || (c >= 48 && c <= 57)) parseNumber();
+  else parseOther();
+}
+
+function leaf(kind: number, start: number, end: number): void {
+  if (n === cap) grow();
+  kinds[n] = kind;
+  starts[n] = start;
+  ends[n] = end;
+  nexts[n] = ++n;
+}
+
+function parseObject(depth: number): void {
+  const start = pos;
+  if (depth > MAX_DEPTH) fail("Nesting too deep", `Objects and arrays may be nested at most ${MAX_DEPTH} levels deep.`, pos);
+  if (n === cap) grow();
+  const self = n++;
+  kinds[self] = K_OBJECT;
+  starts[self] = start;
+  pos++;
+  skipWs();
+  let c = src.charCodeAt(pos);
+  if (c !== 125) {
+    for (;;) {
+      if (c !== 34) {
+        if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+        if (c === 125) fail("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", lastComma, lastComma + 1);
+        if (c === 47) commentError();
+        fail("Invalid object property name", "A JSON object property name must be a string in double quotes.", pos, pos + 1);
+      }
+      parseString();
+      skipWs();
+      c = src.charCodeAt(pos);
+      if (c !== 58) {
+        if (c === 61) fail("Missing property value colon", "JSON uses a colon as its name/value delimiter, not an equals sign.", pos, pos + 1);
+        if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+        fail("Missing property value colon", "A colon must appear between an object property's name and its value.", pos, pos + 1);
+      }
+      pos++;
+      skipWs();
+      if (pos >= len) fail("Missing property value", "The file ends where a property value was expected.", pos, pos);
+      parseValue(depth);
+      skipWs();
+      c = src.charCodeAt(pos);
+      if (c === 44) {
+        lastComma = pos;
+        pos++;
+        skipWs();
+        c = src.charCodeAt(pos);
+        continue;
+      }
+      if (c === 125) break;
+      if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+      if (c === 47) commentError();
+      fail("Missing property separator comma", "A comma must appear between each property definition in an object.", pos, pos + 1);
+    }
+  }
+  pos++;
+  ends[self] = pos;
+  nexts[self] = n;
+}
+
+function parseArray(depth: number): void {
+  const start = pos;
+  if (depth > MAX_DEPTH) fail("Nesting too deep", `Objects and arrays may be nested at most ${MAX_DEPTH} levels deep.`, pos);
+  if (n === cap) grow();
+  const self = n++;
+  kinds[self] = K_ARRAY;
+  starts[self] = start;
+  pos++;
+  skipWs();
+  let c = src.charCodeAt(pos);
+  if (c !== 93) {
+    for (;;) {
+      if (c === 93) fail("Trailing comma in array", "JSON does not permit a trailing comma after the final value in an array.", lastComma, lastComma + 1);
+      if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
+      parseValue(depth);
+      skipWs();
+      c = src.charCodeAt(pos);
+      if (c === 44) {
+        lastComma = pos;
+        pos++;
+        skipWs();
+        c = src.charCodeAt(pos);
+        continue;
+      }
+      if (c === 93) break;
+      if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
+      if (c === 47) commentError();
+      fail("Missing array element separator comma", "A comma must appear between each value in an array.", pos, pos + 1);
+    }
+  }
+  pos++;
+  ends[self] = pos;
+  nexts[self] = n;
+}
+
+function commentError(): never {
+  fail("Comments are not allowed in JSON", 'JSON has no comment syntax; use a "//" property inside a block to keep a comment.', pos, pos + 2);
+}
+
+function parseString(): void {
+  const start = pos;
+  let i = pos + 1;
+  let kind = K_STRING;
+  for (;;) {
+    if (i >= len) fail("Unterminated string", "The string has no closing double quote.", start, start + 1);
+    const c = src.charCodeAt(i);
+    if (c === 34) break;
+    if (c === 92) {
+      kind = K_STRING_ESC;
+      const e = src.charCodeAt(i + 1);
+      if (e === 117) {
+        for (let k = 2; k < 6; k++) {
+          const h = src.charCodeAt(i + k);
+          if (!((h >= 48 && h <= 57) || (h >= 97 && h <= 102) || (h >= 65 && h <= 70))) {
+            fail("Invalid escape sequence", "\\u must be followed by exactly four hexadecimal digits.", i, i + 2);
+          }
+        }
+        i += 6;
+        continue;
+      }
+      if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+        i += 2;
+        continue;
+      }
+      fail("Invalid escape sequence", 'The only escapes JSON allows are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX.', i, i + 2);
+    }
+    if (c < 32) {
+      if (c === 10 || c === 13) fail("Unterminated string", "A JSON string cannot contain a raw line break; write it as \\n.", start, i);
+      fail("Invalid character in string", "Control characters must be escaped in JSON strings (for example \\t for a tab).", i, i + 1);
+    }
+    i++;
+  }
+  pos = i + 1;
+  leaf(kind, start, pos);
+}
+
+function parseNumber(): void {
+  const start = pos;
+  let i = pos;
+  let c = src.charCodeAt(i);
+  if (c === 45) c = src.charCodeAt(++i);
+  if (c === 48) {
+    c = src.charCodeAt(++i);
+    if (c >= 48 && c <= 57) fail("Invalid JSON number", "A JSON number cannot have leading zeros.", start, i + 1);
+  } else if (c >= 49 && c <= 57) {
+    do c = src.charCodeAt(++i);
+    while (c >= 48 && c <= 57);
+  } else {
+    fail("Invalid JSON number", "A minus sign must be followed by digits.", start, i + 1);
+  }
+  if (c === 46) {
+    c = src.charCodeAt(++i);
+    if (!(c >= 48 && c <= 57)) fail("Invalid JSON number", "A decimal point must be followed by digits.", start, i + 1);
+    do c = src.charCodeAt(++i);
+    while (c >= 48 && c <= 57);
+  }
+  if (c === 101 || c === 69) {
+    c = src.charCodeAt(++i);
+    if (c === 43 || c === 45) c = src.charCodeAt(++i);
+    if (!(c >= 48 && c <= 57)) fail("Invalid JSON number", "An exponent must be followed by digits.", start, i + 1);
+    do c = src.charCodeAt(++i);
+    while (c >= 48 && c <= 57);
+  }
+  pos = i;
+  leaf(K_NUMBER, start, i);
+}
+
+const KEYWORDS = ["true", "false", "null"];
+
+function parseOther(): void {
+  const start = pos;
+  let i = pos;
+  while (i < len) {
+    const c = src.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) i++;
+    else break;
+  }
+  const wordLen = i - start;
+  if (wordLen === 4 && src.startsWith("true", start)) {
+    pos = i;
+    return leaf(K_TRUE, start, i);
+  }
+  if (wordLen === 5 && src.startsWith("false", start)) {
+    pos = i;
+    return leaf(K_FALSE, start, i);
+  }
+  if (wordLen === 4 && src.startsWith("null", start)) {
+    pos = i;
+    return leaf(K_NULL, start, i);
+  }
+  if (wordLen > 0) {
+    const word = src.slice(start, i);
+    const lower = word.toLowerCase();
+    const guess = KEYWORDS.find((k) => k === lower || (lower.length >= 2 && k.startsWith(lower)));
+    const hint = guess ? ` Did you mean "${guess}"?` : " A string value must be in double quotes.";
+    fail("Invalid JSON keyword", `The JSON keyword "${word.length > 40 ? `${word.slice(0, 40)}…` : word}" is not valid.${hint}`, start, i);
+  }
+  if (start >= len) fail("Missing value", "The file ends where a JSON value was expected.", start, start);
+  const c = src.charCodeAt(start);
+  if (c === 47) commentError();
+  if (c === 39) fail("Invalid character", "JSON strings must use double quotes, not single quotes.", start, start + 1);
+  if (c === 125 || c === 93 || c === 44 || c === 58) fail("Missing value", "A JSON value was expected here.", start, start + 1);
+  fail("Invalid character", "This character is not used within JSON syntax.", start, start + 1);
+}
+
+/** Decodes the JSON string body text[from, to) (already checked by the parser). */
+export function decodeString(text: string, from: number, to: number): string {
+  let out = "";
+  let chunk = from;
+  let i = from;
+  while (i < to) {
+    if (text.charCodeAt(i) !== 92) {
+      i++;
+      continue;
+    }
+    out += text.slice(chunk, i);
+    const e = text.charCodeAt(i + 1);
+    switch (e) {
+      case 110: out += "\n"; break;
+      case 116: out += "\t"; break;
+      case 114: out += "\r"; break;
+      case 98: out += "\b"; break;
+      case 102: out += "\f"; break;
+      case 117:
+        out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        i += 4;
+        break;
+      default:
+        out += String.fromCharCode(e); // " \ /
+    }
+    i += 2;
+    chunk = i;
+  }
+  return out + text.slice(chunk, to);
+}
+
+/** The JavaScript number for the JSON number text[from, to). Small integers avoid a string. */
+export function numberAt(text: string, from: number, to: number): number {
+  let i = from;
+  let neg = false;
+  if (text.charCodeAt(i) === 45) {
+    neg = true;
+    i++;
+  }
+  if (to - i <= 15) {
+    let v = 0;
+    for (; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57) return Number(text.slice(from, to));
+      v = v * 10 + (c - 48);
+    }
+    return neg ? -v : v;
+  }
+  return Number(text.slice(from, to));
+}

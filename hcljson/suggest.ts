@@ -1,0 +1,35 @@
+// "Did you mean" for misspelt names: the nearest candidate by edit distance, when close enough.
+
+/** Edit distance counting an adjacent transposition ("nmae" → "name") as one edit. */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[] = new Array(rows * cols);
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
+      d[i * cols + j] = best;
+    }
+  }
+  return d[rows * cols - 1]!;
+}
+
+export function suggest(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const lower = name.toLowerCase();
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  // Within a third of the name's length (at least 1, at most 3 edits): beyond that it is a guess.
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
+  return best !== undefined && bestDistance <= limit ? best : undefined;
+}
