@@ -43,12 +43,23 @@ export function loadedType(key: string): LoadedType {
   return type;
 }
 
+/** For callers that cannot wait (construct validation at synth): loads the validator synchronously. */
+export function loadTypeSync(key: string, model: TypeModel): LoadedType {
+  let type = loaded.get(key);
+  if (!type) {
+    if (!isTypeKey(key)) throw new Error(`unknown type ${key}`);
+    type = { model, validator: registry[key].validatorSync() };
+    loaded.set(key, type);
+  }
+  return type;
+}
+
 /** Validates a body against a loaded type. Null-valued properties count as absent. */
 export function validateBody(key: string, body: unknown): Issue[] {
   const { model, validator } = loadedType(key);
   const data = prepareBody(body);
   const issues: Issue[] = [];
-  const validate = validator.default;
+  const validate = validator;
   if (!validate(data)) issues.push(...explain(validate.errors ?? [], data, model, validator));
   issues.push(...deprecations(model.block, data, []));
   return issues;

@@ -1,0 +1,73 @@
+// Props (camelCase, as users write them) → Terraform attributes (snake_case), driven by the
+// type's model rather than one hand-emitted mapper per attribute. Tokens pass through untouched:
+// CDKTF resolves them after this, at synth.
+import { Token } from "cdktf";
+import type { AttributeModel, BlockModel, NestedBlockModel } from "../../hcljson/model-types.js";
+
+type Props = Record<string, unknown>;
+
+export function toTerraform(block: BlockModel, props: Props | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!props) return out;
+  for (const attribute of Object.values(block.attributes)) {
+    const value = props[attribute.camel];
+    if (value !== undefined) out[attribute.name] = attributeValue(attribute, value);
+  }
+  for (const nested of Object.values(block.blocks)) {
+    const value = props[nested.camel];
+    if (value !== undefined) out[nested.name] = blockValue(nested, value);
+  }
+  return out;
+}
+
+function attributeValue(attribute: AttributeModel, value: unknown): unknown {
+  const nested = attribute.nested;
+  if (!nested || Token.isUnresolved(value)) return value;
+  if (nested.nesting === "single") return toTerraform(nested.block, value as Props);
+  return (value as Props[]).map((item) => (Token.isUnresolved(item) ? item : toTerraform(nested.block, item)));
+}
+
+function blockValue(nested: NestedBlockModel, value: unknown): unknown {
+  if (Token.isUnresolved(value)) return value;
+  if (nested.nesting === "single") return toTerraform(nested.block, value as Props);
+  return (value as Props[]).map((item) => toTerraform(nested.block, item));
+}
+
+export interface HclAttribute {
+  value: unknown;
+  isBlock: boolean;
+  type: "simple" | "list" | "set" | "map" | "struct";
+  storageClassType: string;
+}
+
+/** The same attributes in the annotated form CDKTF's HCL output (`synth --hcl`) needs. */
+export function toHclTerraform(block: BlockModel, props: Props | undefined): Record<string, HclAttribute> {
+  const plain = toTerraform(block, props);
+  const out: Record<string, HclAttribute> = {};
+  for (const [name, value] of Object.entries(plain)) {
+    const attribute = block.attributes[name];
+    const nested = block.blocks[name];
+    if (nested) {
+      out[name] = { value, isBlock: true, type: nested.nesting === "single" ? "list" : nested.nesting, storageClassType: `${nested.camel}List` };
+    } else if (attribute) {
+      out[name] = { value, isBlock: false, ...hclKind(attribute) };
+    }
+  }
+  return out;
+}
+
+function hclKind(attribute: AttributeModel): Pick<HclAttribute, "type" | "storageClassType"> {
+  if (attribute.nested) {
+    return attribute.nested.nesting === "single"
+      ? { type: "struct", storageClassType: attribute.camel }
+      : { type: attribute.nested.nesting, storageClassType: `${attribute.camel}List` };
+  }
+  const t = attribute.type;
+  if (t === "string") return { type: "simple", storageClassType: "string" };
+  if (t === "number") return { type: "simple", storageClassType: "number" };
+  if (t === "bool") return { type: "simple", storageClassType: "boolean" };
+  const [kind, element] = t as [string, unknown];
+  const elementName = element === "number" ? "number" : element === "bool" ? "boolean" : "string";
+  if (kind === "map") return { type: "map", storageClassType: `${elementName}Map` };
+  return { type: kind === "set" ? "set" : "list", storageClassType: `${elementName}List` };
+}
