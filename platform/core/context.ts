@@ -1,0 +1,100 @@
+// What every part of the domain core shares: the store, the secret box, the clock, the transition
+// delay and the event log.
+
+import type { Db, Store } from "../store.js";
+import type { SecretBox } from "../secrets.js";
+import type { Warning } from "../errors.js";
+
+export interface CoreOptions {
+  store: Store;
+  box: SecretBox;
+  /** epoch milliseconds; injectable for tests */
+  clock: () => number;
+  /** how long each status transition takes, in milliseconds */
+  transitionMs: number;
+}
+
+export class Ctx {
+  readonly store: Store;
+  readonly box: SecretBox;
+  readonly clock: () => number;
+  readonly transitionMs: number;
+
+  constructor(options: CoreOptions) {
+    this.store = options.store;
+    this.box = options.box;
+    this.clock = options.clock;
+    this.transitionMs = options.transitionMs;
+  }
+
+  get db(): Db {
+    return this.store.db;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  /** RFC 3339 timestamp (UTC, milliseconds). */
+  iso(ms: number = this.clock()): string {
+    return new Date(ms).toISOString();
+  }
+
+  write<T>(fn: () => T): T {
+    return this.store.write(fn);
+  }
+
+  read<T>(fn: () => T): T {
+    return this.store.read(fn);
+  }
+
+  /** Records an event; `message` must never contain a secret. Call inside a write transaction. */
+  event(project: string, resourceType: string, resourceId: string, kind: string, message: string): void {
+    this.db
+      .prepare("INSERT INTO events (at, project, resource_type, resource_id, kind, message) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(this.iso(), project, resourceType, resourceId, kind, message);
+  }
+}
+
+export function warning(path: (string | number)[], message: string): Warning {
+  return { path, message };
+}
+
+/** Parses the JSON column of a row. */
+export function parseJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+/** Drops undefined values (so bodies have no `key: undefined` entries). */
+export function compact<T extends Record<string, unknown>>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** Applies a patch: absent keys keep `current`, `null` deletes, anything else replaces. */
+export function applyPatch<T extends Record<string, unknown>>(current: T, patch: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out as T;
+}
+
+/** Deep equality of JSON values, ignoring key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,203 @@
+// tsdb_log_exporter and tsdb_metric_exporter: UUID ids, `created` (RFC 3339), `type` from the
+// configured block. Secrets (`cloudmon.secret_key`, `saasmon.api_key`, `pullmon.password`) are
+// encrypted at rest and never returned. Only services in the exporter's region can attach it;
+// deleting an exporter is refused while a service has it attached.
+
+import { randomInt } from "node:crypto";
+import { invalid, notFound, precondition, type Warning } from "../errors.js";
+import { findRegion, regionList } from "../catalog.js";
+import { newUuid } from "../secrets.js";
+import type {
+  ExporterPatch,
+  LogExporter,
+  LogExporterInput,
+  MetricExporter,
+  MetricExporterInput,
+  Mutation,
+} from "../types.js";
+import { checkBody, type BodyType } from "../validation.js";
+import { compact, parseJson, type Ctx } from "./context.js";
+import { checkProject } from "./services.js";
+
+type Kind = "log" | "metric";
+type Block = "cloudmon" | "saasmon" | "pullmon";
+type AnyInput = LogExporterInput & MetricExporterInput;
+
+const BLOCKS: Record<Kind, Block[]> = { log: ["cloudmon"], metric: ["saasmon", "pullmon", "cloudmon"] };
+const SECRET_OF: Record<Block, string> = { cloudmon: "secret_key", saasmon: "api_key", pullmon: "password" };
+const TYPE_KEY: Record<Kind, BodyType> = { log: "resource.tsdb_log_exporter", metric: "resource.tsdb_metric_exporter" };
+const TF_TYPE: Record<Kind, string> = { log: "tsdb_log_exporter", metric: "tsdb_metric_exporter" };
+
+interface ExporterRow {
+  id: string;
+  project: string;
+  kind: Kind;
+  region: string;
+  spec: string;
+  secrets: string | null;
+  created: string;
+  updated: string;
+}
+
+/** Non-secret configuration: name and the one configured block, without its secret. */
+interface ExporterSpec {
+  name: string;
+  type: Block;
+  config: Record<string, unknown>;
+}
+
+export class Exporters {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly kind: Kind,
+  ) {}
+
+  private row(project: string, id: string): ExporterRow | undefined {
+    return this.ctx.db.prepare("SELECT * FROM exporters WHERE id = ? AND project = ? AND kind = ?").get(id, project, this.kind) as ExporterRow | undefined;
+  }
+
+  /** Checks the configuration block(s) and returns the one in use. */
+  private configured(body: AnyInput): Block {
+    const present = BLOCKS[this.kind].filter((b) => body[b] !== undefined && body[b] !== null);
+    for (const other of ["saasmon", "pullmon"] as const) {
+      if (this.kind === "log" && body[other] !== undefined && body[other] !== null) throw invalid([other], `${other} is not available for log exporters; use cloudmon`);
+    }
+    if (present.length === 0) {
+      throw invalid([], this.kind === "log" ? "cloudmon is required: a log exporter needs a destination" : "exactly one of saasmon, pullmon and cloudmon must be set");
+    }
+    if (present.length > 1) throw invalid([present[1]!], `exactly one of saasmon, pullmon and cloudmon must be set, got ${present.join(" and ")}`);
+    const block = present[0]!;
+    if (block === "cloudmon") {
+      const c = body.cloudmon!;
+      if (c.role_arn !== undefined && (c.access_key !== undefined || c.secret_key !== undefined)) {
+        throw invalid(["cloudmon", "role_arn"], "cloudmon: role_arn cannot be combined with access_key or secret_key");
+      }
+      if ((c.access_key === undefined) !== (c.secret_key === undefined)) {
+        throw invalid(["cloudmon", c.access_key === undefined ? "access_key" : "secret_key"], "cloudmon: access_key and secret_key must be set together");
+      }
+      if (c.role_arn === undefined && c.access_key === undefined) {
+        throw invalid(["cloudmon"], "cloudmon needs authentication: set role_arn, or access_key together with secret_key");
+      }
+      if (this.kind === "metric" && !c.namespace) throw invalid(["cloudmon", "namespace"], "cloudmon.namespace is required for metric exporters");
+      if (this.kind === "log" && c.namespace !== undefined) throw invalid(["cloudmon", "namespace"], "namespace applies to metric exporters only");
+    }
+    return block;
+  }
+
+  create(project: string, body: AnyInput): Mutation<LogExporter | MetricExporter> {
+    checkProject(project);
+    const warnings = checkBody(TYPE_KEY[this.kind], body as unknown as Record<string, unknown>);
+    const region = exporterRegion(body.region);
+    const block = this.configured(body);
+    const id = newUuid();
+    const { config, secret } = splitSecret(block, body[block] as unknown as Record<string, unknown>);
+    const spec: ExporterSpec = { name: body.name ?? `${this.kind === "log" ? "logs" : "metrics"}-${randomInt(10000, 100000)}`, type: block, config };
+    const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
+    const row = this.ctx.write(() => {
+      const now = this.ctx.iso();
+      const record: ExporterRow = { id, project, kind: this.kind, region, spec: JSON.stringify(spec), secrets: sealed, created: now, updated: now };
+      this.ctx.db
+        .prepare("INSERT INTO exporters (id, project, kind, region, spec, secrets, created, updated) VALUES (@id, @project, @kind, @region, @spec, @secrets, @created, @updated)")
+        .run(record);
+      this.ctx.event(project, TF_TYPE[this.kind], id, "created", `${this.kind} exporter ${spec.name} (${block}) created in ${region}`);
+      return record;
+    });
+    return { body: this.toBody(row), warnings };
+  }
+
+  get(project: string, id: string): LogExporter | MetricExporter {
+    checkProject(project);
+    const row = this.ctx.read(() => this.row(project, id));
+    if (!row) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
+    return this.toBody(row);
+  }
+
+  list(project: string): Array<LogExporter | MetricExporter> {
+    checkProject(project);
+    const rows = this.ctx.read(
+      () => this.ctx.db.prepare("SELECT * FROM exporters WHERE project = ? AND kind = ? ORDER BY created, id").all(project, this.kind) as ExporterRow[],
+    );
+    return rows.map((r) => this.toBody(r));
+  }
+
+  /**
+   * Blocks given in the patch replace the stored configuration (the others are cleared). A block
+   * of the stored type sent without its secret keeps the stored secret.
+   */
+  update(project: string, id: string, patch: ExporterPatch<AnyInput>): Mutation<LogExporter | MetricExporter> {
+    checkProject(project);
+    let warnings: Warning[] = [];
+    const row = this.ctx.write(() => {
+      const current = this.row(project, id);
+      if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
+      if (patch.region !== undefined && patch.region !== null && patch.region !== current.region) {
+        throw precondition(["region"], `region of an exporter cannot change (it is ${current.region}): the exporter must be replaced`);
+      }
+      const spec = parseJson<ExporterSpec>(current.spec);
+      const storedSecrets = this.ctx.box.open(current.secrets, `exporter:${id}`);
+      const blocksInPatch = BLOCKS[this.kind].filter((b) => patch[b] !== undefined);
+      const merged: AnyInput = { region: current.region, name: patch.name ?? spec.name };
+      if (blocksInPatch.length === 0) {
+        merged[spec.type] = { ...spec.config, [SECRET_OF[spec.type]]: storedSecrets[SECRET_OF[spec.type]] } as never;
+      } else {
+        for (const b of blocksInPatch) {
+          const value = patch[b];
+          if (value === null || value === undefined) continue;
+          const given = { ...(value as unknown as Record<string, unknown>) };
+          const secretKey = SECRET_OF[b];
+          if (given[secretKey] === undefined && b === spec.type && storedSecrets[secretKey] !== undefined) given[secretKey] = storedSecrets[secretKey];
+          merged[b] = given as never;
+        }
+      }
+      warnings = checkBody(TYPE_KEY[this.kind], merged as unknown as Record<string, unknown>);
+      const block = this.configured(merged);
+      const { config, secret } = splitSecret(block, merged[block] as unknown as Record<string, unknown>);
+      const next: ExporterSpec = { name: merged.name!, type: block, config };
+      if (JSON.stringify(next) === current.spec && block === spec.type && storedSecrets[SECRET_OF[block]] === secret) return current;
+      const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
+      const updated = this.ctx.iso();
+      this.ctx.db.prepare("UPDATE exporters SET spec = ?, secrets = ?, updated = ? WHERE id = ?").run(JSON.stringify(next), sealed, updated, id);
+      this.ctx.event(project, TF_TYPE[this.kind], id, "updated", `${this.kind} exporter ${next.name} updated (${block})`);
+      return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
+    });
+    return { body: this.toBody(row), warnings };
+  }
+
+  delete(project: string, id: string): void {
+    checkProject(project);
+    this.ctx.write(() => {
+      const current = this.row(project, id);
+      if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
+      const column = this.kind === "log" ? "log_exporter_id" : "metric_exporter_id";
+      const users = this.ctx.db.prepare(`SELECT id FROM services WHERE ${column} = ? ORDER BY id`).all(id) as Array<{ id: string }>;
+      if (users.length > 0) {
+        throw precondition(["id"], `${this.kind} exporter ${id} is still attached to services ${users.map((u) => u.id).join(", ")}: detach it first (unset ${column})`);
+      }
+      this.ctx.db.prepare("DELETE FROM exporters WHERE id = ?").run(id);
+      this.ctx.event(project, TF_TYPE[this.kind], id, "deleted", `${this.kind} exporter deleted`);
+    });
+  }
+
+  private toBody(row: ExporterRow): LogExporter | MetricExporter {
+    const spec = parseJson<ExporterSpec>(row.spec);
+    return {
+      id: row.id,
+      region: row.region,
+      name: spec.name,
+      [spec.type]: spec.config,
+      created: row.created,
+      type: spec.type,
+    } as LogExporter | MetricExporter;
+  }
+}
+
+function exporterRegion(region: unknown): string {
+  const r = typeof region === "string" ? findRegion(region) : undefined;
+  if (!r || r.cloud !== "aws") throw invalid(["region"], `region ${String(region)} is not supported for exporters; available regions: ${regionList("aws")}`);
+  return r.code;
+}
+
+function splitSecret(block: Block, value: Record<string, unknown>): { config: Record<string, unknown>; secret: unknown } {
+  const { [SECRET_OF[block]]: secret, ...config } = value;
+  return { config: compact(config), secret };
+}

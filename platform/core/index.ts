@@ -1,0 +1,67 @@
+// The domain core: every resource family over one store. Synchronous (better-sqlite3); the
+// embedded client wraps it in the async PlatformClient interface and the server exposes it over
+// HTTP through that client.
+
+import { catalogProducts } from "../catalog.js";
+import type { PlatformEvent, ProductsLookup } from "../types.js";
+import { Ctx, type CoreOptions } from "./context.js";
+import { ObjStoreConnectors, SrcDbConnectors } from "./connectors.js";
+import { Credentials } from "./credentials.js";
+import { Exporters } from "./exporters.js";
+import { Projects } from "./projects.js";
+import { RestoreChannels } from "./restore-channels.js";
+import { Services, checkProject } from "./services.js";
+import { Peerings, Vpcs } from "./vpcs.js";
+
+export class PlatformCore {
+  readonly ctx: Ctx;
+  readonly projects: Projects;
+  readonly restoreChannels: RestoreChannels;
+  readonly services: Services;
+  readonly vpcs: Vpcs;
+  readonly peering: Peerings;
+  readonly logExporters: Exporters;
+  readonly metricExporters: Exporters;
+  readonly objStoreConnectors: ObjStoreConnectors;
+  readonly srcDbConnectors: SrcDbConnectors;
+  readonly credentials: Credentials;
+
+  constructor(options: CoreOptions) {
+    this.ctx = new Ctx(options);
+    this.projects = new Projects(this.ctx);
+    this.restoreChannels = new RestoreChannels(this.ctx);
+    this.services = new Services(this.ctx);
+    this.vpcs = new Vpcs(this.ctx);
+    this.peering = new Peerings(this.ctx);
+    this.logExporters = new Exporters(this.ctx, "log");
+    this.metricExporters = new Exporters(this.ctx, "metric");
+    this.objStoreConnectors = new ObjStoreConnectors(this.ctx);
+    this.srcDbConnectors = new SrcDbConnectors(this.ctx);
+    this.credentials = new Credentials(this.ctx);
+  }
+
+  products(): ProductsLookup {
+    return { id: "products", products: catalogProducts() };
+  }
+
+  events(project: string, filter: { resourceId?: string; kind?: string } = {}): PlatformEvent[] {
+    checkProject(project);
+    // restore channel events are recorded under the project id (a number is resolved to it)
+    const id = this.ctx.read(() => this.projects.find(project)?.id ?? project);
+    const where = ["project = ?"];
+    const args: unknown[] = [id];
+    if (filter.resourceId !== undefined) {
+      where.push("resource_id = ?");
+      args.push(filter.resourceId);
+    }
+    if (filter.kind !== undefined) {
+      where.push("kind = ?");
+      args.push(filter.kind);
+    }
+    return this.ctx.read(() => this.ctx.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq`).all(...args) as PlatformEvent[]);
+  }
+
+  close(): void {
+    this.ctx.store.close();
+  }
+}

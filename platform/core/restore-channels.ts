@@ -1,0 +1,276 @@
+// containerbackup_restore_channel: a restore channel limits where backups may be restored.
+// - id / full name `projects/{project}/locations/{location}/restoreChannels/{name}`;
+// - `etag` changes on every change; update and delete take the etag that was read, and a stale
+//   one fails with `conflict` without changing anything;
+// - labels are non-authoritative: all labels live in `effective_labels`; an update sets the keys
+//   the caller manages and removes only the keys it says it stopped managing;
+// - `destination_project_id` is the project id even when `destination_project` names a number.
+
+import { PlatformError, invalid, notFound, precondition } from "../errors.js";
+import { newEtag, newUuid, randomString } from "../secrets.js";
+import type {
+  CreateRestoreChannelOptions,
+  LabelView,
+  Labels,
+  Mutation,
+  RestoreChannel,
+  RestoreChannelInput,
+  RestoreChannelPatch,
+} from "../types.js";
+import { compact, parseJson, type Ctx } from "./context.js";
+import { Projects, isProjectRef } from "./projects.js";
+
+export const CHANNEL_NAME_RE = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const LOCATION_RE = /^[a-z][a-z0-9-]*[a-z0-9]$/;
+const DESTINATION_RE = /^projects\/([^/]+)$/;
+const FULL_NAME_RE = /^projects\/([^/]+)\/locations\/([^/]+)\/restoreChannels\/([^/]+)$/;
+
+export interface ChannelName {
+  project: string;
+  location: string;
+  name: string;
+}
+
+/** Parses `projects/{p}/locations/{l}/restoreChannels/{n}`; `invalid` otherwise. */
+export function parseRestoreChannelName(fullName: string): ChannelName {
+  const m = FULL_NAME_RE.exec(fullName);
+  if (!m) {
+    throw invalid(["id"], `'${fullName}' is not a restore channel name: expected projects/{project}/locations/{location}/restoreChannels/{name}`);
+  }
+  return { project: m[1]!, location: m[2]!, name: m[3]! };
+}
+
+export function restoreChannelFullName(n: ChannelName): string {
+  return `projects/${n.project}/locations/${n.location}/restoreChannels/${n.name}`;
+}
+
+/**
+ * Turns any accepted import identifier into the full name:
+ * `projects/{p}/locations/{l}/restoreChannels/{n}`, `{p}/{l}/{n}` or `{l}/{n}` (project from
+ * `defaultProject`).
+ */
+export function restoreChannelIdFromImport(importId: string, defaultProject?: string): string {
+  if (FULL_NAME_RE.test(importId)) return importId;
+  const parts = importId.split("/");
+  if (parts.length === 3 && parts.every((p) => p.length > 0)) return restoreChannelFullName({ project: parts[0]!, location: parts[1]!, name: parts[2]! });
+  if (parts.length === 2 && parts.every((p) => p.length > 0)) {
+    if (!defaultProject) throw invalid(["id"], `import id '${importId}' has no project and no default project is configured`);
+    return restoreChannelFullName({ project: defaultProject, location: parts[0]!, name: parts[1]! });
+  }
+  throw invalid(
+    ["id"],
+    `import id '${importId}' doesn't match any of the accepted formats: projects/{project}/locations/{location}/restoreChannels/{name}, {project}/{location}/{name}, {location}/{name}`,
+  );
+}
+
+interface ChannelRow {
+  project_id: string;
+  location: string;
+  name: string;
+  project_ref: string;
+  uid: string;
+  etag: string;
+  destination_project: string;
+  destination_project_id: string;
+  description: string | null;
+  labels: string;
+  created: string;
+  updated: string;
+}
+
+function pick(labels: Labels, keys: Iterable<string>): Labels {
+  const out: Labels = {};
+  for (const k of keys) if (Object.prototype.hasOwnProperty.call(labels, k)) out[k] = labels[k]!;
+  return out;
+}
+
+function checkLabels(labels: unknown, path: string): void {
+  if (labels === undefined) return;
+  if (!labels || typeof labels !== "object" || Array.isArray(labels)) throw invalid([path], "must be a map of strings");
+  for (const [k, v] of Object.entries(labels)) {
+    if (k.length === 0) throw invalid([path], "label keys cannot be empty");
+    if (typeof v !== "string") throw invalid([path, k], "label values must be strings");
+  }
+}
+
+export class RestoreChannels {
+  private readonly projects: Projects;
+  constructor(private readonly ctx: Ctx) {
+    this.projects = new Projects(ctx);
+  }
+
+  create(body: RestoreChannelInput, options: CreateRestoreChannelOptions = {}): Mutation<RestoreChannel> {
+    const projectRef = body.project ?? options.defaultProject;
+    if (!projectRef) throw invalid(["project"], "project is required: set project on the resource or a default project on the provider");
+    if (!isProjectRef(projectRef)) throw invalid(["project"], "must be a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number");
+    if (typeof body.location !== "string" || !LOCATION_RE.test(body.location)) throw invalid(["location"], "must be a region name such as us-central1");
+    const destination = DESTINATION_RE.exec(body.destination_project ?? "");
+    if (!destination || !isProjectRef(destination[1]!)) {
+      throw invalid(["destination_project"], "must be projects/{project} with a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number");
+    }
+    if (body.name !== undefined && !CHANNEL_NAME_RE.test(body.name)) {
+      throw invalid(["name"], "must be 1-63 lowercase letters, digits and dashes, starting with a letter and ending with a letter or digit");
+    }
+    checkLabels(body.labels, "labels");
+    checkLabels(options.defaultLabels, "default_labels");
+    const effective: Labels = { ...(options.defaultLabels ?? {}), ...(body.labels ?? {}) };
+
+    const row = this.ctx.write(() => {
+      const project = this.projects.resolve(projectRef, ["project"]);
+      const dest = this.projects.resolve(destination[1]!, ["destination_project"]);
+      const exists = this.ctx.db.prepare("SELECT 1 FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?");
+      let name = body.name;
+      if (name !== undefined) {
+        if (exists.get(project.id, body.location, name)) {
+          throw new PlatformError(
+            "conflict",
+            `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists`,
+          );
+        }
+      } else {
+        do name = `channel-${randomString(8)}`;
+        while (exists.get(project.id, body.location, name));
+      }
+      const now = this.ctx.iso();
+      const record: ChannelRow = {
+        project_id: project.id,
+        location: body.location,
+        name,
+        project_ref: projectRef,
+        uid: newUuid(),
+        etag: newEtag(),
+        destination_project: body.destination_project,
+        destination_project_id: dest.id,
+        description: body.description ?? null,
+        labels: JSON.stringify(effective),
+        created: now,
+        updated: now,
+      };
+      this.ctx.db
+        .prepare(
+          `INSERT INTO restore_channels (project_id, location, name, project_ref, uid, etag, destination_project, destination_project_id, description, labels, created, updated)
+           VALUES (@project_id, @location, @name, @project_ref, @uid, @etag, @destination_project, @destination_project_id, @description, @labels, @created, @updated)`,
+        )
+        .run(record);
+      this.ctx.event(project.id, "containerbackup_restore_channel", restoreChannelFullName({ project: projectRef, location: body.location, name }), "created", "restore channel created");
+      return record;
+    });
+    return { body: this.toBody(row, { labelKeys: Object.keys(body.labels ?? {}), defaultLabels: options.defaultLabels }), warnings: [] };
+  }
+
+  get(fullName: string, view?: LabelView): RestoreChannel {
+    const n = parseRestoreChannelName(fullName);
+    const row = this.ctx.read(() => this.find(n));
+    if (!row) throw notFound(`restore channel ${fullName}`);
+    return this.toBody(row, view);
+  }
+
+  update(fullName: string, patch: RestoreChannelPatch, etag: string | undefined, view: LabelView = {}): Mutation<RestoreChannel> {
+    const n = parseRestoreChannelName(fullName);
+    if (patch.description !== undefined && patch.description !== null && typeof patch.description !== "string") throw invalid(["description"], "must be a string");
+    checkLabels(patch.labels ?? undefined, "labels");
+    checkLabels(view.defaultLabels, "default_labels");
+    if (patch.remove_labels !== undefined && (!Array.isArray(patch.remove_labels) || patch.remove_labels.some((k) => typeof k !== "string"))) {
+      throw invalid(["remove_labels"], "must be a list of label keys");
+    }
+    const row = this.ctx.write(() => {
+      const current = this.find(n);
+      if (!current) throw notFound(`restore channel ${fullName}`);
+      this.checkEtag(fullName, current, etag);
+      for (const field of ["name", "location", "destination_project"] as const) {
+        const value = patch[field];
+        if (value !== undefined && value !== null && value !== current[field]) {
+          throw precondition([field], `${field} of a restore channel cannot change (it is ${current[field]}): the channel must be replaced`);
+        }
+      }
+      if (patch.project !== undefined && patch.project !== null && !this.projects.same(patch.project, current.project_ref)) {
+        throw precondition(["project"], `project of a restore channel cannot change (it is ${current.project_ref}): the channel must be replaced`);
+      }
+      let description = current.description;
+      if (patch.description !== undefined) description = patch.description;
+      let labels = parseJson<Labels>(current.labels);
+      if (patch.labels !== undefined || patch.remove_labels !== undefined) {
+        const next: Labels = { ...labels };
+        for (const key of patch.remove_labels ?? []) delete next[key];
+        Object.assign(next, view.defaultLabels ?? {}, patch.labels ?? {});
+        labels = next;
+      }
+      const labelsJson = JSON.stringify(labels);
+      if (description === current.description && labelsJson === current.labels) return current; // nothing changed
+      const updated: ChannelRow = { ...current, description, labels: labelsJson, etag: newEtag(), updated: this.ctx.iso() };
+      this.ctx.db
+        .prepare("UPDATE restore_channels SET description = ?, labels = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?")
+        .run(updated.description, updated.labels, updated.etag, updated.updated, current.project_id, current.location, current.name);
+      this.ctx.event(current.project_id, "containerbackup_restore_channel", fullName, "updated", "restore channel updated");
+      return updated;
+    });
+    const labelKeys = view.labelKeys ?? (patch.labels ? Object.keys(patch.labels) : undefined);
+    return { body: this.toBody(row, { ...view, labelKeys }), warnings: [] };
+  }
+
+  delete(fullName: string, etag: string | undefined): void {
+    const n = parseRestoreChannelName(fullName);
+    this.ctx.write(() => {
+      const current = this.find(n);
+      if (!current) throw notFound(`restore channel ${fullName}`);
+      this.checkEtag(fullName, current, etag);
+      this.ctx.db.prepare("DELETE FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?").run(current.project_id, current.location, current.name);
+      this.ctx.event(current.project_id, "containerbackup_restore_channel", fullName, "deleted", "restore channel deleted");
+    });
+  }
+
+  list(project: string, location?: string): RestoreChannel[] {
+    return this.ctx.read(() => {
+      const record = this.projects.find(project);
+      if (!record) return [];
+      const rows = (
+        location === undefined
+          ? this.ctx.db.prepare("SELECT * FROM restore_channels WHERE project_id = ? ORDER BY location, name").all(record.id)
+          : this.ctx.db.prepare("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? ORDER BY name").all(record.id, location)
+      ) as ChannelRow[];
+      return rows.map((row) => this.toBody(row));
+    });
+  }
+
+  resolveProject(ref: string): { project_id: string; project_number: string } {
+    const record = this.ctx.write(() => this.projects.resolve(ref));
+    return { project_id: record.id, project_number: record.number };
+  }
+
+  private find(n: ChannelName): ChannelRow | undefined {
+    const project = this.projects.find(n.project);
+    if (!project) return undefined;
+    return this.ctx.db
+      .prepare("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?")
+      .get(project.id, n.location, n.name) as ChannelRow | undefined;
+  }
+
+  private checkEtag(fullName: string, current: ChannelRow, etag: string | undefined): void {
+    if (etag === undefined || etag === "" || etag === current.etag) return;
+    throw new PlatformError(
+      "conflict",
+      `restore channel ${fullName} was changed after it was read: the etag sent ("${etag}") is not the current one ("${current.etag}"); read it again and retry`,
+    );
+  }
+
+  private toBody(row: ChannelRow, view: LabelView = {}): RestoreChannel {
+    const effective = parseJson<Labels>(row.labels);
+    const labels = view.labelKeys ? pick(effective, view.labelKeys) : { ...effective };
+    const toolKeys = view.labelKeys ? new Set([...view.labelKeys, ...Object.keys(view.defaultLabels ?? {})]) : undefined;
+    const tool = toolKeys ? pick(effective, toolKeys) : { ...labels };
+    return compact({
+      id: restoreChannelFullName({ project: row.project_ref, location: row.location, name: row.name }),
+      name: row.name,
+      project: row.project_ref,
+      location: row.location,
+      destination_project: row.destination_project,
+      destination_project_id: row.destination_project_id,
+      description: row.description ?? undefined,
+      labels,
+      effective_labels: effective,
+      tool_labels: tool,
+      etag: row.etag,
+      uid: row.uid,
+    });
+  }
+}

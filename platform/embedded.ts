@@ -1,0 +1,180 @@
+// The embedded platform: the domain core on a SQLite file in the data directory, opened in this
+// process on first use (nothing happens at import or construction time).
+
+import { transitionSecondsFromEnv, defaultDataDir } from "./config.js";
+import { PlatformCore } from "./core/index.js";
+import { SecretBox, loadOrCreateKey } from "./secrets.js";
+import { openStore } from "./store.js";
+import type {
+  ConnectorsApi,
+  EventsApi,
+  ExportersApi,
+  LogExporter,
+  LogExporterInput,
+  LookupsApi,
+  MetricExporter,
+  MetricExporterInput,
+  ObjStoreConnector,
+  ObjStoreConnectorInput,
+  ObjStoreConnectorPatch,
+  PeeringApi,
+  PlatformClient,
+  RestoreChannelsApi,
+  ServicesApi,
+  SrcDbConnector,
+  SrcDbConnectorInput,
+  SrcDbConnectorPatch,
+  VpcsApi,
+} from "./types.js";
+import { prepareValidation, type BodyType } from "./validation.js";
+
+export interface EmbeddedOptions {
+  /** default: `SCHEMAFORM_DATA_DIR`, else the per-user data directory (see config.ts) */
+  dataDir?: string;
+  /** path of better_sqlite3.node (bundled builds) */
+  nativeBinding?: string;
+  /** default: `SCHEMAFORM_TRANSITION_SECONDS`, else 3 */
+  transitionSeconds?: number;
+  /** epoch milliseconds; for tests */
+  clock?: () => number;
+}
+
+export class EmbeddedPlatform implements PlatformClient {
+  readonly mode = "embedded" as const;
+  readonly dataDir: string;
+  readonly #options: EmbeddedOptions;
+  #core: Promise<PlatformCore> | undefined;
+  #closed = false;
+
+  readonly restoreChannels: RestoreChannelsApi;
+  readonly services: ServicesApi;
+  readonly vpcs: VpcsApi;
+  readonly peering: PeeringApi;
+  readonly logExporters: ExportersApi<LogExporterInput, LogExporter>;
+  readonly metricExporters: ExportersApi<MetricExporterInput, MetricExporter>;
+  readonly objStoreConnectors: ConnectorsApi<ObjStoreConnectorInput, ObjStoreConnector, ObjStoreConnectorPatch>;
+  readonly srcDbConnectors: ConnectorsApi<SrcDbConnectorInput, SrcDbConnector, SrcDbConnectorPatch>;
+  readonly lookups: LookupsApi;
+  readonly events: EventsApi;
+
+  constructor(options: EmbeddedOptions = {}) {
+    this.#options = options;
+    this.dataDir = options.dataDir ?? defaultDataDir();
+    const rc: BodyType = "resource.containerbackup_restore_channel";
+    const svc: BodyType = "resource.tsdb_service";
+    const vpc: BodyType = "resource.tsdb_vpcs";
+    const pc: BodyType = "resource.tsdb_peering_connection";
+    const le: BodyType = "resource.tsdb_log_exporter";
+    const me: BodyType = "resource.tsdb_metric_exporter";
+    const os: BodyType = "resource.tsdb_connector_obj_store";
+    const sd: BodyType = "resource.tsdb_connector_src_db";
+
+    this.restoreChannels = {
+      create: (body, options) => this.run(rc, (c) => c.restoreChannels.create(body, options)),
+      get: (fullName, view) => this.run(undefined, (c) => c.restoreChannels.get(fullName, view)),
+      update: (fullName, patch, etag, view) => this.run(rc, (c) => c.restoreChannels.update(fullName, patch, etag, view)),
+      delete: (fullName, etag) => this.run(undefined, (c) => c.restoreChannels.delete(fullName, etag)),
+      list: (project, location) => this.run(undefined, (c) => c.restoreChannels.list(project, location)),
+      resolveProject: (project) => this.run(undefined, (c) => c.restoreChannels.resolveProject(project)),
+    };
+    this.services = {
+      create: (project, body) => this.run(svc, (c) => c.services.create(project, body)),
+      get: (project, id) => this.run(undefined, (c) => c.services.get(project, id)),
+      update: (project, id, patch) => this.run(svc, (c) => c.services.update(project, id, patch)),
+      delete: (project, id) => this.run(undefined, (c) => c.services.delete(project, id)),
+      list: (project) => this.run(undefined, (c) => c.services.list(project)),
+      checkPassword: (project, id, password) => this.run(undefined, (c) => c.services.checkPassword(project, id, password)),
+    };
+    this.vpcs = {
+      create: (project, body) => this.run(vpc, (c) => c.vpcs.create(project, body)),
+      get: (project, id) => this.run(undefined, (c) => c.vpcs.get(project, id)),
+      getByName: (project, name) => this.run(undefined, (c) => c.vpcs.getByName(project, name)),
+      update: (project, id, patch) => this.run(vpc, (c) => c.vpcs.update(project, id, patch)),
+      delete: (project, id) => this.run(undefined, (c) => c.vpcs.delete(project, id)),
+      list: (project) => this.run(undefined, (c) => c.vpcs.list(project)),
+    };
+    this.peering = {
+      create: (project, body) => this.run(pc, (c) => c.peering.create(project, body)),
+      get: (project, vpcId, id) => this.run(undefined, (c) => c.peering.get(project, vpcId, id)),
+      update: (project, vpcId, id, patch) => this.run(pc, (c) => c.peering.update(project, vpcId, id, patch)),
+      delete: (project, vpcId, id) => this.run(undefined, (c) => c.peering.delete(project, vpcId, id)),
+      list: (project, vpcId) => this.run(undefined, (c) => c.peering.list(project, vpcId)),
+    };
+    this.logExporters = {
+      create: (project, body) => this.run(le, (c) => c.logExporters.create(project, body) as never),
+      get: (project, id) => this.run(undefined, (c) => c.logExporters.get(project, id) as LogExporter),
+      update: (project, id, patch) => this.run(le, (c) => c.logExporters.update(project, id, patch) as never),
+      delete: (project, id) => this.run(undefined, (c) => c.logExporters.delete(project, id)),
+      list: (project) => this.run(undefined, (c) => c.logExporters.list(project) as LogExporter[]),
+    };
+    this.metricExporters = {
+      create: (project, body) => this.run(me, (c) => c.metricExporters.create(project, body) as never),
+      get: (project, id) => this.run(undefined, (c) => c.metricExporters.get(project, id) as MetricExporter),
+      update: (project, id, patch) => this.run(me, (c) => c.metricExporters.update(project, id, patch) as never),
+      delete: (project, id) => this.run(undefined, (c) => c.metricExporters.delete(project, id)),
+      list: (project) => this.run(undefined, (c) => c.metricExporters.list(project) as MetricExporter[]),
+    };
+    this.objStoreConnectors = {
+      create: (project, body) => this.run(os, (c) => c.objStoreConnectors.create(project, body)),
+      get: (project, id) => this.run(undefined, (c) => c.objStoreConnectors.get(project, id)),
+      update: (project, id, patch) => this.run(os, (c) => c.objStoreConnectors.update(project, id, patch)),
+      delete: (project, id) => this.run(undefined, (c) => c.objStoreConnectors.delete(project, id)),
+      list: (project, serviceId) => this.run(undefined, (c) => c.objStoreConnectors.list(project, serviceId)),
+    };
+    this.srcDbConnectors = {
+      create: (project, body) => this.run(sd, (c) => c.srcDbConnectors.create(project, body)),
+      get: (project, id) => this.run(undefined, (c) => c.srcDbConnectors.get(project, id)),
+      update: (project, id, patch) => this.run(sd, (c) => c.srcDbConnectors.update(project, id, patch)),
+      delete: (project, id) => this.run(undefined, (c) => c.srcDbConnectors.delete(project, id)),
+      list: (project, serviceId) => this.run(undefined, (c) => c.srcDbConnectors.list(project, serviceId)),
+    };
+    this.lookups = {
+      products: () => this.run(undefined, (c) => c.products()),
+      vpcs: (project) => this.run(undefined, (c) => c.vpcs.lookup(project, c.peering)),
+      service: (project, id) => this.run(undefined, (c) => c.services.lookup(project, id)),
+    };
+    this.events = {
+      list: (project, filter) => this.run(undefined, (c) => c.events(project, filter)),
+    };
+  }
+
+  /** The domain core, opening the database on first use. */
+  core(): Promise<PlatformCore> {
+    if (this.#closed) return Promise.reject(new Error("the platform client is closed"));
+    this.#core ??= (async () => {
+      const store = await openStore({ dataDir: this.dataDir, nativeBinding: this.#options.nativeBinding });
+      try {
+        const box = new SecretBox(loadOrCreateKey(this.dataDir));
+        const seconds = this.#options.transitionSeconds ?? transitionSecondsFromEnv();
+        return new PlatformCore({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
+      } catch (error) {
+        store.close();
+        throw error;
+      }
+    })();
+    this.#core.catch(() => {
+      this.#core = undefined; // a failed open can be retried
+    });
+    return this.#core;
+  }
+
+  private async run<T>(validate: BodyType | undefined, fn: (core: PlatformCore) => T): Promise<T> {
+    const core = await this.core();
+    if (validate) await prepareValidation(validate);
+    return fn(core);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const pending = this.#core;
+    this.#core = undefined;
+    if (pending) {
+      try {
+        (await pending).close();
+      } catch {
+        // it never opened
+      }
+    }
+  }
+}

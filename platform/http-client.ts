@@ -1,0 +1,143 @@
+// The PlatformClient of a platform server (`schemaform platform serve`): every method becomes one
+// HTTP request, encoded from the shared route table (routes.ts). Authentication: an access token
+// as a Bearer token, or an access key + secret key exchanged for a short-lived session token
+// (refreshed before it expires, and once more on a 401).
+
+import { PlatformError, isPlatformErrorCode, type Issue } from "./errors.js";
+import { ROUTE_BY_OP, encodeRequest } from "./routes.js";
+import type { PlatformClient } from "./types.js";
+
+export type PlatformCredentials = { accessKey: string; secretKey: string } | { accessToken: string };
+
+export interface HttpClientOptions {
+  /** base URL of the server, e.g. `http://127.0.0.1:8790` */
+  endpoint: string;
+  credentials?: PlatformCredentials;
+  /** per-request timeout; default 30 s */
+  requestTimeoutMs?: number;
+  /** injectable for tests */
+  fetch?: typeof fetch;
+}
+
+interface Session {
+  token: string;
+  /** epoch ms after which the token is renewed */
+  renewAt: number;
+}
+
+const FAMILIES: Record<string, string[]> = {
+  restoreChannels: ["create", "get", "update", "delete", "list", "resolveProject"],
+  services: ["create", "get", "update", "delete", "list", "checkPassword"],
+  vpcs: ["create", "get", "getByName", "update", "delete", "list"],
+  peering: ["create", "get", "update", "delete", "list"],
+  logExporters: ["create", "get", "update", "delete", "list"],
+  metricExporters: ["create", "get", "update", "delete", "list"],
+  objStoreConnectors: ["create", "get", "update", "delete", "list"],
+  srcDbConnectors: ["create", "get", "update", "delete", "list"],
+  lookups: ["products", "vpcs", "service"],
+  events: ["list"],
+};
+
+export function createHttpClient(options: HttpClientOptions): PlatformClient {
+  let base: URL;
+  try {
+    base = new URL(options.endpoint);
+  } catch {
+    throw new PlatformError("invalid", `endpoint '${options.endpoint}' is not a URL (expected e.g. http://127.0.0.1:8790)`);
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") throw new PlatformError("invalid", `endpoint '${options.endpoint}' must be an http:// or https:// URL`);
+  const root = base.href.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  const credentials = options.credentials;
+  let session: Session | undefined;
+  let sessionPending: Promise<Session> | undefined;
+
+  async function send(method: string, url: string, body: unknown, authorization: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (authorization) headers.authorization = authorization;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const attempts = method === "GET" ? 3 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await doFetch(`${root}${url}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        if (attempt < attempts) {
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+          continue;
+        }
+        const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
+        if (error instanceof Error && error.name === "TimeoutError") throw new PlatformError("timeout", `the platform at ${root} did not answer ${method} ${url.split("?")[0]} within ${timeoutMs} ms`);
+        throw new Error(`cannot reach the platform at ${root}: ${cause}`);
+      }
+    }
+  }
+
+  async function errorFrom(response: Response): Promise<PlatformError | Error> {
+    let payload: { error?: { code?: unknown; message?: unknown; issues?: unknown } } | undefined;
+    try {
+      payload = (await response.json()) as typeof payload;
+    } catch {
+      payload = undefined;
+    }
+    const e = payload?.error;
+    const message = typeof e?.message === "string" ? e.message : `the platform answered HTTP ${response.status}`;
+    if (e && isPlatformErrorCode(e.code)) return new PlatformError(e.code, message, Array.isArray(e.issues) ? (e.issues as Issue[]) : undefined);
+    return new Error(`platform error (HTTP ${response.status}): ${message}`);
+  }
+
+  async function newSession(c: { accessKey: string; secretKey: string }): Promise<Session> {
+    const started = Date.now();
+    const response = await send("POST", "/v1/auth/token", { access_key: c.accessKey, secret_key: c.secretKey }, undefined);
+    if (!response.ok) throw await errorFrom(response);
+    const result = (await response.json()) as { access_token: string; expires_in: number };
+    // renew at 80% of the lifetime, so a long apply never sends an expired token
+    return { token: result.access_token, renewAt: started + result.expires_in * 800 };
+  }
+
+  async function authorization(forceRenew: boolean): Promise<string | undefined> {
+    if (!credentials) return undefined;
+    if ("accessToken" in credentials) return `Bearer ${credentials.accessToken}`;
+    if (forceRenew || !session || Date.now() >= session.renewAt) {
+      session = undefined;
+      sessionPending ??= newSession(credentials).finally(() => {
+        sessionPending = undefined;
+      });
+      session = await sessionPending;
+    }
+    return `Bearer ${session.token}`;
+  }
+
+  async function call(op: string, args: unknown[]): Promise<unknown> {
+    const route = ROUTE_BY_OP.get(op);
+    if (!route) throw new Error(`no route for ${op}`);
+    const request = encodeRequest(route, args);
+    let response = await send(request.method, request.url, request.body, await authorization(false));
+    if (response.status === 401 && credentials && "accessKey" in credentials) {
+      await response.body?.cancel();
+      response = await send(request.method, request.url, request.body, await authorization(true));
+    }
+    if (!response.ok) throw await errorFrom(response);
+    if (response.status === 204) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return response.json();
+  }
+
+  const client: Record<string, unknown> = {
+    mode: "http",
+    close: async () => {
+      session = undefined;
+    },
+  };
+  for (const [family, methods] of Object.entries(FAMILIES)) {
+    client[family] = Object.fromEntries(methods.map((method) => [method, (...args: unknown[]) => call(`${family}.${method}`, args)]));
+  }
+  return client as unknown as PlatformClient;
+}

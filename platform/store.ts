@@ -1,0 +1,239 @@
+// The SQLite store (better-sqlite3): one file per data directory, shared safely by every process that
+// opens it (Terraform runs several provider processes at once):
+// - WAL journal, so readers never block the writer and the writer never blocks readers;
+// - busy_timeout, so a writer waits for another process's write transaction instead of failing;
+// - every read-modify-write in one IMMEDIATE transaction (the write lock is taken at BEGIN, so two
+//   processes can never both read the old state and both write);
+// - schema migrations under the same lock, guarded by `PRAGMA user_version`.
+// better-sqlite3 is loaded on first open, never at import time.
+
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+
+export type Db = BetterSqlite3.Database;
+
+export const DB_FILE = "platform.db";
+const BUSY_TIMEOUT_MS = 30_000;
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  /** path of better_sqlite3.node, for bundled builds that ship the addon next to the bundle */
+  nativeBinding?: string;
+}
+
+let driver: Promise<typeof BetterSqlite3> | undefined;
+
+async function loadDriver(): Promise<typeof BetterSqlite3> {
+  driver ??= import("better-sqlite3").then((m) => (m as unknown as { default: typeof BetterSqlite3 }).default ?? (m as unknown as typeof BetterSqlite3));
+  return driver;
+}
+
+export class Store {
+  readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction (the write lock is held from the start). */
+  write<T>(fn: () => T): T {
+    return retryBusy(() => this.db.transaction(fn).immediate());
+  }
+
+  /** Runs `fn` in a DEFERRED transaction: a consistent snapshot for multi-statement reads. */
+  read<T>(fn: () => T): T {
+    return retryBusy(() => this.db.transaction(fn).deferred());
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** better-sqlite3 already waits up to busy_timeout; this covers the rare immediate SQLITE_BUSY. */
+function retryBusy<T>(fn: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if ((code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT") && attempt < 20) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + attempt * 20);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const Database = await loadDriver();
+  const file = join(options.dataDir, DB_FILE);
+  const isNew = !existsSync(file);
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    if (isNew) {
+      try {
+        chmodSync(file, 0o600);
+      } catch {
+        // another process may have created it; its permissions are its own business
+      }
+    }
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    retryBusy(() => db.pragma("journal_mode = WAL"));
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    const store = new Store(db);
+    migrate(store);
+    return store;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  -- project registry: ids <-> numbers (restore channels accept either)
+  CREATE TABLE projects (
+    id TEXT PRIMARY KEY,
+    number TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL
+  );
+
+  CREATE TABLE restore_channels (
+    project_id TEXT NOT NULL,
+    location TEXT NOT NULL,
+    name TEXT NOT NULL,
+    project_ref TEXT NOT NULL,
+    uid TEXT NOT NULL UNIQUE,
+    etag TEXT NOT NULL,
+    destination_project TEXT NOT NULL,
+    destination_project_id TEXT NOT NULL,
+    description TEXT,
+    labels TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (project_id, location, name)
+  );
+
+  CREATE TABLE services (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    region TEXT NOT NULL,
+    source_id TEXT,
+    vpc_id INTEGER,
+    log_exporter_id TEXT,
+    metric_exporter_id TEXT,
+    spec TEXT NOT NULL,
+    password_hash TEXT,
+    track TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE INDEX services_by_project ON services (project);
+  CREATE INDEX services_by_source ON services (source_id);
+  CREATE INDEX services_by_vpc ON services (vpc_id);
+
+  CREATE TABLE vpcs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    region TEXT NOT NULL,
+    cidr TEXT NOT NULL,
+    provisioned_id TEXT NOT NULL,
+    track TEXT NOT NULL,
+    error_message TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    UNIQUE (project, name)
+  );
+
+  CREATE TABLE peerings (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    project TEXT NOT NULL,
+    vpc_id INTEGER NOT NULL REFERENCES vpcs (id),
+    spec TEXT NOT NULL,
+    track TEXT NOT NULL,
+    failure TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE INDEX peerings_by_vpc ON peerings (vpc_id);
+
+  CREATE TABLE exporters (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('log', 'metric')),
+    region TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    secrets TEXT,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE INDEX exporters_by_project ON exporters (project);
+
+  CREATE TABLE connectors (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    service_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('obj_store', 'src_db')),
+    spec TEXT NOT NULL,
+    secrets TEXT,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE INDEX connectors_by_service ON connectors (service_id);
+
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    project TEXT NOT NULL,
+    resource_type TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL
+  );
+  CREATE INDEX events_by_resource ON events (project, resource_id);
+
+  -- server credentials: access key + hashed secret key, or a hashed long-lived access token;
+  -- project NULL means every project
+  CREATE TABLE credentials (
+    access_key TEXT PRIMARY KEY,
+    project TEXT,
+    secret_hash TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    revoked TEXT
+  );
+  CREATE TABLE access_tokens (
+    lookup TEXT PRIMARY KEY,
+    token_id TEXT NOT NULL UNIQUE,
+    project TEXT,
+    description TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    revoked TEXT
+  );
+
+  -- internal ids look like the reference platform's (VPCs from 1001, peerings from 3001)
+  INSERT INTO sqlite_sequence (name, seq) VALUES ('vpcs', 1000), ('peerings', 3000);
+  `,
+];
+
+function migrate(store: Store): void {
+  const current = () => store.db.pragma("user_version", { simple: true }) as number;
+  const tooNew = (v: number) =>
+    new Error(`the platform database was written by a newer schemaform (schema version ${v}); upgrade schemaform`);
+  const found = current();
+  if (found > MIGRATIONS.length) throw tooNew(found);
+  if (found === MIGRATIONS.length) return;
+  store.write(() => {
+    const from = current();
+    if (from > MIGRATIONS.length) throw tooNew(from);
+    for (let v = from; v < MIGRATIONS.length; v++) store.db.exec(MIGRATIONS[v]!);
+    if (from < MIGRATIONS.length) store.db.pragma(`user_version = ${MIGRATIONS.length}`);
+  });
+}
