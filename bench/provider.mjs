@@ -1,0 +1,190 @@
+// Provider benchmark (`npm run bench:provider`, after `npm run build`):
+//   1. handshake latency: process spawn -> handshake line, median over BENCH_LAUNCHES launches
+//      of the installed executable (with mTLS, as Terraform launches it);
+//   2. `terraform plan` with nothing to change (refresh + plan) for N of our resources against N
+//      `terraform_data` resources (Terraform core's own cost, no plugin), measured in the same
+//      run and interleaved, reported as ratios.
+// Results go to bench/results/provider.json.
+//
+// Parameters (environment):
+//   BENCH_PROVIDER         provider name; "fixture" (default) bundles the test fixture provider,
+//                          "tsdb" / "containerbackup" use the built dist/provider/provider.cjs
+//   BENCH_RESOURCE         resource type (default fixture_thing)
+//   BENCH_CONFIG           JSON body of one resource; "${count.index}" may appear in strings
+//   BENCH_PROVIDER_CONFIG  JSON provider configuration ("{work}" is replaced by the temp dir)
+//   BENCH_ENV              JSON of extra environment for Terraform and the plugin
+//   BENCH_SIZES            e.g. "1,100,500" (empty: handshake only)   BENCH_RUNS  plans per size (default 3)
+//   BENCH_LAUNCHES         handshake launches (default 15)
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { NATIVE_ADDON, PROVIDER_BUNDLE, ROOT, bundleProvider } from "../scripts/bundle-provider.mjs";
+
+const { installProviders, writeCliConfig } = await import("../dist/provider/install.js");
+const { createServerIdentity } = await import("../dist/provider/transport/cert.js");
+const { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } = await import("../dist/provider/transport/serve.js");
+
+const env = process.env;
+const options = {
+  provider: env.BENCH_PROVIDER ?? "fixture",
+  resource: env.BENCH_RESOURCE ?? "fixture_thing",
+  config: JSON.parse(env.BENCH_CONFIG ?? '{"name":"bench-${count.index}","region":"eu","tags":{"bench":"yes"},"rule":[{"key":"k","value":"v"}]}'),
+  providerConfig: env.BENCH_PROVIDER_CONFIG ?? '{"store":"{work}/store.json"}',
+  extraEnv: JSON.parse(env.BENCH_ENV ?? "{}"),
+  sizes: (env.BENCH_SIZES ?? "1,100,500").split(",").filter((n) => n.trim() !== "").map(Number),
+  runs: Number(env.BENCH_RUNS ?? 3),
+  launches: Number(env.BENCH_LAUNCHES ?? 15),
+};
+const VERSION = "0.0.1";
+
+const work = mkdtempSync(join(tmpdir(), "schemaform-bench-"));
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const round = (value) => Math.round(value * 10) / 10;
+const log = (message) => process.stderr.write(`${message}\n`);
+
+async function buildPlugin() {
+  if (options.provider === "tsdb" || options.provider === "containerbackup") return PROVIDER_BUNDLE;
+  return bundleProvider({ entryPoint: join(ROOT, "test", "provider", "fixture", "main.ts"), outfile: join(work, "build", "provider.cjs") });
+}
+
+/** Spawn -> first stdout line. */
+function firstLine(command, args, childEnv) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env: childEnv, stdio: ["ignore", "pipe", "ignore"] });
+    child.stdout.once("data", () => {
+      resolve(performance.now() - started);
+      child.kill();
+    });
+    child.once("error", reject);
+  });
+}
+
+/**
+ * The installed executable (shebang and all) as Terraform launches it, interleaved with the
+ * baseline: `node` printing one line, i.e. Node's own start-up on this machine at this moment.
+ */
+async function handshakeLatency(executable, clientCert) {
+  const pluginEnv = { ...process.env, ...options.extraEnv, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "5,6", PLUGIN_CLIENT_CERT: clientCert };
+  const samples = [];
+  const baseline = [];
+  for (let i = 0; i < options.launches; i++) {
+    samples.push(await firstLine(executable, [], pluginEnv));
+    baseline.push(await firstLine(process.execPath, ["-e", "console.log(1)"], process.env));
+  }
+  return {
+    launches: samples.length,
+    median_ms: round(median(samples)),
+    min_ms: round(Math.min(...samples)),
+    max_ms: round(Math.max(...samples)),
+    node_startup_median_ms: round(median(baseline)),
+    ratio_to_node_startup: round(median(samples) / median(baseline)),
+    samples_ms: samples.map(round),
+  };
+}
+
+function terraform(cwd, tfEnv, args) {
+  const started = performance.now();
+  const result = spawnSync("terraform", args, { cwd, env: tfEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw new Error(`cannot run terraform: ${result.error.message}`);
+  return { status: result.status, ms: performance.now() - started, output: `${result.stdout}${result.stderr}` };
+}
+
+function must(run, what) {
+  if (run.status !== 0) throw new Error(`${what} failed:\n${run.output.slice(-4000)}`);
+  return run;
+}
+
+function project(name, body) {
+  const directory = join(work, name);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, "main.tf.json"), `${JSON.stringify(body, null, 2)}\n`);
+  return directory;
+}
+
+async function main() {
+  const terraformVersion = spawnSync("terraform", ["version", "-json"], { encoding: "utf8" });
+  if (terraformVersion.error) throw new Error("terraform is not on PATH");
+  const bundle = await buildPlugin();
+  const mirror = join(work, "mirror");
+  const [installed] = installProviders({ providers: [options.provider], bundle, nativeAddon: join(dirname(bundle), NATIVE_ADDON), version: VERSION, mirror });
+  const executable = join(installed.directory, `terraform-provider-${options.provider}`);
+  const tfEnv = { ...process.env, ...options.extraEnv, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: writeCliConfig(mirror), TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
+  delete tfEnv.TF_LOG;
+
+  log(`handshake: ${options.launches} launches of terraform-provider-${options.provider}`);
+  const identity = await createServerIdentity();
+  const handshake = await handshakeLatency(executable, identity.certPem);
+  log(`  median ${handshake.median_ms} ms (node itself: ${handshake.node_startup_median_ms} ms)`);
+
+  const providerConfig = JSON.parse(options.providerConfig.replaceAll("{work}", work));
+  const plans = [];
+  for (const n of options.sizes) {
+    log(`plan with ${n} resources: setting up`);
+    const ours = project(`ours-${n}`, {
+      terraform: { required_providers: { [options.provider]: { source: `schemaform/${options.provider}`, version: VERSION } } },
+      provider: { [options.provider]: providerConfig },
+      resource: { [options.resource]: { bench: { count: n, ...options.config } } },
+    });
+    const baseline = project(`baseline-${n}`, { resource: { terraform_data: { bench: { count: n, input: { name: "bench-${count.index}", region: "eu" } } } } });
+    for (const directory of [ours, baseline]) {
+      must(terraform(directory, tfEnv, ["init", "-input=false", "-no-color"]), `init (${directory})`);
+      must(terraform(directory, tfEnv, ["apply", "-auto-approve", "-no-color", "-parallelism=10"]), `apply (${directory})`);
+    }
+    const oursRuns = [];
+    const baselineRuns = [];
+    for (let run = 0; run < options.runs; run++) {
+      // Interleaved, so both see the same machine load.
+      for (const [directory, into] of [[ours, oursRuns], [baseline, baselineRuns]]) {
+        const result = terraform(directory, tfEnv, ["plan", "-detailed-exitcode", "-no-color"]);
+        if (result.status !== 0) throw new Error(`plan with ${n} resources was not clean (exit ${result.status}):\n${result.output.slice(-4000)}`);
+        into.push(result.ms);
+      }
+    }
+    const entry = {
+      n,
+      provider_ms: round(median(oursRuns)),
+      terraform_data_ms: round(median(baselineRuns)),
+      ratio: round(median(oursRuns) / median(baselineRuns)),
+      provider_runs_ms: oursRuns.map(round),
+      terraform_data_runs_ms: baselineRuns.map(round),
+    };
+    log(`  ${options.resource}: ${entry.provider_ms} ms, terraform_data: ${entry.terraform_data_ms} ms, ratio ${entry.ratio}`);
+    plans.push(entry);
+    for (const directory of [ours, baseline]) terraform(directory, tfEnv, ["destroy", "-auto-approve", "-no-color", "-parallelism=10"]);
+  }
+
+  const perResource =
+    plans.length >= 2
+      ? round((plans.at(-1).provider_ms - plans[0].provider_ms - (plans.at(-1).terraform_data_ms - plans[0].terraform_data_ms)) / (plans.at(-1).n - plans[0].n))
+      : null;
+  const results = {
+    benchmark: "provider",
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, load_average_1m: round(loadavg()[0]) },
+    node: process.version,
+    terraform: JSON.parse(terraformVersion.stdout).terraform_version,
+    provider: options.provider,
+    resource: options.resource,
+    handshake,
+    plan_no_changes: plans,
+    added_ms_per_resource_vs_terraform_data: perResource,
+    notes:
+      "handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), against `node -e console.log(1)` interleaved. plan = `terraform plan` (refresh, no changes), median of runs interleaved with the terraform_data baseline; ratio = provider / terraform_data.",
+  };
+  const out = join(ROOT, "bench", "results", "provider.json");
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${join("bench", "results", "provider.json")}`);
+}
+
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

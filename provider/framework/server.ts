@@ -1,0 +1,364 @@
+// ProviderServer: the generic protocol logic of every tfplugin6 RPC, built from a provider
+// definition. It works on decoded protobuf objects (snake_case fields) and leaves gRPC and
+// protobuf bytes to the transport (rpc.ts binds the two).
+import { type Body, decodeMsgpack, encodeMsgpack, fromJsonState } from "../codec.js";
+import { bytesOf } from "../protocol/messages.js";
+import { type ProviderSchema, type SchemaBlock, type TypeSchema, providerSchemaOf } from "../schema.js";
+import {
+  type Diagnostic,
+  attributePath,
+  errorDiagnostic,
+  exceptionDiagnostic,
+  issueDiagnostic,
+  redact,
+} from "./diagnostics.js";
+import { planChange } from "./plan.js";
+import { providerSchemaProto } from "./schema-proto.js";
+import { settleApplied, settleDataSource, settleRead } from "./state.js";
+import type { CallContext, DataSourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
+import { HandlerError } from "./types.js";
+import { collectSecrets, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
+
+// Request shapes, as protobufjs decodes them (only the fields we read).
+interface DynamicValue {
+  msgpack?: Uint8Array;
+  json?: Uint8Array;
+}
+type Msg = Record<string, unknown>;
+
+const CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
+
+export class ProviderServer<Client = unknown> {
+  readonly schema: ProviderSchema;
+  private client: Client | undefined;
+  private configured = false;
+  /** Sensitive provider settings (keys, tokens): redacted from every later message. */
+  private providerSecrets = new Set<string>();
+  private readonly stop = new AbortController();
+  private readonly models = new Map<string, Promise<PlanTypeModel | undefined>>();
+  private schemaResponse: Msg | undefined;
+
+  constructor(private readonly definition: ProviderDefinition<Client>) {
+    this.schema = providerSchemaOf(definition.schema);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // schema and metadata
+
+  getMetadata(): Msg {
+    return {
+      server_capabilities: CAPABILITIES,
+      resources: Object.keys(this.definition.resources).map((type_name) => ({ type_name })),
+      data_sources: Object.keys(this.definition.dataSources).map((type_name) => ({ type_name })),
+    };
+  }
+
+  getProviderSchema(): Msg {
+    this.schemaResponse ??= { ...providerSchemaProto(this.schema), server_capabilities: CAPABILITIES, diagnostics: [] };
+    return this.schemaResponse;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // validation
+
+  async validateProviderConfig(request: Msg): Promise<Msg> {
+    const block = this.schema.provider.block;
+    return { diagnostics: await this.validate(`provider.${this.definition.name}`, block, (request.config as DynamicValue)?.msgpack) };
+  }
+
+  async validateResourceConfig(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const extra = found.handler.validate?.bind(found.handler);
+    return { diagnostics: await this.validate(`resource.${typeName}`, found.schema.block, (request.config as DynamicValue)?.msgpack, extra) };
+  }
+
+  async validateDataResourceConfig(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.dataSourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const extra = found.handler.validate?.bind(found.handler);
+    return { diagnostics: await this.validate(`data.${typeName}`, found.schema.block, (request.config as DynamicValue)?.msgpack, extra) };
+  }
+
+  private async validate(key: string, block: SchemaBlock, msgpack: Uint8Array | undefined, extra?: (config: Body) => Issue[]): Promise<Diagnostic[]> {
+    let config: Body | null = null;
+    try {
+      config = decodeMsgpack(msgpack, block);
+      if (!config) return [];
+      const secrets = collectSecrets(config, block);
+      const issues = [...((await this.definition.validate?.(key, validationBody(config))) ?? []), ...(extra?.(config) ?? [])];
+      return issues.map((issue) => issueDiagnostic(issue, block, secrets));
+    } catch (error) {
+      return [exceptionDiagnostic(error, `Validating ${key}`, block, collectSecrets(config, block))];
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // provider configuration
+
+  async configureProvider(request: Msg): Promise<Msg> {
+    const block = this.schema.provider.block;
+    let config: Body | null = null;
+    try {
+      config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
+      this.providerSecrets = collectSecrets(config, block);
+      this.client = await this.definition.configure(config, {
+        terraformVersion: (request.terraform_version as string) ?? "",
+        signal: this.stop.signal,
+      });
+      this.configured = true;
+      return { diagnostics: [] };
+    } catch (error) {
+      return { diagnostics: [exceptionDiagnostic(error, `Configuring provider ${this.definition.name}`, block, this.providerSecrets)] };
+    }
+  }
+
+  stopProvider(): Msg {
+    // Handlers waiting on long operations watch this signal.
+    this.stop.abort();
+    return { Error: "" };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // managed resources
+
+  async upgradeResourceState(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const version = Number(request.version ?? 0);
+    const raw = request.raw_state as { json?: Uint8Array; flatmap?: Record<string, string> } | undefined;
+    const json = bytesOf(raw?.json);
+    try {
+      if (!json) {
+        if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
+          return { diagnostics: [errorDiagnostic(`Cannot upgrade ${typeName} state`, "The state is in the legacy flatmap format, which this provider never wrote.")] };
+        }
+        return { upgraded_state: { msgpack: encodeMsgpack(null, schema.block) } };
+      }
+      if (version > schema.version) {
+        return {
+          diagnostics: [
+            errorDiagnostic(
+              `Cannot read ${typeName} state`,
+              `The state was written by a newer version of the provider (schema version ${version}; this provider knows ${schema.version}). Upgrade the provider.`,
+            ),
+          ],
+        };
+      }
+      let state = JSON.parse(new TextDecoder().decode(json)) as Record<string, unknown>;
+      if (version < schema.version && handler.upgradeState) state = handler.upgradeState(version, state);
+      const body = nullWriteOnly(fromJsonState(state, schema.block), schema.block);
+      return { upgraded_state: { msgpack: encodeMsgpack(body, schema.block) } };
+    } catch (error) {
+      // No secrets to collect from a state we could not read; never echo the state itself.
+      return { diagnostics: [exceptionDiagnostic(error, `Upgrading ${typeName} state`, schema.block, this.providerSecrets)] };
+    }
+  }
+
+  async readResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const block = schema.block;
+    const current = request.current_state as DynamicValue | undefined;
+    const privateData = bytesOf(request.private);
+    const call = this.call(typeName, block);
+    try {
+      const state = decodeMsgpack(current?.msgpack, block);
+      call.secretsOf(state);
+      if (!state) return { new_state: { msgpack: encodeMsgpack(null, block) } };
+      const remote = await handler.read({ ...call.context(), state });
+      // null: the object was deleted outside Terraform; Terraform drops it and plans a create.
+      const newState = remote === null ? null : nullWriteOnly(settleRead(state, remote, block), block);
+      return { new_state: { msgpack: encodeMsgpack(newState, block) }, private: privateData, diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { new_state: current, private: privateData, diagnostics: call.diagnostics(error, `Reading ${typeName}`) };
+    }
+  }
+
+  async planResourceChange(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const block = schema.block;
+    const priorPrivate = bytesOf(request.prior_private);
+    const call = this.call(typeName, block);
+    try {
+      const prior = decodeMsgpack((request.prior_state as DynamicValue)?.msgpack, block);
+      const proposed = decodeMsgpack((request.proposed_new_state as DynamicValue)?.msgpack, block);
+      const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
+      call.secretsOf(prior, proposed, config);
+      // Destroy (the plan_destroy capability): nothing to plan, keep the private data flowing.
+      if (proposed === null) return { planned_state: { msgpack: encodeMsgpack(null, block) }, planned_private: priorPrivate };
+
+      const model = await this.model(`resource.${typeName}`);
+      const plan = planChange({ prior, proposed, config, block, model: model?.block, changesOnUpdate: handler.changesOnUpdate });
+      let planned = plan.planned;
+      if (handler.modifyPlan) {
+        const modified = await handler.modifyPlan({ ...call.context(), prior, config, planned, changed: plan.changed, requiresReplace: plan.requiresReplace });
+        if (modified) planned = modified;
+      }
+      planned = nullWriteOnly(planned, block)!;
+      return {
+        planned_state: { msgpack: encodeMsgpack(planned, block) },
+        requires_replace: plan.requiresReplace.map((path) => attributePath(path, block)).filter((p) => p !== undefined),
+        planned_private: priorPrivate,
+        diagnostics: call.diagnostics(),
+      };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Planning ${typeName}`) };
+    }
+  }
+
+  async applyResourceChange(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const block = schema.block;
+    const plannedPrivate = bytesOf(request.planned_private);
+    const encoded = (body: Body | null) => ({ msgpack: encodeMsgpack(body, block) });
+    const call = this.call(typeName, block);
+    let prior: Body | null;
+    let planned: Body | null;
+    let config: Body | null;
+    try {
+      prior = decodeMsgpack((request.prior_state as DynamicValue)?.msgpack, block);
+      planned = decodeMsgpack((request.planned_state as DynamicValue)?.msgpack, block);
+      config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block);
+      call.secretsOf(prior, planned, config);
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Applying ${typeName}`) };
+    }
+
+    if (planned === null) {
+      if (prior === null) return { new_state: encoded(null) };
+      try {
+        await handler.delete({ ...call.context(), state: prior });
+        return { new_state: encoded(null), diagnostics: call.diagnostics() };
+      } catch (error) {
+        // The object still exists: keep it in state.
+        return { new_state: encoded(prior), diagnostics: call.diagnostics(error, `Deleting ${typeName}`) };
+      }
+    }
+
+    const desired = knownBody(withWriteOnly(planned, config, block));
+    try {
+      const remote =
+        prior === null
+          ? await handler.create({ ...call.context(), planned, config: config ?? {}, desired })
+          : await handler.update({ ...call.context(), prior, planned, config: config ?? {}, desired });
+      const newState = nullWriteOnly(settleApplied(planned, remote, block), block);
+      return { new_state: encoded(newState), private: plannedPrivate, diagnostics: call.diagnostics() };
+    } catch (error) {
+      const diagnostics = call.diagnostics(error, `${prior === null ? "Creating" : "Updating"} ${typeName}`);
+      if (error instanceof HandlerError && error.state) {
+        // The object exists although the operation failed: returning it with an error makes
+        // Terraform keep it (tainted, so the next apply replaces it) instead of orphaning it.
+        const partial = nullWriteOnly(settleApplied(planned, error.state, block), block);
+        return { new_state: encoded(partial), private: plannedPrivate, diagnostics };
+      }
+      return { new_state: encoded(prior), private: plannedPrivate, diagnostics };
+    }
+  }
+
+  async importResourceState(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.resourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const block = schema.block;
+    const id = String(request.id ?? "");
+    const call = this.call(typeName, block);
+    try {
+      const context = call.context();
+      const remote = handler.importState ? await handler.importState({ ...context, id }) : await handler.read({ ...context, state: { id } });
+      if (!remote) {
+        const missing = errorDiagnostic("Cannot import non-existent remote object", `No ${typeName} with the import identifier "${redact(id, this.providerSecrets)}" exists.`);
+        return { diagnostics: [...call.diagnostics(), missing] };
+      }
+      const state = nullWriteOnly(settleRead(null, remote, block), block);
+      return { imported_resources: [{ type_name: typeName, state: { msgpack: encodeMsgpack(state, block) } }], diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Importing ${typeName}`) };
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // data sources
+
+  async readDataSource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.dataSourceType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const { schema, handler } = found;
+    const block = schema.block;
+    const call = this.call(typeName, block);
+    try {
+      const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
+      call.secretsOf(config);
+      const result = await handler.read({ ...call.context(), config });
+      const state = nullWriteOnly(settleDataSource(config, result, block), block);
+      return { state: { msgpack: encodeMsgpack(state, block) }, diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Reading data source ${typeName}`) };
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // helpers
+
+  private resourceType(typeName: string): { schema: TypeSchema; handler: ResourceHandler<Client> } | { error: Diagnostic } {
+    const schema = this.schema.resource_schemas[typeName];
+    const handler = this.definition.resources[typeName];
+    if (!schema || !handler) return { error: errorDiagnostic(`Unsupported resource type "${typeName}"`, `The ${this.definition.name} provider has no resource type "${typeName}".`) };
+    return { schema, handler };
+  }
+
+  private dataSourceType(typeName: string): { schema: TypeSchema; handler: DataSourceHandler<Client> } | { error: Diagnostic } {
+    const schema = this.schema.data_source_schemas[typeName];
+    const handler = this.definition.dataSources[typeName];
+    if (!schema || !handler) return { error: errorDiagnostic(`Unsupported data source "${typeName}"`, `The ${this.definition.name} provider has no data source "${typeName}".`) };
+    return { schema, handler };
+  }
+
+  /**
+   * One handler call: its context (with the warnings sink handlers push to), the sensitive
+   * values seen in its inputs, and its diagnostics (warnings, then the error if any).
+   */
+  private call(typeName: string, block: SchemaBlock) {
+    const warnings: Issue[] = [];
+    const secrets = new Set(this.providerSecrets);
+    return {
+      context: (): CallContext<Client> => {
+        if (!this.configured) {
+          throw new HandlerError("Provider not configured", { detail: `Terraform did not configure the ${this.definition.name} provider before using it.` });
+        }
+        return { client: this.client as Client, typeName, signal: this.stop.signal, warnings };
+      },
+      secretsOf: (...bodies: (Body | null)[]) => {
+        for (const body of bodies) collectSecrets(body, block, secrets);
+      },
+      diagnostics: (error?: unknown, action?: string): Diagnostic[] => {
+        const out = warnings.map((warning) => issueDiagnostic(warning, block, secrets));
+        if (error !== undefined) out.push(exceptionDiagnostic(error, action ?? `Calling ${typeName}`, block, secrets));
+        return out;
+      },
+    };
+  }
+
+  private model(key: string): Promise<PlanTypeModel | undefined> {
+    let model = this.models.get(key);
+    if (!model) {
+      model = Promise.resolve(this.definition.model?.(key));
+      this.models.set(key, model);
+    }
+    return model;
+  }
+}

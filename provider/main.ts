@@ -1,0 +1,28 @@
+// Entry point of the terraform-provider-tsdb and terraform-provider-containerbackup
+// executables (one program; the executable's name says which provider it is). Only the
+// transport loads before the handshake; provider/runtime.ts loads on the first RPC.
+import { basename } from "node:path";
+import { PROVIDER_NAMES, isProviderName, type ProviderName } from "./names.js";
+import { serve } from "./transport/serve.js";
+
+/** Environment override, for running the bundle under another name (tests, debugging). */
+export const PROVIDER_ENV = "SCHEMAFORM_PROVIDER";
+
+function selectProvider(): ProviderName | undefined {
+  const fromEnv = process.env[PROVIDER_ENV];
+  if (fromEnv) return isProviderName(fromEnv) ? fromEnv : undefined;
+  const executable = basename(process.argv[1] ?? "");
+  return PROVIDER_NAMES.find((name) => executable.includes(`terraform-provider-${name}`));
+}
+
+const name = selectProvider();
+if (!name) {
+  process.stderr.write(
+    `schemaform provider: cannot tell which provider to serve. Run it as terraform-provider-<name> or set ${PROVIDER_ENV} to one of: ${PROVIDER_NAMES.join(", ")}.\n`,
+  );
+  process.exit(1);
+}
+serve({ name: `terraform-provider-${name}`, router: () => import("./runtime.js").then((runtime) => runtime.createRouter(name)) }).catch((error: unknown) => {
+  process.stderr.write(`terraform-provider-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

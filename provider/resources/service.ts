@@ -1,0 +1,242 @@
+// tsdb_service. Create and update wait for READY (or PAUSED) within timeouts.create; `paused` is
+// honoured at create. A generated initial password lands in state only when neither `password`
+// nor `password_wo` is given; `password_wo` never reaches state (the framework nulls it) and is
+// applied when `password_wo_version` changes. Endpoints are unknown in a plan only when what
+// they depend on changes: hostname/port on `vpc_id`, the pooler endpoint also on
+// `connection_pooler_enabled` (null without the pooler), the replica endpoint also on
+// `ha_replicas` (null without HA).
+import { model } from "../../generated/models/resource.tsdb_service.js";
+import type { Service, ServiceInput, ServicePatch } from "../../platform/types.js";
+import type { Value } from "../codec.js";
+import { type Body, type CallContext, HandlerError, type Path, type ResourceHandler } from "../framework/types.js";
+import {
+  type TsdbClient,
+  UNKNOWN,
+  call,
+  changedAttributes,
+  diagnose,
+  firstFound,
+  isNotFound,
+  isSet,
+  matchImport,
+  orNull,
+  owned,
+  passWarnings,
+  same,
+  text,
+  timeoutMs,
+  waitFor,
+  warn,
+} from "./common.js";
+
+/** What the platform reports (everything but passwords and timeouts). */
+const OWNED = [
+  "id",
+  "name",
+  "milli_cpu",
+  "memory_gb",
+  "region_code",
+  "storage_gb",
+  "enable_ha_replica",
+  "ha_replicas",
+  "sync_replicas",
+  "connection_pooler_enabled",
+  "environment_tag",
+  "paused",
+  "vpc_id",
+  "log_exporter_id",
+  "metric_exporter_id",
+  "read_replica_source",
+  "read_replica_nodes",
+  "password_wo_version",
+  "hostname",
+  "port",
+  "username",
+  "pooler_hostname",
+  "pooler_port",
+  "replica_hostname",
+  "replica_port",
+] as const;
+
+/** Attributes an update sends when their planned value differs from the prior one. */
+const UPDATABLE = [
+  "name",
+  "milli_cpu",
+  "memory_gb",
+  "storage_gb",
+  "enable_ha_replica",
+  "ha_replicas",
+  "sync_replicas",
+  "connection_pooler_enabled",
+  "environment_tag",
+  "paused",
+  "vpc_id",
+  "log_exporter_id",
+  "metric_exporter_id",
+  "read_replica_nodes",
+] as const;
+
+const INPUTS = [...UPDATABLE, "region_code", "read_replica_source", "password", "password_wo", "password_wo_version"] as const;
+
+const SETTLED = ["READY", "PAUSED"] as const;
+
+const isLogExporterPath = (path: Path) => path[0] === "log_exporter_id";
+
+function waitReady(request: CallContext<TsdbClient>, state: Body, first: Service): Promise<Service> {
+  const { client, signal } = request;
+  return waitFor({
+    poll: () => client.platform.services.get(client.projectId, first.id),
+    status: (s) => s.status,
+    target: SETTLED,
+    timeoutMs: timeoutMs(state, "create", model, "45m"),
+    signal,
+    what: `service ${first.id}`,
+    stateOf: (s) => toState(s),
+  }, first);
+}
+
+function toState(remote: Service): Body {
+  return owned(remote, OWNED);
+}
+
+/** Plan-time check that an exporter being attached exists and is in the service's region. */
+async function checkExporter(request: CallContext<TsdbClient>, kind: "log" | "metric", id: string, region: Value): Promise<void> {
+  const { client } = request;
+  const api = kind === "log" ? client.platform.logExporters : client.platform.metricExporters;
+  const attribute = `${kind}_exporter_id`;
+  let exporter;
+  try {
+    exporter = await api.get(client.projectId, id);
+  } catch (error) {
+    if (isNotFound(error)) {
+      throw new HandlerError(`The ${kind} exporter does not exist`, {
+        path: [attribute],
+        detail: `${attribute} is "${id}", but project ${client.projectId} has no ${kind} exporter with that id.`,
+      });
+    }
+    return; // the apply will report anything else
+  }
+  if (typeof region === "string" && exporter.region !== region) {
+    throw new HandlerError(`The ${kind} exporter is in another region`, {
+      path: [attribute],
+      detail: `${kind} exporter ${id} is in ${exporter.region}, but the service is in ${region}: a service can only attach an exporter in its own region.`,
+    });
+  }
+}
+
+export const service: ResourceHandler<TsdbClient> = {
+  async modifyPlan(request) {
+    const { prior, config, planned, requiresReplace } = request;
+    const creating = prior === null || requiresReplace.length > 0;
+    // An unknown source still means "a replica" (the value is set, just not known yet).
+    const replica = isSet(config.read_replica_source);
+
+    // Passwords: password_wo wins and keeps `password` out of state; a replica shares its
+    // source's password; otherwise a generated one appears after create.
+    if (isSet(config.password_wo)) planned.password = null;
+    else if (!isSet(config.password) && creating) planned.password = replica ? null : UNKNOWN;
+
+    if (!isSet(config.read_replica_nodes) && creating) planned.read_replica_nodes = replica ? 1 : null;
+
+    // A replica without sizes of its own gets its source's; the schema defaults (500/2) do not apply.
+    if (replica && !isSet(config.milli_cpu) && !isSet(config.memory_gb)) {
+      planned.milli_cpu = creating ? UNKNOWN : prior!.milli_cpu ?? null;
+      planned.memory_gb = creating ? UNKNOWN : prior!.memory_gb ?? null;
+    }
+    // The deprecated enable_ha_replica = true means one HA replica when ha_replicas is not set.
+    if (!isSet(config.ha_replicas) && config.enable_ha_replica === true) planned.ha_replicas = 1;
+
+    // Endpoints.
+    const vpcChanged = !creating && !same(planned.vpc_id, prior!.vpc_id);
+    if (creating || vpcChanged) {
+      planned.hostname = UNKNOWN;
+      planned.port = UNKNOWN;
+    }
+    const pooler = planned.connection_pooler_enabled;
+    if (creating || vpcChanged || !same(pooler, prior!.connection_pooler_enabled)) {
+      const value = pooler === false ? null : UNKNOWN;
+      planned.pooler_hostname = value;
+      planned.pooler_port = value;
+    }
+    const ha = planned.ha_replicas;
+    const hadHa = prior ? typeof prior.ha_replicas === "number" && prior.ha_replicas > 0 : false;
+    const hasHa = ha === UNKNOWN ? undefined : typeof ha === "number" && ha > 0;
+    if (creating || vpcChanged || hasHa !== hadHa) {
+      const value = hasHa === false ? null : UNKNOWN;
+      planned.replica_hostname = value;
+      planned.replica_port = value;
+    }
+
+    // Exporters being attached: plan-time checks, and the restart note for logs.
+    for (const kind of ["log", "metric"] as const) {
+      const attribute = `${kind}_exporter_id`;
+      const id = planned[attribute];
+      if (!isSet(id) || (!creating && same(id, prior![attribute]))) continue;
+      if (typeof id === "string") await checkExporter(request, kind, id, planned.region_code);
+      if (kind === "log") {
+        warn(request, [attribute], `Attaching ${typeof id === "string" ? `log exporter ${id}` : "a log exporter"}: logs flow only after the service restarts. The provider does not restart the service; restart it to complete the attachment.`);
+      }
+    }
+    return planned;
+  },
+
+  async create(request) {
+    const { client, planned, desired } = request;
+    const body = pickInput(desired);
+    const { body: created, warnings } = await call("Creating service", () => client.platform.services.create(client.projectId, body));
+    passWarnings(request, warnings, isLogExporterPath);
+    const ready = await waitReady(request, planned, created);
+    // The generated password is in the create response only (a planned password wins anyway).
+    return { ...toState(ready), password: created.password ?? null };
+  },
+
+  async read({ client, state }) {
+    const id = text(state.id);
+    if (!id) return null;
+    const remote = await call("Reading service", () => orNull(() => client.platform.services.get(client.projectId, id)));
+    return remote && toState(remote);
+  },
+
+  async update(request) {
+    const { client, prior, planned, config } = request;
+    const id = String(prior.id);
+    const patch = changedAttributes(planned, prior, UPDATABLE) as ServicePatch;
+    if (isSet(config.password) && !isSet(config.password_wo) && !same(planned.password, prior.password)) patch.password = text(planned.password);
+    if (!same(planned.password_wo_version, prior.password_wo_version)) {
+      patch.password_wo_version = typeof planned.password_wo_version === "number" ? planned.password_wo_version : null;
+      if (typeof config.password_wo === "string") patch.password_wo = config.password_wo;
+    }
+    let current: Service;
+    if (Object.keys(patch).length > 0) {
+      const { body, warnings } = await call("Updating service", () => client.platform.services.update(client.projectId, id, patch));
+      passWarnings(request, warnings, isLogExporterPath);
+      current = body;
+    } else {
+      current = await call("Reading service", () => client.platform.services.get(client.projectId, id));
+    }
+    const ready = await waitReady(request, planned, current);
+    return toState(ready);
+  },
+
+  async delete({ client, state }) {
+    const id = String(state.id);
+    try {
+      await client.platform.services.delete(client.projectId, id);
+    } catch (error) {
+      if (!isNotFound(error)) diagnose(error, "Deleting service");
+    }
+  },
+
+  async importState({ client, id }) {
+    return firstFound(matchImport(model, id), async ({ parts }) => {
+      const remote = await call("Importing service", () => orNull(() => client.platform.services.get(client.projectId, parts.id!)));
+      return remote && toState(remote);
+    });
+  },
+};
+
+function pickInput(desired: Body): ServiceInput {
+  const out: Record<string, unknown> = {};
+  for (const name of INPUTS) if (isSet(desired[name])) out[name] = desired[name];
+  return out as ServiceInput;
+}

@@ -1,0 +1,65 @@
+// tsdb_vpcs (one VPC per resource). Create waits for CREATED within timeouts.create; only `name`
+// changes in place (cidr and region_code replace it). Import by id or by name.
+import { model } from "../../generated/models/resource.tsdb_vpcs.js";
+import type { Vpc, VpcInput } from "../../platform/types.js";
+import type { ResourceHandler } from "../framework/types.js";
+import { type TsdbClient, call, diagnose, firstFound, isNotFound, matchImport, num, orNull, owned, pick, text, timeoutMs, waitFor } from "./common.js";
+
+const OWNED = ["id", "vpcs_id", "name", "cidr", "region_code", "project_id", "provisioned_id", "status", "error_message", "created", "updated"] as const;
+
+const toState = (vpc: Vpc) => owned(vpc, OWNED);
+
+export const vpcs: ResourceHandler<TsdbClient> = {
+  async create({ client, planned, desired, signal }) {
+    const body = pick<VpcInput>(desired, ["cidr", "region_code", "name"]);
+    const { body: created } = await call("Creating VPC", () => client.platform.vpcs.create(client.projectId, body));
+    const ready = await waitFor(
+      {
+        poll: () => client.platform.vpcs.get(client.projectId, created.vpcs_id),
+        status: (v) => v.status,
+        target: ["CREATED"],
+        failed: ["ERROR"],
+        failure: (v) => v.error_message,
+        timeoutMs: timeoutMs(planned, "create", model, "5m"),
+        signal,
+        what: `VPC ${created.name} (${created.vpcs_id})`,
+        stateOf: toState,
+      },
+      created,
+    );
+    return toState(ready);
+  },
+
+  async read({ client, state }) {
+    const id = num(state.vpcs_id) ?? num(state.id);
+    if (id === undefined) return null;
+    const remote = await call("Reading VPC", () => orNull(() => client.platform.vpcs.get(client.projectId, id)));
+    return remote && toState(remote);
+  },
+
+  async update({ client, prior, planned }) {
+    const id = num(prior.vpcs_id) ?? String(prior.id);
+    const name = text(planned.name);
+    const { body } = await call("Updating VPC", () => client.platform.vpcs.update(client.projectId, id, name === undefined ? {} : { name }));
+    return toState(body);
+  },
+
+  async delete({ client, state }) {
+    try {
+      await client.platform.vpcs.delete(client.projectId, num(state.vpcs_id) ?? String(state.id));
+    } catch (error) {
+      if (!isNotFound(error)) diagnose(error, "Deleting VPC");
+    }
+  },
+
+  // `{id}` (all digits) is tried first, then `{name}`.
+  async importState({ client, id }) {
+    return firstFound(matchImport(model, id), async ({ parts }) => {
+      const remote =
+        parts.id !== undefined
+          ? await call("Importing VPC", () => orNull(() => client.platform.vpcs.get(client.projectId, parts.id!)))
+          : await call("Importing VPC", () => orNull(() => client.platform.vpcs.getByName(client.projectId, parts.name!)));
+      return remote && toState(remote);
+    });
+  },
+};

@@ -1,0 +1,101 @@
+// The plugin process: the go-plugin handshake and its rules (reference §3-§5).
+//
+// Order matters for start-up time: Terraform waits for the handshake line, and it starts 2-5
+// provider processes per command. Before that line we only make the certificate and listen;
+// the protocol descriptor, the handlers and the provider schema load on the first RPC (and we
+// start loading them right after the handshake, while Terraform connects).
+import { writeSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { log } from "../log.js";
+import { createServerIdentity } from "./cert.js";
+import { createGrpcServer, type Router, type UnaryRoute } from "./grpc.js";
+
+/** go-plugin's magic cookie for Terraform providers: proves Terraform launched us. */
+export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
+export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+const CORE_PROTOCOL_VERSION = 1;
+const APP_PROTOCOL_VERSION = 6;
+
+export interface ServeOptions {
+  /** The executable's name, for messages ("terraform-provider-tsdb"). */
+  name: string;
+  /**
+   * Loads the provider's RPC router (its definition and the framework) on the first RPC, never
+   * before the handshake.
+   */
+  router(): Promise<(path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined>;
+}
+
+export async function serve(options: ServeOptions): Promise<void> {
+  const writeHandshake = claimStdout();
+  const env = process.env;
+  if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
+    process.stderr.write(
+      `${options.name} is a Terraform provider plugin, not a program to run directly.\n` +
+        `Terraform starts it when a configuration uses the provider; run 'schemaform provider install' to make it available to Terraform.\n`,
+    );
+    process.exit(1);
+  }
+  const offered = (env.PLUGIN_PROTOCOL_VERSIONS ?? String(APP_PROTOCOL_VERSION)).split(",").map((v) => v.trim());
+  if (!offered.includes(String(APP_PROTOCOL_VERSION))) {
+    process.stderr.write(`${options.name} speaks plugin protocol ${APP_PROTOCOL_VERSION}; Terraform offered ${offered.join(", ")}. Use Terraform 1.0 or later.\n`);
+    process.exit(1);
+  }
+  // Ctrl-C reaches the whole process group; Terraform then asks us to stop via StopProvider
+  // and Shutdown. Dying on SIGINT would cut an apply short behind Terraform's back.
+  process.on("SIGINT", () => {});
+
+  const clientCert = env.PLUGIN_CLIENT_CERT;
+  const useTls = Boolean(clientCert) && !env.TF_DISABLE_PLUGIN_TLS;
+  const identity = useTls ? await createServerIdentity() : undefined;
+  const router = lazyRouter(options.router);
+  const server = createGrpcServer(router, identity && { key: identity.keyPem, cert: identity.certPem, clientCert: clientCert! });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    // Port 0: PLUGIN_MIN_PORT/MAX_PORT are only advisory.
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  writeHandshake(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${identity?.certBase64 ?? ""}\n`);
+  // Warm up while Terraform connects.
+  setImmediate(() => void Promise.resolve(router("/tfplugin6.Provider/GetProviderSchema")).catch(() => {}));
+}
+
+/**
+ * Takes stdout for the handshake alone: console.log and process.stdout.write from here on go to
+ * stderr, because any stray output on stdout breaks Terraform's handshake parsing.
+ */
+function claimStdout(): (line: string) => void {
+  const toStderr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = toStderr as typeof process.stdout.write;
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return (line) => writeSync(1, line);
+}
+
+/** Routes gRPC paths; the provider's handlers load on the first call that needs them. */
+function lazyRouter(load: ServeOptions["router"]): Router {
+  let provider: ReturnType<ServeOptions["router"]> | undefined;
+  return (path) => {
+    if (path === "/plugin.GRPCController/Shutdown") return shutdownRoute;
+    // Everything else outside the provider service (go-plugin's stdio and broker streams) is
+    // refused without loading anything.
+    if (!path.startsWith("/tfplugin6.Provider/")) return undefined;
+    provider ??= load();
+    return provider.then((route) => {
+      const call = route(path);
+      return call && { call };
+    });
+  };
+}
+
+/** GRPCController.Shutdown: reply (an empty message), then exit at once. Terraform otherwise waits 2 s and kills us. */
+const shutdownRoute: UnaryRoute = {
+  call: async () => new Uint8Array(0),
+  after: () => {
+    log("debug", "shutdown requested by Terraform");
+    process.exit(0);
+  },
+};

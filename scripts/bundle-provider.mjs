@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Bundles the provider plugin into one executable JavaScript file (dist/provider/provider.cjs),
+// with better-sqlite3's native addon beside it. `schemaform provider install` copies both into
+// a Terraform filesystem mirror as terraform-provider-<name>.
+//
+// Why one CommonJS file with a shebang: Terraform hashes every file of an installed provider
+// on every command (the lock file's h1: hash), so there is no node_modules tree; the executable
+// has no extension, and extensionless files are CommonJS to Node; and CommonJS starts a little
+// faster than the ESM loader, which counts because Terraform starts several plugin processes
+// per command.
+//
+// Start-up: the process must print its handshake line fast (Terraform waits for it, several
+// times per command), so only the transport is compiled at start. The `runtime` module that
+// the entry imports dynamically (framework, provider definitions, generated validators) is
+// bundled on its own and embedded as a string, compiled on the first RPC: its size never
+// slows the handshake down.
+//
+// Build-time work that would otherwise happen at every start:
+// - the protocol descriptor is parsed from the .proto files here and embedded as JSON
+//   (provider/protocol/descriptor.ts is replaced), so the plugin never loads a .proto parser;
+// - the `long` package is left out: int64 fields decode as plain numbers.
+//
+// The output is deterministic (same sources, same bytes), so reinstalling the same build never
+// changes the lock-file hash.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const require = createRequire(import.meta.url);
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const PROTO_DIR = join(ROOT, "provider", "protocol");
+export const PROTO_FILES = ["tfplugin6.proto", "grpc_controller.proto"];
+export const NATIVE_ADDON = "better_sqlite3.node";
+
+/** The protobufjs JSON descriptor of the plugin protocol, parsed now instead of at run time. */
+export function protocolDescriptor() {
+  const protobuf = require("protobufjs");
+  const root = new protobuf.Root().loadSync(
+    PROTO_FILES.map((file) => join(PROTO_DIR, file)),
+    { keepCase: true },
+  );
+  return root.toJSON();
+}
+
+const precompiledDescriptor = {
+  name: "precompiled-protocol-descriptor",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]provider[\\/]protocol[\\/]descriptor\.ts$/ }, () => ({
+      loader: "js",
+      contents:
+        `// Precompiled by scripts/bundle-provider.mjs from ${PROTO_FILES.join(", ")}.\n` +
+        `export const PROTO_FILES = ${JSON.stringify(PROTO_FILES)};\n` +
+        `const descriptor = ${JSON.stringify(protocolDescriptor())};\n` +
+        `export function protoDescriptor() { return descriptor; }\n`,
+    }));
+  },
+};
+
+const withoutLong = {
+  name: "without-long",
+  setup(build) {
+    // protobufjs uses Long.js for int64 when it can load it; without it, plain numbers.
+    build.onResolve({ filter: /^long$/ }, () => ({ path: "long", namespace: "without-long" }));
+    build.onLoad({ filter: /.*/, namespace: "without-long" }, () => ({ contents: "module.exports = null;", loader: "js" }));
+  },
+};
+
+function commonOptions(minify) {
+  return {
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    // Prefer the ESM builds of dependencies: they tree-shake (x509's CommonJS build is twice the size).
+    mainFields: ["module", "main"],
+    minify,
+    logLevel: "warning",
+    absWorkingDir: ROOT,
+    // CommonJS has no import.meta; the few modules that use import.meta.url get the bundle's URL.
+    define: { "import.meta.url": "__schemaform_bundle_url" },
+    plugins: [precompiledDescriptor, withoutLong],
+  };
+}
+
+/**
+ * Replaces a dynamically imported `runtime.ts` by a module that compiles the runtime's own
+ * bundle from a string when it is first imported. One runtime per executable keeps a single
+ * copy of the framework (classes such as HandlerError must be one class).
+ */
+function lazyRuntime(minify) {
+  return {
+    name: "lazy-runtime",
+    setup(build) {
+      build.onResolve({ filter: /(^|[\\/])runtime\.js$/ }, (args) =>
+        args.kind === "dynamic-import" ? { path: resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), namespace: "lazy-runtime" } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "lazy-runtime" }, async (args) => {
+        const result = await esbuild.build({ ...commonOptions(minify), entryPoints: [args.path], write: false, outfile: "runtime.cjs" });
+        const code = result.outputFiles[0].text;
+        return {
+          loader: "js",
+          resolveDir: dirname(args.path),
+          contents: [
+            `const wrapper = require("node:vm").runInThisContext(`,
+            `  "(function (exports, require, module, __filename, __dirname, __schemaform_bundle_url) {" + ${JSON.stringify(code)} + "\\n})",`,
+            `  { filename: __filename + "#runtime" },`,
+            `);`,
+            `wrapper(module.exports, require, module, __filename, __dirname, __schemaform_bundle_url);`,
+          ].join("\n"),
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Bundles one entry point into one executable CommonJS file. Exported for tests, which bundle
+ * their fixture provider the same way.
+ */
+export async function bundleProvider({ entryPoint, outfile, minify = true }) {
+  mkdirSync(dirname(outfile), { recursive: true });
+  const options = commonOptions(minify);
+  await esbuild.build({
+    ...options,
+    entryPoints: [entryPoint],
+    outfile,
+    banner: {
+      js: '#!/usr/bin/env node\nconst __schemaform_bundle_url = require("node:url").pathToFileURL(__filename).href;',
+    },
+    plugins: [lazyRuntime(minify), ...options.plugins],
+  });
+  copyNativeAddon(dirname(outfile));
+  return outfile;
+}
+
+/** Puts better-sqlite3's addon beside a bundle (see provider/native.ts). */
+export function copyNativeAddon(directory) {
+  const source = join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", NATIVE_ADDON);
+  copyFileSync(source, join(directory, NATIVE_ADDON));
+}
+
+export const PROVIDER_BUNDLE = join(ROOT, "dist", "provider", "provider.cjs");
+
+async function main() {
+  const started = performance.now();
+  await bundleProvider({ entryPoint: join(ROOT, "provider", "main.ts"), outfile: PROVIDER_BUNDLE });
+  process.stderr.write(`bundled the provider plugin in ${Math.round(performance.now() - started)} ms\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    process.stderr.write(`bundle-provider: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

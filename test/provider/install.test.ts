@@ -1,0 +1,154 @@
+// `schemaform provider install`: mirror layout, determinism (lock files never break on a
+// reinstall), upgrades, the CLI config for --dir, and Terraform's implied local mirror.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../cli/commands/provider.js";
+import { hash1, hashDirectory } from "../../provider/hash.js";
+import { InstallConflictError, cliConfig, installProviders, terraformPlatform } from "../../provider/install.js";
+import { NATIVE_ADDON } from "../../provider/native.js";
+import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../../scripts/bundle-provider.mjs";
+import { bundleFixture } from "./helpers.js";
+
+const work = mkdtempSync(join(tmpdir(), "schemaform-install-"));
+let bundle: string;
+const addon = () => join(work, "build", NATIVE_ADDON);
+
+beforeAll(async () => {
+  bundle = await bundleFixture(join(work, "build"));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("hash1 (Terraform's h1: lock hash)", () => {
+  it("hashes the '<sha256>  <path>' lines sorted by path (the terraform suite checks it against a real lock file)", () => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    const files = [
+      { path: "b.txt", content: Buffer.from("b\n") },
+      { path: "a.txt", content: Buffer.from("a\n") },
+    ];
+    const summary = `${sha("a\n")}  a.txt\n${sha("b\n")}  b.txt\n`;
+    expect(hash1(files)).toBe(`h1:${createHash("sha256").update(summary).digest("base64")}`);
+  });
+});
+
+describe("installProviders", () => {
+  const mirror = () => join(work, "mirror");
+  const install = (version: string, options: { force?: boolean; file?: string } = {}) =>
+    installProviders({ providers: ["fixture"], bundle: options.file ?? bundle, nativeAddon: addon(), version, mirror: mirror(), force: options.force })[0]!;
+
+  it("writes the unpacked mirror layout with an executable", () => {
+    const installed = install("1.0.0");
+    expect(installed.status).toBe("installed");
+    expect(installed.directory).toBe(join(mirror(), "registry.terraform.io", "schemaform", "fixture", "1.0.0", terraformPlatform()));
+    const executable = join(installed.directory, "terraform-provider-fixture");
+    expect(statSync(executable).mode & 0o111).toBe(0o111);
+    expect(readFileSync(executable, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(JSON.parse(readFileSync(join(installed.directory, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
+    expect(hashDirectory(installed.directory)).toBe(installed.hash);
+  });
+
+  it("is a no-op for the same build (the lock-file hash stays valid)", () => {
+    const again = install("1.0.0");
+    expect(again.status).toBe("unchanged");
+    expect(again.hash).toBe(install("1.0.0").hash);
+  });
+
+  it("refuses a different build under the same version unless forced", () => {
+    const changed = join(work, "changed.cjs");
+    writeFileSync(changed, `${readFileSync(bundle, "utf8")}\n// changed\n`);
+    expect(() => install("1.0.0", { file: changed })).toThrow(InstallConflictError);
+    const forced = install("1.0.0", { file: changed, force: true });
+    expect(forced.status).toBe("replaced");
+    expect(hashDirectory(forced.directory)).toBe(forced.hash);
+  });
+
+  it("keeps earlier versions when a new one is installed", () => {
+    const upgraded = install("1.1.0");
+    expect(upgraded.status).toBe("installed");
+    expect(upgraded.otherVersions).toEqual(["1.0.0"]);
+    expect(statSync(join(mirror(), "registry.terraform.io", "schemaform", "fixture", "1.0.0")).isDirectory()).toBe(true);
+  });
+
+  it("writes a CLI config that uses the mirror and never a registry for schemaform/*", () => {
+    const text = cliConfig(mirror());
+    expect(text).toContain(`path    = ${JSON.stringify(mirror())}`);
+    expect(text).toContain('include = ["registry.terraform.io/schemaform/*"]');
+    expect(text).toMatch(/direct \{\n\s+exclude = \["registry\.terraform\.io\/schemaform\/\*"\]/);
+  });
+});
+
+describe("the bundle", () => {
+  it("is deterministic (same sources, same bytes)", async () => {
+    const first = readFileSync(bundle);
+    const second = readFileSync(await bundleProvider({ entryPoint: join(ROOT, "test", "provider", "fixture", "main.ts"), outfile: join(work, "again", "p.cjs") }));
+    expect(second.equals(first)).toBe(true);
+  });
+});
+
+describe("schemaform provider install", () => {
+  beforeAll(async () => {
+    // What `npm run build` produces; the command installs it.
+    await bundleProvider({ entryPoint: join(ROOT, "provider", "main.ts"), outfile: PROVIDER_BUNDLE });
+  });
+
+  it("--dir installs both providers and writes terraform.rc", async () => {
+    const dir = join(work, "cli-mirror");
+    const code = await capture(() => run(["install", "--dir", dir]));
+    expect(code.status).toBe(0);
+    expect(code.stdout).toMatch(/registry\.terraform\.io\/schemaform\/tsdb .*: installed/);
+    expect(code.stdout).toMatch(/registry\.terraform\.io\/schemaform\/containerbackup .*: installed/);
+    expect(code.stdout).toMatch(/h1:[A-Za-z0-9+/]{43}=/);
+    expect(readFileSync(join(dir, "terraform.rc"), "utf8")).toContain("filesystem_mirror");
+    const again = await capture(() => run(["install", "--dir", dir]));
+    expect(again.stdout).toMatch(/already installed \(identical\)/);
+  });
+
+  it("rejects unknown options with usage", async () => {
+    const result = await capture(() => run(["install", "--nope"]));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/unknown option '--nope'/);
+  });
+
+  it("without --dir installs into Terraform's implied local mirror, which terraform init uses offline", async () => {
+    const home = join(work, "home");
+    const previous = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect((await capture(() => run(["install"]))).status).toBe(0);
+    } finally {
+      process.env.HOME = previous;
+    }
+    // Install the fixture the same way, then let Terraform find it with no CLI config at all.
+    installProviders({ providers: ["fixture"], bundle, nativeAddon: addon(), version: "0.0.1", mirror: join(home, ".terraform.d", "plugins") });
+    const project = join(work, "implied");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(
+      join(project, "main.tf.json"),
+      JSON.stringify({ terraform: { required_providers: { fixture: { source: "schemaform/fixture" }, tsdb: { source: "schemaform/tsdb" } } } }),
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: "1" };
+    for (const name of ["TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG", "TF_PLUGIN_CACHE_DIR", "XDG_DATA_HOME", "TF_LOG"]) delete env[name];
+    const result = spawnSync("terraform", ["init", "-input=false", "-no-color"], { cwd: project, env, encoding: "utf8" });
+    if (result.error) throw new Error(`cannot run terraform: ${result.error.message}`);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/Installed schemaform\/tsdb v\d+\.\d+\.\d+/);
+    expect(result.status).toBe(0);
+  });
+});
+
+async function capture(action: () => Promise<number>): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  try {
+    return { status: await action(), stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
