@@ -1,7 +1,7 @@
 // The plugin's TLS identity, made fresh at every start (go-plugin AutoMTLS). Terraform pins
 // the certificate we print in the handshake and connects with ServerName "localhost", so it must
 // be self-signed, name DNS:localhost, allow serverAuth, and have a positive serial number.
-import "./reflect-metadata.js";
+import "reflect-metadata";
 import { webcrypto, KeyObject } from "node:crypto";
 
 export interface ServerIdentity {
