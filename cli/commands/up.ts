@@ -1,0 +1,262 @@
+// `schemaform up [APP_DIR]`: synthesize a CDKTF app, install the providers into a filesystem
+// mirror in the output directory, and run `terraform init` and `terraform apply` in the stack's
+// directory, streaming Terraform's progress; then print the outputs (sensitive ones hidden).
+// Running it again applies only what changed (a second run reports no changes).
+import { type SpawnOptions, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, resolve } from "node:path";
+
+const USAGE = `usage: schemaform up [APP_DIR] [--stack NAME] [--out DIR]
+
+Synthesizes the CDKTF app APP_DIR/main.ts (default: examples/stack), installs the tsdb and
+containerbackup Terraform providers into a filesystem mirror inside the output directory, and
+runs 'terraform init' and 'terraform apply' for the stack, against the embedded platform
+unless the configuration sets an endpoint. Prints the stack's outputs (sensitive ones hidden).
+
+  APP_DIR        directory with the app's main.ts (or the path of the app file itself)
+  --stack NAME   the stack to apply when the app has several
+  --out DIR      where to synthesize (default: cdktf.out in the current directory)
+
+Environment:
+  SCHEMAFORM_DATA_DIR            where the embedded platform keeps its data (default: per user)
+  SCHEMAFORM_TRANSITION_SECONDS  how long status transitions take on the embedded platform
+  TERRAFORM                      the terraform executable (default: terraform on PATH; 1.11+)
+
+'npx cdktf deploy' works too: it runs Terraform itself, so install the providers first with
+'schemaform provider install' (Terraform's implied local mirror).
+`;
+
+interface Arguments {
+  app: string;
+  stack?: string;
+  out?: string;
+}
+
+function parse(argv: string[]): Arguments | string {
+  const args: Partial<Arguments> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (name: string): string | undefined => {
+      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+      const next = argv[++i];
+      return next && !next.startsWith("--") ? next : undefined;
+    };
+    if (arg === "--stack" || arg.startsWith("--stack=")) {
+      const v = value("--stack");
+      if (!v) return "--stack needs a stack name";
+      args.stack = v;
+    } else if (arg === "--out" || arg.startsWith("--out=")) {
+      const v = value("--out");
+      if (!v) return "--out needs a directory";
+      args.out = v;
+    } else if (arg.startsWith("-")) return `unknown option '${arg}'`;
+    else if (args.app === undefined) args.app = arg;
+    else return `unexpected argument '${arg}'`;
+  }
+  return { app: args.app ?? join("examples", "stack"), stack: args.stack, out: args.out };
+}
+
+class UpError extends Error {}
+
+/** A path for messages: relative to the current directory when inside it. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" ? "." : rel.startsWith("..") ? path : rel;
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Runs a program with the output streamed; resolves with its exit code. */
+function exec(command: string, args: string[], options: SpawnOptions & { capture?: boolean } = {}): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["inherit", options.capture ? "pipe" : "inherit", "inherit"] });
+    let stdout = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolvePromise({ code: code ?? (signal ? 130 : 1), stdout }));
+  });
+}
+
+/** The app's entry file. */
+function appEntry(app: string): string {
+  const path = resolve(app);
+  if (!existsSync(path)) throw new UpError(`${app} does not exist`);
+  if (statSync(path).isFile()) return path;
+  for (const name of ["main.ts", "main.js", "main.mjs"]) if (existsSync(join(path, name))) return join(path, name);
+  throw new UpError(`${app} has no main.ts: pass the directory of a CDKTF app (or its main file)`);
+}
+
+/** Runs the app with tsx (TypeScript) or node, with cdktf writing to `outdir`. */
+async function synthesize(entry: string, outdir: string): Promise<void> {
+  mkdirSync(outdir, { recursive: true });
+  const env = { ...process.env, CDKTF_OUTDIR: outdir };
+  let command = process.execPath;
+  let args = [entry];
+  if (entry.endsWith(".ts")) {
+    try {
+      args = [createRequire(import.meta.url).resolve("tsx/cli"), entry];
+    } catch {
+      command = "npx";
+      args = ["--yes", "tsx", entry];
+    }
+  }
+  say(`Synthesizing ${shown(entry)} ...`);
+  const { code } = await exec(command, args, { env, cwd: process.cwd() });
+  if (code !== 0) throw new UpError(`synthesizing the app failed (exit code ${code}); see the messages above`);
+}
+
+interface Manifest {
+  stacks: Record<string, { name: string; workingDirectory: string; synthesizedStackPath: string }>;
+}
+
+function pickStack(outdir: string, wanted: string | undefined): { name: string; directory: string } {
+  const manifestPath = join(outdir, "manifest.json");
+  if (!existsSync(manifestPath)) throw new UpError(`the app wrote no ${shown(manifestPath)}: does it call app.synth()?`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
+  const names = Object.keys(manifest.stacks ?? {});
+  if (names.length === 0) throw new UpError("the app defines no stack");
+  const name = wanted ?? (names.length === 1 ? names[0] : undefined);
+  if (!name) throw new UpError(`the app has ${names.length} stacks (${names.join(", ")}): choose one with --stack`);
+  const stack = manifest.stacks[name];
+  if (!stack) throw new UpError(`the app has no stack '${name}'; its stacks: ${names.join(", ")}`);
+  return { name, directory: join(outdir, stack.workingDirectory) };
+}
+
+/**
+ * Removes the lock-file entries of providers whose installed package changed (a rebuild of the
+ * same version), so `terraform init` records the new hash instead of failing on the old one.
+ */
+export function forgetLockedProviders(lockFile: string, addresses: string[]): boolean {
+  if (addresses.length === 0 || !existsSync(lockFile)) return false;
+  const lines = readFileSync(lockFile, "utf8").split("\n");
+  const out: string[] = [];
+  let skipping = false;
+  let depth = 0;
+  let changed = false;
+  for (const line of lines) {
+    if (!skipping) {
+      const m = /^provider\s+"([^"]+)"\s*\{/.exec(line);
+      if (m && addresses.includes(m[1]!)) {
+        skipping = true;
+        changed = true;
+        depth = 0;
+      }
+    }
+    if (skipping) {
+      depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
+      if (depth <= 0) skipping = false;
+      continue;
+    }
+    out.push(line);
+  }
+  if (changed) writeFileSync(lockFile, out.join("\n").replace(/\n{3,}/g, "\n\n"));
+  return changed;
+}
+
+async function checkTerraform(terraform: string): Promise<void> {
+  try {
+    // Without the user's CLI configuration: the version is all we want to know here.
+    const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: "1" };
+    delete env.TF_CLI_CONFIG_FILE;
+    const { code, stdout } = await exec(terraform, ["version", "-json"], { capture: true, env });
+    if (code !== 0) throw new Error(`exit code ${code}`);
+    const version = (JSON.parse(stdout) as { terraform_version?: string }).terraform_version ?? "";
+    const [major, minor] = version.split(".").map(Number);
+    if (major === 1 && (minor ?? 0) < 11) throw new UpError(`Terraform ${version} is too old: the providers need Terraform 1.11 or later`);
+    say(`Terraform ${version}`);
+  } catch (error) {
+    if (error instanceof UpError) throw error;
+    throw new UpError(`cannot run '${terraform}': install Terraform 1.11 or later and put it on PATH (or set TERRAFORM)`);
+  }
+}
+
+/** `terraform output -json` as `name = value` lines, sensitive values hidden. */
+export function formatOutputs(json: string): string[] {
+  const outputs = JSON.parse(json || "{}") as Record<string, { sensitive: boolean; value: unknown }>;
+  return Object.entries(outputs).map(([name, output]) => {
+    if (output.sensitive) return `${name} = (sensitive value hidden; terraform output -raw ${name} shows it)`;
+    return `${name} = ${typeof output.value === "string" ? JSON.stringify(output.value) : JSON.stringify(output.value, null, 2)}`;
+  });
+}
+
+export async function up(args: Arguments): Promise<number> {
+  const terraform = process.env.TERRAFORM || "terraform";
+  const entry = appEntry(args.app);
+  const outdir = resolve(args.out ?? "cdktf.out");
+  await checkTerraform(terraform);
+  await synthesize(entry, outdir);
+  const stack = pickStack(outdir, args.stack);
+
+  // The providers, into a mirror beside the stacks (only schemaform's providers come from it).
+  const { PROVIDER_NAMES, installProviders, locateBuild, writeCliConfig } = await import("../../provider/install.js");
+  const mirror = join(outdir, "providers");
+  const installed = installProviders({ ...locateBuild(), providers: PROVIDER_NAMES, mirror, force: true });
+  for (const p of installed) say(`Provider ${p.address} ${p.version}: ${p.status === "unchanged" ? "up to date" : p.status}`);
+  const cliConfig = writeCliConfig(mirror);
+  const rebuilt = installed.filter((p) => p.status === "replaced").map((p) => p.address);
+  if (forgetLockedProviders(join(stack.directory, ".terraform.lock.hcl"), rebuilt)) say("Provider build changed: its lock-file entry will be recorded again");
+
+  const { defaultDataDir } = await import("../../platform/config.js");
+  const dataDir = resolve(defaultDataDir());
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CHECKPOINT_DISABLE: "1",
+    TF_CLI_CONFIG_FILE: cliConfig,
+    TF_IN_AUTOMATION: "1",
+    SCHEMAFORM_DATA_DIR: dataDir,
+  };
+  say(`Stack ${stack.name} in ${shown(stack.directory)}; embedded platform data (unless the configuration sets an endpoint) in ${dataDir}`);
+
+  // Terraform handles Ctrl-C itself (it stops gracefully); wait for it instead of dying first.
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  try {
+    // Colours only for a terminal (piped output stays readable).
+    const color = process.stdout.isTTY ? [] : ["-no-color"];
+    const steps: Array<[string, string[]]> = [
+      ["init", ["init", "-input=false", ...color]],
+      ["apply", ["apply", "-auto-approve", "-input=false", ...color]],
+    ];
+    for (const [step, stepArgs] of steps) {
+      say(`\n$ terraform ${stepArgs.join(" ")}`);
+      const { code } = await exec(terraform, stepArgs, { cwd: stack.directory, env });
+      if (code !== 0) {
+        process.stderr.write(`schemaform up: terraform ${step} failed (exit code ${code})\n`);
+        return code;
+      }
+    }
+    const output = await exec(terraform, ["output", "-json"], { cwd: stack.directory, env, capture: true });
+    if (output.code === 0) {
+      const lines = formatOutputs(output.stdout);
+      if (lines.length > 0) say(`\nOutputs of ${stack.name}:\n${lines.map((l) => `  ${l}`).join("\n")}`);
+    }
+    say(`\nDone. Inspect or change it with terraform in ${shown(stack.directory)} (with TF_CLI_CONFIG_FILE=${shown(cliConfig)}).`);
+    return output.code;
+  } finally {
+    process.off("SIGINT", ignore);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const args = parse(argv);
+  if (typeof args === "string") {
+    process.stderr.write(`schemaform up: ${args}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await up(args);
+  } catch (error) {
+    if (error instanceof UpError) {
+      process.stderr.write(`schemaform up: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
