@@ -1,124 +1,214 @@
 // generated/constructs/<provider>/<file>.ts: CDKTF construct classes in CDKTF's binding shape
-// (Config interface, token getters, put/reset, synthesizeAttributes), thin because the
-// attribute table (the type's model) drives synthesis and validation at run time.
+// (see the cdktf-bindings reference, §3): a Config interface extending TerraformMetaArguments;
+// a class with `tfResourceType`, `generateConfigForImport`, a token getter per attribute,
+// setters, `reset<X>`, `<x>Input`, `put<X>` for blocks and nested objects; one typed
+// `…OutputReference` (and `…List`) class per nested object, so nested outputs are referenced
+// as `vpcs.vpcs.get(0).peeringConnections.get(0).id`. The classes stay thin: the type's model
+// (an attribute table) drives synthesis and validation at run time.
 import type { AttributeModel, CtyType, NestedBlockModel, TypeModel } from "../hcljson/model-types.js";
 import { attributesInterfaceName } from "./emit-types.js";
-import { fileName, pascalCase } from "./names.js";
-import type { SchemaDocument } from "./schema-source.js";
+import { camelCase, fileName, pascalCase } from "./names.js";
+import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 
 // Members of CDKTF's base classes that an attribute getter must not shadow.
-const RESERVED = new Set(["count", "provider", "lifecycle", "dependsOn", "forEach", "node", "fqn", "friendlyUniqueId", "connection", "provisioners", "alias", "terraformResourceType", "terraformMetaArguments", "terraformGeneratorMetadata"]);
+const RESERVED = new Set([
+  "count", "provider", "lifecycle", "dependsOn", "forEach", "node", "fqn", "friendlyUniqueId", "connection",
+  "provisioners", "alias", "terraformResourceType", "terraformMetaArguments", "terraformGeneratorMetadata",
+  "cdktfStack", "rawOverrides", "importFrom", "moveTo", "moveToId", "moveFromId", "addOverride", "toString",
+]);
+// Members of `ComplexObject` that a nested field getter must not shadow.
+const RESERVED_NESTED = new Set([
+  "fqn", "resolve", "toString", "creationStack", "terraformResource", "terraformAttribute",
+  "complexObjectIsFromSet", "complexObjectIndex", "internalValue", "computeFqn",
+]);
 
 export function constructPath(doc: SchemaDocument): string {
   return `constructs/${doc.provider}/${fileName(doc.root.type, doc.provider, doc.root.kind)}.ts`;
+}
+
+/** A nested object reachable from the type's root, with the class names that reference it. */
+interface ReferenceClass {
+  /** `ServiceTimeouts` → `ServiceTimeoutsOutputReference`, `ServiceTimeoutsList` */
+  base: string;
+  node: SchemaNode;
+  /** Whether a `…List` class is needed too (the object is an element of a list or set). */
+  list: boolean;
 }
 
 export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: string): string {
   const typesFile = fileName(doc.root.type, doc.provider, doc.root.kind);
   const className = model.className;
   const iface = attributesInterfaceName(doc);
+  const isProvider = model.kind === "provider";
   const base = model.kind === "resource" ? "TerraformResource" : model.kind === "data" ? "TerraformDataSource" : "TerraformProvider";
+  const references: ReferenceClass[] = [];
+  const cdktf = new Set<string>([base]);
+  const runtime = new Set<string>();
+
+  const body: string[] = [];
+  const configName = `${className}Config`;
+  if (isProvider) {
+    body.push(`export interface ${configName} extends types.${iface} {`);
+    body.push("  /** Alias of this provider configuration, for resources that select it with `provider`. */");
+    body.push("  readonly alias?: string;");
+    body.push("}");
+  } else {
+    cdktf.add("type TerraformMetaArguments");
+    body.push(`export interface ${configName} extends TerraformMetaArguments, types.${iface} {}`);
+  }
+  body.push("");
+  if (doc.schema.description) {
+    body.push(docComment(`${doc.schema.description}\n\nTerraform ${model.kind === "data" ? "data source" : model.kind} \`${model.type}\`.`, ""));
+  }
+  body.push(`export class ${className} extends ${base} {`);
+  body.push(`  public static readonly tfResourceType = "${model.type}";`);
+  body.push("");
+  if (model.kind === "resource") {
+    cdktf.add("ImportableResource").add("type TerraformProvider as TerraformProviderType");
+    body.push("  /**");
+    body.push("   * An `import` block for an existing resource without a configuration of its own: with");
+    body.push("   * `terraform plan -generate-config-out=FILE` Terraform writes that configuration.");
+    body.push("   */");
+    body.push("  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: TerraformProviderType): ImportableResource {");
+    body.push(`    return new ImportableResource(scope, importToId, { terraformResourceType: "${model.type}", importId: importFromId, provider });`);
+    body.push("  }");
+    body.push("");
+  }
+  body.push("  private readonly attrs: Record<string, unknown>;");
+  if (isProvider) {
+    // TerraformProvider's own `alias` accessors store nothing: every provider binding keeps it.
+    body.push("  private _alias?: string;");
+    body.push("");
+    body.push("  /** Alias of this provider configuration (`provider = <type>.<alias>` in resources). */");
+    body.push("  public override get alias(): string | undefined {");
+    body.push("    return this._alias;");
+    body.push("  }");
+    body.push("  public override set alias(value: string | undefined) {");
+    body.push("    this._alias = value;");
+    body.push("  }");
+    body.push("  public resetAlias(): void {");
+    body.push("    this._alias = undefined;");
+    body.push("  }");
+    body.push("  /** The value set in the configuration. */");
+    body.push("  public get aliasInput(): string | undefined {");
+    body.push("    return this._alias;");
+    body.push("  }");
+  }
+  body.push("");
+  const optionalConfig = isProvider || !Object.values(model.block.attributes).some((a) => a.required);
+  body.push(`  constructor(scope: Construct, id: string, config: ${configName}${optionalConfig ? " = {}" : ""}) {`);
+  body.push("    super(scope, id, {");
+  body.push(`      terraformResourceType: "${model.type}",`);
+  body.push(`      terraformGeneratorMetadata: { providerName: "${model.provider}", providerVersion: "${version}" },`);
+  if (isProvider) {
+    body.push(`      terraformProviderSource: "schemaform/${model.provider}",`);
+  } else {
+    for (const meta of ["provider", "dependsOn", "count", "lifecycle", "provisioners", "connection", "forEach"]) body.push(`      ${meta}: config.${meta},`);
+  }
+  body.push("    });");
+  if (isProvider) body.push("    this.alias = config.alias;");
+  body.push(
+    "    const { " +
+      (isProvider ? "alias: _alias" : "provider: _p, dependsOn: _d, count: _c, lifecycle: _l, provisioners: _pr, connection: _co, forEach: _f") +
+      ", ...attributes } = config;",
+  );
+  body.push("    this.attrs = { ...attributes };");
+  body.push("    addSchemaValidation(this, model, () => this.attrs);");
+  body.push("  }");
+
+  const reference = (name: string, node: SchemaNode, list: boolean): string => {
+    const ref = { base: `${className}${pascalCase(name)}`, node, list };
+    references.push(ref);
+    return ref.base;
+  };
+  for (const attribute of Object.values(model.block.attributes)) {
+    const schema = doc.schema.properties[attribute.name] as SchemaNode;
+    body.push(...attributeMembers(attribute, schema, isProvider, reference, cdktf));
+  }
+  for (const nested of Object.values(model.block.blocks)) {
+    const schema = doc.schema.properties[nested.name] as SchemaNode;
+    body.push(...blockMembers(nested, reference(nested.name, nested.nesting === "single" ? schema : schema.items, nested.nesting !== "single")));
+  }
+  body.push("");
+  body.push("  protected override synthesizeAttributes(): Record<string, unknown> {");
+  body.push(isProvider ? "    return { ...toTerraform(model.block, this.attrs), alias: this.alias };" : "    return toTerraform(model.block, this.attrs);");
+  body.push("  }");
+  body.push("");
+  body.push("  protected override synthesizeHclAttributes(): Record<string, unknown> {");
+  body.push(
+    isProvider
+      ? '    return { ...toHclTerraform(model.block, this.attrs), ...(this.alias ? { alias: { value: this.alias, isBlock: false, type: "simple", storageClassType: "string" } } : {}) };'
+      : "    return toHclTerraform(model.block, this.attrs);",
+  );
+  body.push("  }");
+  body.push("}");
+
+  // Reference classes, breadth first (a class's nested references are queued as it is emitted).
+  const classes: string[] = [];
+  for (let i = 0; i < references.length; i++) classes.push(...referenceClass(references[i]!, references, cdktf, runtime));
+  const bases = references.map((r) => r.base);
+  const duplicate = bases.find((b, i) => bases.indexOf(b) !== i);
+  if (duplicate) throw new Error(`${model.key}: two nested objects would both be named ${duplicate}`);
+
   const lines: string[] = [];
   lines.push("// Generated by `npm run generate` from schemas/; do not edit.");
-  lines.push(`import { ${base}, ${model.kind === "resource" ? "ImportableResource, " : ""}Fn, StringMap, NumberMap, BooleanMap, type IResolvable, type TerraformMetaArguments, type TerraformProvider as TerraformProviderType } from "cdktf";`);
+  lines.push(`import { ${sortImports(cdktf).join(", ")} } from "cdktf";`);
   lines.push('import type { Construct } from "constructs";');
   lines.push(`import { model } from "../../models/${model.key}.js";`);
   lines.push('import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";');
-  lines.push('import { ObjectListReference, ObjectReference } from "../../../constructs/runtime/references.js";');
+  if (runtime.size) lines.push(`import { ${[...runtime].sort().join(", ")} } from "../../../constructs/runtime/references.js";`);
   lines.push('import { addSchemaValidation } from "../../../constructs/runtime/validation.js";');
   lines.push(`import type * as types from "../../types/${model.provider}/${typesFile}.js";`);
   lines.push("");
   lines.push(`export type * from "../../types/${model.provider}/${typesFile}.js";`);
   lines.push("");
-  const configName = `${className}Config`;
-  if (model.kind === "provider") {
-    lines.push(`export interface ${configName} extends types.${iface} {`);
-    lines.push("  /** Alias of this provider configuration, for resources that select it with `provider`. */");
-    lines.push("  readonly alias?: string;");
-    lines.push("}");
-  } else {
-    lines.push(`export interface ${configName} extends TerraformMetaArguments, types.${iface} {}`);
-  }
+  lines.push(...body);
+  if (classes.length) lines.push("", ...classes);
   lines.push("");
-  lines.push(doc.schema.description ? docComment(`${doc.schema.description}\n\nTerraform ${model.kind === "data" ? "data source" : model.kind} \`${model.type}\`.`, "") : "");
-  lines.push(`export class ${className} extends ${base} {`);
-  lines.push(`  public static readonly tfResourceType = "${model.type}";`);
-  lines.push("");
-  if (model.kind === "resource") {
-    lines.push("  /** An `import` block for an existing resource: use with `terraform plan -generate-config-out`. */");
-    lines.push("  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: TerraformProviderType): ImportableResource {");
-    lines.push(`    return new ImportableResource(scope, importToId, { terraformResourceType: "${model.type}", importId: importFromId, provider });`);
-    lines.push("  }");
-    lines.push("");
-  }
-  lines.push("  private readonly attrs: Record<string, unknown>;");
-  lines.push("");
-  const optionalConfig = model.kind === "provider" || !Object.values(model.block.attributes).some((a) => a.required);
-  lines.push(`  constructor(scope: Construct, id: string, config: ${configName}${optionalConfig ? " = {}" : ""}) {`);
-  if (model.kind === "provider") {
-    lines.push("    super(scope, id, {");
-    lines.push(`      terraformResourceType: "${model.type}",`);
-    lines.push(`      terraformGeneratorMetadata: { providerName: "${model.provider}", providerVersion: "${version}" },`);
-    lines.push(`      terraformProviderSource: "schemaform/${model.provider}",`);
-    lines.push("    });");
-    lines.push("    this.alias = config.alias;");
-  } else {
-    lines.push("    super(scope, id, {");
-    lines.push(`      terraformResourceType: "${model.type}",`);
-    lines.push(`      terraformGeneratorMetadata: { providerName: "${model.provider}", providerVersion: "${version}" },`);
-    lines.push("      provider: config.provider,");
-    lines.push("      dependsOn: config.dependsOn,");
-    lines.push("      count: config.count,");
-    lines.push("      lifecycle: config.lifecycle,");
-    lines.push("      provisioners: config.provisioners,");
-    lines.push("      connection: config.connection,");
-    lines.push("      forEach: config.forEach,");
-    lines.push("    });");
-  }
-  lines.push("    const { " + (model.kind === "provider" ? "alias: _alias" : "provider: _p, dependsOn: _d, count: _c, lifecycle: _l, provisioners: _pr, connection: _co, forEach: _f") + ", ...attributes } = config;");
-  lines.push("    this.attrs = { ...attributes };");
-  lines.push("    addSchemaValidation(this, model, () => this.synthesizeAttributes());");
-  lines.push("  }");
-  for (const attribute of Object.values(model.block.attributes)) lines.push(...attributeMembers(attribute, model.kind === "provider"));
-  for (const nested of Object.values(model.block.blocks)) lines.push(...blockMembers(nested));
-  lines.push("");
-  lines.push("  protected override synthesizeAttributes(): Record<string, unknown> {");
-  lines.push(model.kind === "provider" ? "    return { ...toTerraform(model.block, this.attrs), alias: this.alias };" : "    return toTerraform(model.block, this.attrs);");
-  lines.push("  }");
-  lines.push("");
-  lines.push("  protected override synthesizeHclAttributes(): Record<string, unknown> {");
-  lines.push(
-    model.kind === "provider"
-      ? '    return { ...toHclTerraform(model.block, this.attrs), ...(this.alias ? { alias: { value: this.alias, isBlock: false, type: "simple", storageClassType: "string" } } : {}) };'
-      : "    return toHclTerraform(model.block, this.attrs);",
-  );
-  lines.push("  }");
-  lines.push("}");
-  lines.push("");
-  return lines.filter((l, i, all) => !(l === "" && all[i - 1] === "")).join("\n");
+  const code = lines.filter((l, i, all) => !(l === "" && all[i - 1] === "")).join("\n");
+  return code.split(attributesInterfacePlaceholder).join(iface);
 }
 
-function memberName(camel: string): string {
-  return RESERVED.has(camel) ? `${camel}Attribute` : camel;
+const attributesInterfacePlaceholder = "__ATTRIBUTES__";
+
+function sortImports(names: Set<string>): string[] {
+  const key = (n: string) => n.replace(/^type /, "");
+  return [...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function attributeMembers(attribute: AttributeModel, isProvider: boolean): string[] {
-  const name = memberName(attribute.camel);
+function memberName(camel: string, reserved: Set<string>): string {
+  return reserved.has(camel) ? `${camel}Attribute` : camel;
+}
+
+type Reference = (name: string, node: SchemaNode, list: boolean) => string;
+
+/** A nested object node of a property (object with properties, or array of such), if any. */
+function nestedObject(prop: SchemaNode): { node: SchemaNode; list: boolean; set: boolean } | undefined {
+  if (prop.type === "object" && prop.properties) return { node: prop, list: false, set: false };
+  if (prop.type === "array" && prop.items?.type === "object" && prop.items.properties) return { node: prop.items, list: true, set: Boolean(prop.uniqueItems) };
+  return undefined;
+}
+
+function attributeMembers(attribute: AttributeModel, schema: SchemaNode, isProvider: boolean, reference: Reference, cdktf: Set<string>): string[] {
+  const name = memberName(attribute.camel, RESERVED);
   const pascal = pascalCase(attribute.name);
   const settable = !(attribute.computed && !attribute.optional);
   const tsType = `types.${attributesInterfacePlaceholder}["${attribute.camel}"]`;
   const out: string[] = [""];
   const doc = docComment(attribute.description + (attribute.deprecated ? `\n\n@deprecated ${attribute.deprecated}` : ""), "  ");
-  // Provider attributes are not referenceable in Terraform: their getters return the set value.
+  if (doc) out.push(doc);
   if (isProvider) {
-    out.push(doc);
+    // Provider arguments cannot be referenced in Terraform: the getter returns the value set.
     out.push(`  public get ${name}(): ${tsType} | undefined {`);
     out.push(`    return this.attrs.${attribute.camel} as ${tsType} | undefined;`);
     out.push("  }");
   } else {
-    out.push(doc);
-    out.push(`  public get ${name}(): ${getterType(attribute)} {`);
-    out.push(`    return ${getterExpression(attribute)};`);
+    const nested = nestedObject(schema);
+    const [type, expression] = nested
+      ? referenceGetter(attribute.name, reference(attribute.name, nested.node, nested.list), nested.list, nested.set)
+      : tokenGetter(attribute.name, attribute.type, true, cdktf);
+    out.push(`  public get ${name}(): ${type} {`);
+    out.push(`    return ${expression};`);
     out.push("  }");
   }
   if (!settable) return out;
@@ -135,21 +225,23 @@ function attributeMembers(attribute: AttributeModel, isProvider: boolean): strin
   out.push(`    return this.attrs.${attribute.camel} as ${tsType} | undefined;`);
   out.push("  }");
   if (attribute.nested) {
-    out.push(`  public put${pascal}(value: ${tsType}): void {`);
+    out.push(`  public put${pascal}(value: NonNullable<${tsType}>): void {`);
     out.push(`    this.attrs.${attribute.camel} = value;`);
     out.push("  }");
   }
   return out;
 }
 
-function blockMembers(nested: NestedBlockModel): string[] {
+function blockMembers(nested: NestedBlockModel, referenceBase: string): string[] {
   const pascal = pascalCase(nested.name);
   const tsType = `NonNullable<types.${attributesInterfacePlaceholder}["${nested.camel}"]>`;
+  const [type, expression] = referenceGetter(nested.name, referenceBase, nested.nesting !== "single", nested.nesting === "set");
+  const doc = docComment(nested.description, "  ");
   return [
     "",
-    docComment(nested.description, "  "),
-    `  public get ${memberName(nested.camel)}(): ObjectReference {`,
-    `    return new ObjectReference(this, "${nested.name}");`,
+    ...(doc ? [doc] : []),
+    `  public get ${memberName(nested.camel, RESERVED)}(): ${type} {`,
+    `    return ${expression};`,
     "  }",
     `  public put${pascal}(value: ${tsType}): void {`,
     `    this.attrs.${nested.camel} = value;`,
@@ -157,50 +249,109 @@ function blockMembers(nested: NestedBlockModel): string[] {
     `  public reset${pascal}(): void {`,
     `    delete this.attrs.${nested.camel};`,
     "  }",
+    "  /** The value set in the configuration (not a reference). */",
     `  public get ${nested.camel}Input(): ${tsType} | undefined {`,
     `    return this.attrs.${nested.camel} as ${tsType} | undefined;`,
     "  }",
   ];
 }
 
-// Replaced per class once the interface name is known (keeps the member emitters simple).
-const attributesInterfacePlaceholder = "__ATTRIBUTES__";
-
-export function finishConstruct(code: string, doc: SchemaDocument): string {
-  return code.split(attributesInterfacePlaceholder).join(attributesInterfaceName(doc));
+function referenceGetter(attribute: string, base: string, list: boolean, set: boolean): [string, string] {
+  return list
+    ? [`${base}List`, `new ${base}List(this, "${attribute}", ${set})`]
+    : [`${base}OutputReference`, `new ${base}OutputReference(this, "${attribute}")`];
 }
 
-function getterType(attribute: AttributeModel): string {
-  if (attribute.nested) return attribute.nested.nesting === "single" ? "ObjectReference" : "ObjectListReference";
-  return tokenType(attribute.type);
-}
-
-function tokenType(type: CtyType): string {
-  if (type === "string") return "string";
-  if (type === "number") return "number";
-  if (type === "bool") return "IResolvable";
-  const [kind, element] = type;
-  if (kind === "object") return "ObjectReference";
-  if (kind === "map") return element === "number" ? "NumberMap" : element === "bool" ? "BooleanMap" : "StringMap";
-  if (Array.isArray(element) && element[0] === "object") return "ObjectListReference";
-  return element === "number" ? "number[]" : "string[]";
-}
-
-function getterExpression(attribute: AttributeModel): string {
-  const n = attribute.name;
-  if (attribute.nested) {
-    return attribute.nested.nesting === "single" ? `new ObjectReference(this, "${n}")` : `new ObjectListReference(this, "${n}", ${attribute.nested.nesting === "set"})`;
+/** The getter type and expression of a non-object attribute of a resource or of a nested object. */
+function tokenGetter(attribute: string, type: CtyType, resourceLevel: boolean, cdktf: Set<string>): [string, string] {
+  const owner = "this";
+  if (type === "string") return ["string", `${owner}.getStringAttribute("${attribute}")`];
+  if (type === "number") return ["number", `${owner}.getNumberAttribute("${attribute}")`];
+  if (type === "bool") {
+    cdktf.add("type IResolvable");
+    return ["IResolvable", `${owner}.getBooleanAttribute("${attribute}")`];
   }
-  const type = attribute.type;
-  if (type === "string") return `this.getStringAttribute("${n}")`;
-  if (type === "number") return `this.getNumberAttribute("${n}")`;
-  if (type === "bool") return `this.getBooleanAttribute("${n}")`;
   const [kind, element] = type;
-  if (kind === "object") return `new ObjectReference(this, "${n}")`;
-  if (kind === "map") return element === "number" ? `new NumberMap(this, "${n}")` : element === "bool" ? `new BooleanMap(this, "${n}")` : `new StringMap(this, "${n}")`;
-  if (Array.isArray(element) && element[0] === "object") return `new ObjectListReference(this, "${n}", ${kind === "set"})`;
-  const list = element === "number" ? `this.getNumberListAttribute("${n}")` : `this.getListAttribute("${n}")`;
-  return kind === "set" && element !== "number" ? `Fn.tolist(${list})` : list;
+  if (kind === "map") {
+    if (element === "number") return ["Record<string, number>", `${owner}.getNumberMapAttribute("${attribute}")`];
+    if (element === "bool") return ["Record<string, boolean>", `${owner}.getBooleanMapAttribute("${attribute}")`];
+    if (resourceLevel) {
+      // A resource's map supports `.lookup(key)`, as CDKTF's computed maps do.
+      cdktf.add("StringMap");
+      return ["StringMap", `new StringMap(${owner}, "${attribute}")`];
+    }
+    return ["Record<string, string>", `${owner}.getStringMapAttribute("${attribute}")`];
+  }
+  if (kind === "object") return ["IResolvable", `${owner}.interpolationForAttribute("${attribute}")`];
+  if (element === "number") return ["number[]", `${owner}.getNumberListAttribute("${attribute}")`];
+  if (kind === "set") {
+    cdktf.add("Fn");
+    return ["string[]", `Fn.tolist(${owner}.getListAttribute("${attribute}"))`];
+  }
+  return ["string[]", `${owner}.getListAttribute("${attribute}")`];
+}
+
+function referenceClass(ref: ReferenceClass, queue: ReferenceClass[], cdktf: Set<string>, runtime: Set<string>): string[] {
+  const out: string[] = [];
+  const fields: string[] = [];
+  for (const [name, prop] of Object.entries<SchemaNode>(ref.node.properties ?? {})) {
+    const ext = xt(prop);
+    const camel = camelCase(name);
+    const member = memberName(camel, RESERVED_NESTED);
+    let nested = nestedObject(prop);
+    if (ext.block) nested = { node: ext.block === "single" ? prop : prop.items, list: ext.block !== "single", set: ext.block === "set" };
+    const doc = docComment((prop.description ?? "") + (prop.deprecated ? `\n\n@deprecated ${ext.deprecation ?? "deprecated"}` : ""), "  ");
+    fields.push("");
+    if (doc) fields.push(doc);
+    if (nested) {
+      const child = { base: `${ref.base}${pascalCase(name)}`, node: nested.node, list: nested.list };
+      queue.push(child);
+      const type = nested.list ? `${child.base}List` : `${child.base}OutputReference`;
+      fields.push(`  public get ${member}(): ${type} {`);
+      fields.push(`    return new ${type}(this, "${name}"${nested.list ? `, ${nested.set}` : ""});`);
+      fields.push("  }");
+      continue;
+    }
+    const [type, expression] = tokenGetter(name, ctyOf(prop), false, cdktf);
+    fields.push(`  public get ${member}(): ${type} {`);
+    fields.push(`    return ${expression};`);
+    fields.push("  }");
+  }
+  const description = ref.node.description ? `${ref.node.description}\n\n` : "";
+  out.push(docComment(`${description}A reference to \`${ref.base}\` values: every getter returns a token.`, ""));
+  runtime.add("ObjectReference");
+  out.push(`export class ${ref.base}OutputReference extends ObjectReference {`);
+  out.push(...fields.slice(1));
+  out.push("}");
+  out.push("");
+  if (!ref.list) return out;
+  runtime.add("ObjectListReference");
+  out.push(`/** A list (or set) of \`${ref.base}\` values; \`get(i)\` references one element. */`);
+  out.push(`export class ${ref.base}List extends ObjectListReference {`);
+  out.push(`  public override get(index: number): ${ref.base}OutputReference {`);
+  out.push(`    return new ${ref.base}OutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);`);
+  out.push("  }");
+  out.push("}");
+  out.push("");
+  return out;
+}
+
+function ctyOf(node: SchemaNode): CtyType {
+  switch (node.type) {
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "bool";
+    case "array":
+      return [node.uniqueItems ? "set" : "list", ctyOf(node.items ?? { type: "string" })];
+    case "object":
+      return ["map", ctyOf(node.additionalProperties ?? { type: "string" })];
+    default:
+      return "string";
+  }
 }
 
 function docComment(text: string, indent: string): string {

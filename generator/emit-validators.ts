@@ -14,6 +14,8 @@ export function emitValidator(doc: SchemaDocument): string {
     strictTypes: false,
     strictRequired: false,
     allErrors: true,
+    // Messages come from hcljson/body.ts (in Terraform terms); Ajv's own are never read.
+    messages: false,
     code: { source: true, lines: false, optimize: 1 },
   } as any);
   const validate = ajv.compile(lowered.schema);

@@ -3,8 +3,9 @@
 // Two transformations make one schema serve every consumer:
 // - every value check is guarded so that an unknown value (a string holding an unescaped
 //   `${` or `%{`: an HCL template, a CDKTF token, the provider's unknown marker) passes it;
-// - every cross-field rule becomes `{ if: guard, then: rule }` inside `allOf`, so a failing rule
-//   yields exactly one Ajv error (keyword "if") at a schema path we record with its message.
+// - every cross-field rule becomes `{ if: <applies and is broken>, then: false }` inside `allOf`,
+//   so a failing rule yields exactly one Ajv error (keyword "if") at a schema path we record with
+//   its message, and checking it allocates nothing when it holds.
 //   Value rules are guarded on the fields whose values they read: an unknown one skips the rule.
 import { xt, type SchemaNode } from "./schema-source.js";
 import { isNestedObject } from "./model.js";
@@ -98,10 +99,16 @@ function lowerRule(rule: SchemaNode, at: string, out: LoweredSchema): SchemaNode
   const { schema, fields, readsValues } = desugar(fragment);
   out.rules[`${at}/if`] = { message, path: path ? String(path).split(".") : fields.slice(0, 1) };
   // Presence rules always apply; value rules only when every value they read is known.
-  const guard: SchemaNode = readsValues.length
+  const guard: SchemaNode | undefined = readsValues.length
     ? { properties: Object.fromEntries(readsValues.map((f) => [f, { not: TEMPLATE }])) }
-    : {};
-  return { if: guard, then: schema };
+    : undefined;
+  // "If the rule applies and is broken, fail": Ajv evaluates an `if` schema without creating
+  // errors and stops at its first failure, so a rule costs one check, not one error per branch
+  // (the milli_cpu/memory_gb pairs would otherwise allocate errors for every pair tried). A
+  // broken rule yields exactly one error (keyword "if") at `<rule>/if`, the key of its entry.
+  const keys = Object.keys(schema);
+  const broken: SchemaNode = keys.length === 1 && keys[0] === "not" ? schema.not : { not: schema };
+  return { if: guard ? { allOf: [guard, broken] } : broken, then: false };
 }
 
 /** Expands sugar to standard JSON Schema and tells which fields the rule names and reads. */

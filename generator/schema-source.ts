@@ -29,18 +29,19 @@ export function loadSchemas(dir: string): SchemaDocument[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".schema.json"))
     .sort();
-  const docs = files.map((file) => {
-    const raw = JSON.parse(readFileSync(join(dir, file), "utf8")) as SchemaNode;
-    const key = file.replace(/\.schema\.json$/, "");
-    const root = raw["x-terraform"] as TerraformRoot;
-    if (!root || `${root.kind}.${root.type}` !== key) {
-      throw new Error(`${file}: x-terraform.kind/type must match the file name (${key})`);
-    }
-    const schema = resolveRefs(raw, raw, file);
-    const provider = root.kind === "provider" ? root.type : root.type.split("_")[0]!;
-    return { key, provider, root, schema };
-  });
-  return docs;
+  return files.map((file) => schemaDocument(file, JSON.parse(readFileSync(join(dir, file), "utf8")) as SchemaNode));
+}
+
+/** One schema file's document; `file` is its name (`resource.tsdb_service.schema.json`). */
+export function schemaDocument(file: string, raw: SchemaNode): SchemaDocument {
+  const key = file.replace(/\.schema\.json$/, "");
+  const root = raw["x-terraform"] as TerraformRoot;
+  if (!root || `${root.kind}.${root.type}` !== key) {
+    throw new Error(`${file}: x-terraform.kind/type must match the file name (${key})`);
+  }
+  const schema = resolveRefs(raw, raw, file);
+  const provider = root.kind === "provider" ? root.type : root.type.split("_")[0]!;
+  return { key, provider, root, schema };
 }
 
 function resolveRefs(node: any, root: SchemaNode, file: string): any {

@@ -56,13 +56,33 @@ export function loadTypeSync(key: string, model: TypeModel): LoadedType {
 
 /** Validates a body against a loaded type. Null-valued properties count as absent. */
 export function validateBody(key: string, body: unknown): Issue[] {
+  return validatePreparedBody(key, prepareBody(body));
+}
+
+/**
+ * `validateBody` for a body that has no null or undefined property values (what `prepareBody`
+ * returns): callers that build the body themselves skip the extra copy.
+ */
+export function validatePreparedBody(key: string, data: unknown): Issue[] {
   const { model, validator } = loadedType(key);
-  const data = prepareBody(body);
   const issues: Issue[] = [];
-  const validate = validator;
-  if (!validate(data)) issues.push(...explain(validate.errors ?? [], data, model, validator));
-  issues.push(...deprecations(model.block, data, []));
+  if (!validator(data)) issues.push(...explain(validator.errors ?? [], data, model, validator));
+  if (hasDeprecated(model.block)) issues.push(...deprecations(model.block, data, []));
   return issues;
+}
+
+const deprecatedCache = new WeakMap<BlockModel, boolean>();
+
+/** Whether a block declares a deprecated attribute anywhere inside (most do not: skip the walk). */
+function hasDeprecated(block: BlockModel): boolean {
+  let known = deprecatedCache.get(block);
+  if (known === undefined) {
+    known =
+      Object.values(block.attributes).some((a) => a.deprecated !== undefined || (a.nested !== undefined && hasDeprecated(a.nested.block))) ||
+      Object.values(block.blocks).some((b) => hasDeprecated(b.block));
+    deprecatedCache.set(block, known);
+  }
+  return known;
 }
 
 /** A copy without null-valued properties (Terraform and HCL-JSON both mean "unset" by null). */
@@ -137,8 +157,13 @@ function explainKeyword(
         message: `${kind} named "${p.additionalProperty}" is not expected here${objectPath.length ? ` (in ${formatPath(objectPath)})` : ""}${hint ? `; did you mean "${hint}"?` : ""}`,
       };
     }
-    case "false schema":
-      return { path: objectPath, message: validator.messages[error.schemaPath.replace(/\/false schema$/, "")] ?? `${name(objectPath)} cannot be set` };
+    case "false schema": {
+      // Read-only (computed) attributes lower to `false`; name them by their full path.
+      const recorded = validator.messages[error.schemaPath.replace(/\/false schema$/, "")];
+      const leaf = objectPath[objectPath.length - 1];
+      const message = recorded && typeof leaf === "string" && recorded.startsWith(`${leaf} `) ? `${name(objectPath)}${recorded.slice(leaf.length)}` : recorded;
+      return { path: objectPath, message: message ?? `${name(objectPath)} cannot be set` };
+    }
     default:
       break;
   }

@@ -6,14 +6,30 @@ import type { AttributeModel, BlockModel, NestedBlockModel } from "../../hcljson
 
 type Props = Record<string, unknown>;
 
+// Per block, the attributes and blocks as arrays (the model stores them as objects): built once.
+interface Plan {
+  attributes: AttributeModel[];
+  blocks: NestedBlockModel[];
+}
+const plans = new WeakMap<BlockModel, Plan>();
+
+function plan(block: BlockModel): Plan {
+  let p = plans.get(block);
+  if (!p) plans.set(block, (p = { attributes: Object.values(block.attributes), blocks: Object.values(block.blocks) }));
+  return p;
+}
+
 export function toTerraform(block: BlockModel, props: Props | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!props) return out;
-  for (const attribute of Object.values(block.attributes)) {
+  const { attributes, blocks } = plan(block);
+  for (let i = 0; i < attributes.length; i++) {
+    const attribute = attributes[i]!;
     const value = props[attribute.camel];
-    if (value !== undefined) out[attribute.name] = attributeValue(attribute, value);
+    if (value !== undefined) out[attribute.name] = attribute.nested ? attributeValue(attribute, value) : value;
   }
-  for (const nested of Object.values(block.blocks)) {
+  for (let i = 0; i < blocks.length; i++) {
+    const nested = blocks[i]!;
     const value = props[nested.camel];
     if (value !== undefined) out[nested.name] = blockValue(nested, value);
   }
@@ -36,7 +52,7 @@ function blockValue(nested: NestedBlockModel, value: unknown): unknown {
 export interface HclAttribute {
   value: unknown;
   isBlock: boolean;
-  type: "simple" | "list" | "set" | "map" | "struct";
+  type: "simple" | "list" | "set" | "map";
   storageClassType: string;
 }
 
@@ -58,8 +74,10 @@ export function toHclTerraform(block: BlockModel, props: Props | undefined): Rec
 
 function hclKind(attribute: AttributeModel): Pick<HclAttribute, "type" | "storageClassType"> {
   if (attribute.nested) {
+    // CDKTF's HCL renderer prints a "list" whose value is one object as `name = { ... }`: the
+    // attribute syntax a nested attribute needs (a "struct" would print `[object Object]`).
     return attribute.nested.nesting === "single"
-      ? { type: "struct", storageClassType: attribute.camel }
+      ? { type: "list", storageClassType: attribute.camel }
       : { type: attribute.nested.nesting, storageClassType: `${attribute.camel}List` };
   }
   const t = attribute.type;

@@ -1,5 +1,6 @@
-// References to nested outputs: `service.timeouts`, `lookup.spec.getStringAttribute("hostname")`,
-// `vpcs.vpcs.get(0).getNumberAttribute("id")`.
+// Bases of the generated `…OutputReference` and `…List` classes: references to nested outputs,
+// e.g. `service.timeouts.create`, `vpcs.vpcs.get(0).peeringConnections.get(0).id`. Every
+// getter of a generated subclass returns a token that resolves to a Terraform expression.
 import { ComplexList, ComplexObject, type IInterpolatingParent } from "cdktf";
 
 export class ObjectReference extends ComplexObject {
@@ -13,6 +14,7 @@ export class ObjectListReference extends ComplexList {
     super(parent, attribute, isSet);
   }
 
+  /** The element at `index` (of a set: of `tolist(set)`). */
   get(index: number): ObjectReference {
     return new ObjectReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
   }

@@ -1,0 +1,522 @@
+// generated/docs/<provider>/…md: one reference page per provider, resource and data source:
+// example usage (HCL-JSON and CDKTF TypeScript), arguments with everything the schema says about
+// them, exported attributes, nested objects, the cross-field rules in words, timeouts and import.
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
+import type { BlockModel, TypeModel } from "../hcljson/model-types.js";
+import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
+import { lowerSchema } from "./lower.js";
+import { camelCase } from "./names.js";
+import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
+
+export function docPath(model: TypeModel): string {
+  if (model.kind === "provider") return `docs/${model.provider}/index.md`;
+  const bare = model.type.slice(model.provider.length + 1).replace(/_/g, "-");
+  return `docs/${model.provider}/${model.kind === "data" ? "data-sources" : "resources"}/${bare}.md`;
+}
+
+export type Examples = Record<string, DocExample>;
+
+export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: Examples = docExamples): Map<string, string> {
+  const files = new Map<string, string>();
+  const byKey = new Map(models.map((m) => [m.key, m]));
+  docs.forEach((doc, i) => {
+    const model = models[i]!;
+    const example = examples[model.key];
+    if (!example) throw new Error(`generator/doc-examples.ts has no example for ${model.key}`);
+    checkExample(model.key, example, docs, byKey);
+    files.set(docPath(model), page(doc, model, examples, models));
+  });
+  return files;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Examples: checked against the schemas, rendered as HCL-JSON and as CDKTF TypeScript.
+
+function checkExample(key: string, example: DocExample, docs: SchemaDocument[], models: Map<string, TypeModel>): void {
+  const blocks = withProvider(key, example, models);
+  if (!blocks.some((b) => b.key === key)) throw new Error(`the example of ${key} has no ${key} block`);
+  for (const block of blocks) {
+    const doc = docs.find((d) => d.key === block.key);
+    if (!doc) throw new Error(`the example of ${key} uses unknown type ${block.key}`);
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(lowerSchema(doc.schema, doc.root.rules ?? []).schema);
+    if (!validate(block.body)) {
+      throw new Error(`the example of ${key}: ${block.key}.${block.name} breaks its schema: ${JSON.stringify(validate.errors)}`);
+    }
+  }
+}
+
+/** The example's blocks, preceded by the provider configuration when the example has none. */
+function withProvider(key: string, example: DocExample, models: Map<string, TypeModel>): ExampleBlock[] {
+  const model = models.get(key)!;
+  if (example.blocks.some((b) => b.key.startsWith("provider."))) return example.blocks;
+  return [{ key: `provider.${model.provider}`, name: model.provider, body: providerBodies[model.provider] ?? {} }, ...example.blocks];
+}
+
+/** The example as an HCL-JSON document (what a `main.tf.json` would hold). */
+export function exampleConfiguration(key: string, models: TypeModel[], examples: Examples = docExamples): Record<string, unknown> {
+  const byKey = new Map(models.map((m) => [m.key, m]));
+  const example = examples[key];
+  if (!example) throw new Error(`no example for ${key}`);
+  const blocks = withProvider(key, example, byKey);
+  const providers = [...new Set(blocks.map((b) => byKey.get(b.key)!.provider))];
+  const config: Record<string, any> = {
+    terraform: { required_providers: Object.fromEntries(providers.map((p) => [p, { source: `schemaform/${p}` }])) },
+  };
+  if (example.variables) {
+    config.variable = Object.fromEntries(
+      Object.entries(example.variables).map(([name, v]) => [name, { type: v.type, description: v.description, ...(v.sensitive ? { sensitive: true } : {}) }]),
+    );
+  }
+  for (const block of blocks) {
+    const [kind, type] = block.key.split(".") as [string, string];
+    if (kind === "provider") {
+      (config.provider ??= {})[type] = block.body;
+      continue;
+    }
+    ((config[kind] ??= {})[type] ??= {})[block.name] = block.body;
+  }
+  if (example.outputs) config.output = Object.fromEntries(Object.entries(example.outputs).map(([name, value]) => [name, { value }]));
+  return config;
+}
+
+/** The example as a CDKTF stack in TypeScript. */
+export function exampleTypeScript(key: string, models: TypeModel[], examples: Examples = docExamples): string {
+  const byKey = new Map(models.map((m) => [m.key, m]));
+  const example = examples[key];
+  if (!example) throw new Error(`no example for ${key}`);
+  const blocks = withProvider(key, example, byKey);
+  const model = byKey.get(key)!;
+  const referenced = new Set<string>();
+  const texts = [...JSON.stringify(blocks.map((b) => b.body)).matchAll(/\$\{(?:data\.)?[a-z0-9_]+\.([a-z0-9_]+)/g)].map((m) => m[1]!);
+  Object.values(example.outputs ?? {}).forEach((o) => texts.push(...[...o.matchAll(/\$\{(?:data\.)?[a-z0-9_]+\.([a-z0-9_]+)/g)].map((m) => m[1]!)));
+  texts.forEach((t) => referenced.add(t));
+
+  const cdktf = new Set<string>(["TerraformStack"]);
+  const imports = new Map<string, Set<string>>();
+  const statements: string[] = [];
+  for (const [name, v] of Object.entries(example.variables ?? {})) {
+    cdktf.add("TerraformVariable");
+    const props = { type: v.type, ...(v.sensitive ? { sensitive: true } : {}), description: v.description };
+    statements.push(`const ${camelCase(name)} = new TerraformVariable(this, "${name}", ${tsValue(props, undefined, 4)});`);
+  }
+  for (const block of blocks) {
+    const m = byKey.get(block.key)!;
+    (imports.get(m.provider) ?? imports.set(m.provider, new Set()).get(m.provider)!).add(m.className);
+    const props = tsValue(block.body, m.block, 4);
+    const optional = Object.keys(block.body).length === 0 && !Object.values(m.block.attributes).some((a) => a.required);
+    const call = `new ${m.className}(this, "${block.name}"${optional && m.kind !== "provider" ? "" : `, ${props}`})`;
+    const isReferenced = m.kind !== "provider" && referenced.has(block.name);
+    statements.push(isReferenced ? `const ${camelCase(block.name)} = ${call};` : `${call};`);
+  }
+  for (const [name, value] of Object.entries(example.outputs ?? {})) {
+    cdktf.add("TerraformOutput");
+    statements.push(`new TerraformOutput(this, "${name}", { value: ${tsReference(value) ?? JSON.stringify(value)} });`);
+  }
+  const className = `${model.className}Example`;
+  const lines = [
+    `import { ${[...cdktf].sort().join(", ")} } from "cdktf";`,
+    'import type { Construct } from "constructs";',
+    ...[...imports].map(([provider, names]) => `import { ${[...names].sort().join(", ")} } from "schemaform/${provider}";`),
+    "",
+    `export class ${className} extends TerraformStack {`,
+    "  constructor(scope: Construct, id: string) {",
+    "    super(scope, id);",
+    ...statements.map((s) => `    ${s}`),
+  ];
+  if (model.kind === "resource" && example.importId) {
+    const documented = blocks.find((b) => b.key === key)!;
+    lines.push("");
+    lines.push("    // Adopt an existing one instead of creating it (an `import` block; Terraform 1.5+):");
+    lines.push(`    // ${camelCase(documented.name)}.importFrom(${JSON.stringify(example.importId)});`);
+  }
+  lines.push("  }", "}", "");
+  return lines.join("\n");
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `${tsdb_vpcs.main.vpcs_id}` → `main.vpcsId`; `${var.x}` → `x.stringValue` (or numberValue). */
+function tsReference(value: string, numeric = false): string | undefined {
+  const match = /^\$\{([^{}]+)\}$/.exec(value);
+  if (!match) return undefined;
+  const path = match[1]!.replace(/^data\./, "").split(".");
+  if (path[0] === "var") return `${camelCase(path[1]!)}.${numeric ? "numberValue" : "stringValue"}`;
+  const [, name, ...rest] = path;
+  let out = camelCase(name!);
+  for (const segment of rest) {
+    const indexed = /^([a-z0-9_]+)\[(\d+)\]$/.exec(segment);
+    out += indexed ? `.${camelCase(indexed[1]!)}.get(${indexed[2]})` : `.${camelCase(segment)}`;
+  }
+  return out;
+}
+
+function tsValue(value: unknown, block: BlockModel | undefined, indent: number, numeric = false): string {
+  if (typeof value === "string") return tsReference(value, numeric) ?? JSON.stringify(value);
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  const pad = " ".repeat(indent);
+  if (Array.isArray(value)) {
+    const items = value.map((v) => tsValue(v, block, indent + 2, numeric));
+    const inline = `[${items.join(", ")}]`;
+    return inline.length + indent < 100 && !inline.includes("\n") ? inline : `[\n${items.map((i) => `${pad}  ${i},`).join("\n")}\n${pad}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => {
+    const attribute = block?.attributes[k];
+    const nested = block?.blocks[k];
+    const key = block ? (attribute?.camel ?? nested?.camel ?? camelCase(k)) : IDENTIFIER.test(k) ? k : JSON.stringify(k);
+    const inner = attribute?.nested?.block ?? nested?.block;
+    const isNumber = attribute?.type === "number";
+    return `${key}: ${tsValue(v, inner, indent + 2, isNumber)}`;
+  });
+  if (entries.length === 0) return "{}";
+  const inline = `{ ${entries.join(", ")} }`;
+  return inline.length + indent < 100 && !inline.includes("\n") ? inline : `{\n${entries.map((e) => `${pad}  ${e},`).join("\n")}\n${pad}}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page.
+
+function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[]): string {
+  const example = examples[model.key]!;
+  const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : "Provider";
+  const title = model.kind === "provider" ? `${model.type} provider` : `${model.type} (${kindWord})`;
+  const description = model.description;
+  const out: string[] = [];
+  out.push("---");
+  out.push(`page_title: "${title} - schemaform/${model.provider}"`);
+  out.push("description: |-");
+  out.push(`  ${firstSentence(description)}`);
+  out.push("---");
+  out.push("");
+  out.push("<!-- Generated by `npm run generate` from schemas/; do not edit. -->");
+  out.push("");
+  out.push(`# ${title}`);
+  out.push("");
+  out.push(description);
+  out.push("");
+  if (model.kind === "provider") {
+    out.push(`Source address: \`schemaform/${model.provider}\`. CDKTF: \`import { ${model.className} } from "schemaform/${model.provider}"\`.`);
+    out.push("");
+    const siblings = all.filter((m) => m.provider === model.provider && m.kind !== "provider");
+    if (siblings.length) {
+      out.push("Resources and data sources:");
+      out.push("");
+      for (const m of siblings) {
+        const link = docPath(m).slice(`docs/${model.provider}/`.length);
+        out.push(`- [\`${m.type}\`](${link}) (${m.kind === "data" ? "data source" : "resource"}, CDKTF \`${m.className}\`)`);
+      }
+      out.push("");
+    }
+  } else {
+    out.push(`CDKTF: \`import { ${model.className} } from "schemaform/${model.provider}"\`.`);
+    out.push("");
+  }
+
+  out.push("## Example usage");
+  out.push("");
+  out.push("### HCL-JSON (`main.tf.json`)");
+  out.push("");
+  out.push("```json");
+  out.push(JSON.stringify(exampleConfiguration(model.key, all, examples), null, 2));
+  out.push("```");
+  out.push("");
+  out.push("### CDKTF (TypeScript)");
+  out.push("");
+  out.push("```ts");
+  out.push(exampleTypeScript(model.key, all, examples).trimEnd());
+  out.push("```");
+  out.push("");
+
+  const nestedSections: string[] = [];
+  const queue: NestedSection[] = [];
+  out.push("## Argument reference");
+  out.push("");
+  const args = argumentsOf(doc.schema);
+  const required = args.filter(([name]) => isRequired(doc.schema, name));
+  const optional = args.filter(([name]) => !isRequired(doc.schema, name));
+  if (!args.length) {
+    out.push("This type takes no arguments.");
+    out.push("");
+  }
+  if (required.length) {
+    out.push("### Required");
+    out.push("");
+    for (const [name, prop] of required) out.push(argumentLine([name], prop, queue));
+    out.push("");
+  }
+  if (optional.length) {
+    out.push("### Optional");
+    out.push("");
+    for (const [name, prop] of optional) out.push(argumentLine([name], prop, queue));
+    out.push("");
+  }
+
+  const rules = collectRules(doc);
+  if (rules.length) {
+    out.push("## Rules");
+    out.push("");
+    out.push("Beyond the type and value of each argument, these rules are checked, with these messages, by `schemaform validate`, by the CDKTF constructs at synth, by the provider at plan time and by the platform API:");
+    out.push("");
+    for (const rule of rules) out.push(`- ${rule}`);
+    out.push("");
+  }
+
+  if (model.kind !== "provider") {
+    const attributes = Object.entries<SchemaNode>(doc.schema.properties ?? {}).filter(([, p]) => p.readOnly);
+    out.push("## Attribute reference");
+    out.push("");
+    out.push(
+      !args.length
+        ? "These attributes are exported:"
+        : attributes.length
+        ? "In addition to the arguments above (each of which can be referenced, including the values the platform fills in for omitted optional ones), these attributes are exported:"
+        : "Every argument above can be referenced.",
+    );
+    out.push("");
+    for (const [name, prop] of attributes) out.push(argumentLine([name], prop, queue, true));
+    out.push("");
+  }
+
+  // Nested objects, breadth first.
+  for (let i = 0; i < queue.length; i++) nestedSections.push(...nestedSection(queue[i]!, queue));
+  if (nestedSections.length) out.push(...nestedSections);
+
+  if (model.timeouts) {
+    out.push("## Timeouts");
+    out.push("");
+    out.push("The `timeouts` block sets how long an operation may take before it fails:");
+    out.push("");
+    for (const [operation, duration] of Object.entries(model.timeouts)) out.push(`- \`${operation}\` (default \`${duration}\`)`);
+    out.push("");
+  }
+
+  if (model.kind === "resource") {
+    out.push(...importSection(model, example));
+  }
+  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+function firstSentence(text: string): string {
+  const match = /^(.+?[.!?])(\s|$)/.exec(text);
+  return (match ? match[1]! : text).replace(/\n/g, " ");
+}
+
+function argumentsOf(node: SchemaNode): [string, SchemaNode][] {
+  return Object.entries<SchemaNode>(node.properties ?? {}).filter(([, p]) => !p.readOnly);
+}
+
+function isRequired(node: SchemaNode, name: string): boolean {
+  return (node.required ?? []).includes(name) && !xt(node.properties?.[name] ?? {}).env;
+}
+
+interface NestedSection {
+  path: string[];
+  node: SchemaNode;
+  /** "block" (Terraform nested block) or "attribute" (nested attribute / object value). */
+  form: "block" | "attribute" | "output";
+  nesting: "single" | "list" | "set";
+}
+
+function anchor(path: string[]): string {
+  return `nested--${path.join("--")}`;
+}
+
+/** The object node inside a property, when the property holds objects. */
+function objectOf(prop: SchemaNode): { node: SchemaNode; nesting: "single" | "list" | "set"; block: boolean } | undefined {
+  const ext = xt(prop);
+  if (ext.block) return { node: ext.block === "single" ? prop : prop.items, nesting: ext.block, block: true };
+  if (prop.type === "object" && prop.properties) return { node: prop, nesting: "single", block: false };
+  if (prop.type === "array" && prop.items?.type === "object" && prop.items.properties) {
+    return { node: prop.items, nesting: prop.uniqueItems ? "set" : "list", block: false };
+  }
+  return undefined;
+}
+
+function typeWords(prop: SchemaNode): string {
+  const object = objectOf(prop);
+  if (object) {
+    if (object.block) return object.nesting === "single" ? "Block" : `Block ${object.nesting === "set" ? "Set" : "List"}`;
+    return object.nesting === "single" ? "Object" : `${object.nesting === "set" ? "Set" : "List"} of Object`;
+  }
+  switch (prop.type) {
+    case "string":
+      return "String";
+    case "integer":
+    case "number":
+      return "Number";
+    case "boolean":
+      return "Boolean";
+    case "array":
+      return `${prop.uniqueItems ? "Set" : "List"} of ${typeWords(prop.items ?? { type: "string" })}`;
+    case "object":
+      return `Map of ${typeWords(prop.additionalProperties ?? { type: "string" })}`;
+    default:
+      return String(prop.type);
+  }
+}
+
+function code(value: unknown): string {
+  return `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
+}
+
+/** Everything the schema says about a value, in sentences. */
+function constraints(prop: SchemaNode): string[] {
+  const out: string[] = [];
+  const ext = xt(prop);
+  // For a list or set of primitives the value rules are on its elements.
+  const elements = prop.type === "array" && !objectOf(prop);
+  const value: SchemaNode = elements ? (prop.items ?? {}) : prop;
+  const sentence = (text: string) => (elements ? `Each element ${text}.` : `${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+  const range = (min: number | undefined, max: number | undefined, unit: string) => {
+    const units = (n: number) => (unit ? ` ${unit}${n === 1 ? "" : "s"}` : "");
+    if (min !== undefined && max !== undefined) return min === max ? `exactly ${min}${units(min)}` : `between ${min} and ${max}${units(max)}`;
+    if (min !== undefined) return `at least ${min}${units(min)}`;
+    if (max !== undefined) return `at most ${max}${units(max)}`;
+    return undefined;
+  };
+  if (value.enum) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
+  if (value.const !== undefined) out.push(sentence(`must be ${code(value.const)}`));
+  if (value.pattern) {
+    const message = xt(value).message as string | undefined;
+    out.push(sentence(message ?? `must match \`${value.pattern}\``));
+  }
+  const numbers = range(value.minimum, value.maximum, "");
+  if (numbers && !value.enum) out.push(sentence(`must be ${numbers}`));
+  const length = range(value.minLength, value.maxLength, "character");
+  if (length && !value.pattern && !value.enum) out.push(sentence(`must be ${length} long`));
+  if (prop.type === "array") {
+    const count = range(prop.minItems, prop.maxItems, "element");
+    if (count) out.push(`Must have ${count}.`);
+    if (prop.uniqueItems && elements) out.push("Order does not matter; no duplicates.");
+  }
+  if (prop.default !== undefined) out.push(`Defaults to ${code(prop.default)}.`);
+  else if (ext.computed) out.push("When omitted, the platform chooses the value (readable after apply).");
+  if (ext.env && !String(prop.description ?? "").includes(ext.env)) out.push(`Can also be set with the \`${ext.env}\` environment variable.`);
+  if (prop.writeOnly) out.push("Write-only: sent to the provider on apply but never stored in the plan or state (Terraform 1.11+).");
+  return out;
+}
+
+function flags(prop: SchemaNode): string[] {
+  const ext = xt(prop);
+  const out = [typeWords(prop)];
+  if (ext.sensitive) out.push("Sensitive");
+  if (prop.writeOnly) out.push("Write-only");
+  if (prop.deprecated) out.push("Deprecated");
+  if (ext.forceNew) out.push("Forces replacement");
+  return out;
+}
+
+function argumentLine(path: string[], prop: SchemaNode, queue: NestedSection[], output = false): string {
+  const name = path[path.length - 1]!;
+  const ext = xt(prop);
+  const parts: string[] = [];
+  if (prop.deprecated) parts.push(`**Deprecated**${ext.deprecation ? `: ${ext.deprecation}` : ""}.`);
+  if (prop.description) parts.push(prop.description);
+  if (!output) parts.push(...constraints(prop));
+  const object = objectOf(prop);
+  if (object) {
+    queue.push({ path, node: object.node, form: output ? "output" : object.block ? "block" : "attribute", nesting: object.nesting });
+    parts.push(`See [\`${path.join(".")}\`](#${anchor(path)}) below.`);
+  }
+  return `- \`${name}\` (${flags(prop).join(", ")}) ${parts.join(" ")}`.trimEnd();
+}
+
+function nestedSection(section: NestedSection, queue: NestedSection[]): string[] {
+  const out: string[] = [];
+  const label = section.path.join(".");
+  out.push(`<a id="${anchor(section.path)}"></a>`);
+  out.push(`### Nested schema for \`${label}\``);
+  out.push("");
+  const shape =
+    section.form === "block"
+      ? section.nesting === "single"
+        ? "A nested block: at most one."
+        : `A nested block that may repeat (${section.nesting}).`
+      : section.nesting === "single"
+        ? "An object value."
+        : `A ${section.nesting} of object values${section.nesting === "set" ? " (order does not matter)" : ""}.`;
+  out.push(section.form === "output" ? `Read-only. ${shape}` : shape);
+  out.push("");
+  const properties = Object.entries<SchemaNode>(section.node.properties ?? {});
+  if (section.form === "output") {
+    for (const [name, prop] of properties) out.push(argumentLine([...section.path, name], prop, queue, true));
+    out.push("");
+    return out;
+  }
+  const args = properties.filter(([, p]) => !p.readOnly);
+  const required = args.filter(([name]) => isRequired(section.node, name));
+  const optional = args.filter(([name]) => !isRequired(section.node, name));
+  const readOnly = properties.filter(([, p]) => p.readOnly);
+  if (required.length) {
+    out.push("Required:");
+    out.push("");
+    for (const [name, prop] of required) out.push(argumentLine([...section.path, name], prop, queue));
+    out.push("");
+  }
+  if (optional.length) {
+    out.push("Optional:");
+    out.push("");
+    for (const [name, prop] of optional) out.push(argumentLine([...section.path, name], prop, queue));
+    out.push("");
+  }
+  if (readOnly.length) {
+    out.push("Read-only:");
+    out.push("");
+    for (const [name, prop] of readOnly) out.push(argumentLine([...section.path, name], prop, queue, true));
+    out.push("");
+  }
+  return out;
+}
+
+/** Every cross-field rule's message, root rules first, then nested ones in schema order. */
+function collectRules(doc: SchemaDocument): string[] {
+  const out: string[] = [];
+  const visit = (node: SchemaNode | undefined) => {
+    if (!node || typeof node !== "object") return;
+    for (const rule of xt(node).rules ?? []) if (!out.includes(rule.message)) out.push(rule.message);
+    for (const prop of Object.values<SchemaNode>(node.properties ?? {})) {
+      if (prop.readOnly) continue;
+      visit(prop);
+      if (prop.items) visit(prop.items);
+    }
+  };
+  for (const rule of doc.root.rules ?? []) out.push(rule.message);
+  visit(doc.schema);
+  return out;
+}
+
+function importSection(model: TypeModel, example: DocExample): string[] {
+  const out: string[] = [];
+  const to = `${model.type}.${exampleName(model.key, example)}`;
+  out.push("## Import");
+  out.push("");
+  out.push("An existing one can be adopted with an `import` block (Terraform 1.5+) or `terraform import`. Accepted identifiers:");
+  out.push("");
+  for (const format of model.importFormats) out.push(`- \`${format.format}\``);
+  out.push("");
+  const parts = [...new Set(model.importFormats.flatMap((f) => f.parts))];
+  out.push(
+    parts.every((p) => p === "id")
+      ? "where `{id}` is the resource's `id`."
+      : `where each \`{part}\` is the value of the attribute of that name${parts.includes("id") ? " (`{id}` is the resource's `id`)" : ""}.`,
+  );
+  out.push("");
+  if (example.importId) {
+    out.push("```json");
+    out.push(JSON.stringify({ import: [{ to, id: example.importId }] }, null, 2));
+    out.push("```");
+    out.push("");
+    out.push("```shell");
+    out.push(`terraform import ${to} '${example.importId}'`);
+    out.push("```");
+    out.push("");
+    out.push(
+      `With CDKTF, call \`importFrom("${example.importId}")\` on the construct, or \`${model.className}.generateConfigForImport(this, "${exampleName(model.key, example)}", "${example.importId}")\` to have \`terraform plan -generate-config-out=FILE\` write the configuration.`,
+    );
+    out.push("");
+  }
+  return out;
+}
+
+function exampleName(key: string, example: DocExample): string {
+  return example.blocks.find((b) => b.key === key)?.name ?? key.split(".")[1]!;
+}

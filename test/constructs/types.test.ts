@@ -1,0 +1,73 @@
+// Type-level tests with the TypeScript compiler: fixtures/types-usage.ts (every `@ts-expect-error`
+// is an error; nothing else is) and every CDKTF example of the reference pages type-checks.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import ts from "typescript";
+import { expect, test } from "vitest";
+
+const root = process.cwd();
+
+function compilerOptions(): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(root, "tsconfig.json"), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  return { ...parsed.options, noEmit: true, noUnusedLocals: false };
+}
+
+/** Type-checks real files plus virtual ones (path → source); returns the diagnostics as text. */
+function typeCheck(files: string[], virtual: Map<string, string> = new Map()): string[] {
+  const options = compilerOptions();
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, language, onError, create) => {
+    const text = virtual.get(name);
+    return text !== undefined ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, onError, create);
+  };
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => virtual.has(name) || fileExists(name);
+  const readFile = host.readFile.bind(host);
+  host.readFile = (name) => virtual.get(name) ?? readFile(name);
+  const program = ts.createProgram({ rootNames: [...files, ...virtual.keys()], options, host });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${d.file.fileName.replace(`${root}/`, "")}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
+    return `${where}TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
+}
+
+test("wrong prop types, missing and unknown props are compile errors; tokens are not", () => {
+  expect(typeCheck([join(root, "test", "constructs", "fixtures", "types-usage.ts")])).toEqual([]);
+}, 120_000);
+
+test("an error is reported where it is expected (the checker is not vacuous)", () => {
+  const file = join(root, "test", "constructs", "fixtures", "virtual-wrong.ts");
+  const source = [
+    'import { App, TerraformStack } from "cdktf";',
+    'import { Service } from "schemaform/tsdb";',
+    'new Service(new TerraformStack(new App(), "s"), "db", { haReplicas: "2" });',
+  ].join("\n");
+  const diagnostics = typeCheck([], new Map([[file, source]]));
+  expect(diagnostics).toHaveLength(1);
+  expect(diagnostics[0]).toMatch(/virtual-wrong\.ts:3: TS2322 Type 'string' is not assignable to type 'number'/);
+}, 120_000);
+
+test("every CDKTF example of the reference pages type-checks", () => {
+  const pages: string[] = [];
+  const walk = (d: string) => readdirSync(d).forEach((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : e.endsWith(".md") && pages.push(join(d, e))));
+  walk(join(root, "generated", "docs"));
+  const virtual = new Map<string, string>();
+  for (const page of pages) {
+    const snippets = [...readFileSync(page, "utf8").matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    expect(snippets.length, page).toBe(1);
+    const name = page.slice(join(root, "generated", "docs").length + 1).replace(/[\\/]/g, "-").replace(/\.md$/, ".ts");
+    virtual.set(join(dirname(join(root, "test", "constructs", "fixtures", "x")), `doc-${name}`), snippets[0]!);
+  }
+  expect(virtual.size).toBe(13);
+  expect(typeCheck([], virtual)).toEqual([]);
+}, 120_000);
+
+test("the README's usage example type-checks", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+  expect(snippets).toHaveLength(1);
+  const file = join(root, "test", "constructs", "fixtures", "virtual-readme.ts");
+  expect(typeCheck([], new Map([[file, `${snippets[0]}\nexport {};\n`]]))).toEqual([]);
+}, 120_000);
