@@ -147,6 +147,7 @@ const REFERENCES: Partial<Record<ImportType, Record<string, { type: ImportType; 
  */
 const EMPTY_MEANS_UNSET: Partial<Record<ImportType, string[]>> = {
   containerbackup_restore_channel: ["labels"],
+  tsdb_connector_src_db: ["tables"],
 };
 
 function str(value: unknown): string | undefined {

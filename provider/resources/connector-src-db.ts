@@ -34,7 +34,15 @@ const INPUTS = ["service_id", "display_name", "connection_string", "name", "enab
 const UPDATABLE = ["display_name", "name", "enabled", "table_sync_workers", "ssh_tunnel", "tables"] as const;
 const OWNED = ["id", "service_id", "display_name", "name", "enabled", "table_sync_workers", "ssh_tunnel", "tables", "source_id", "created_at", "status"] as const;
 
-const toState = (c: SrcDbConnector) => owned(c, OWNED);
+/**
+ * The platform always answers with a list of tables; a configuration that never set `tables`
+ * has null there, and must keep null so that plans stay clean.
+ */
+function toState(connector: SrcDbConnector, tablesBefore?: Value): Body {
+  const state = owned(connector, OWNED);
+  if (Array.isArray(state.tables) && state.tables.length === 0 && (tablesBefore === null || tablesBefore === undefined)) state.tables = null;
+  return state;
+}
 
 function objects(value: Value | undefined): Body[] {
   return Array.isArray(value) ? value.filter((v): v is Body => v !== null && typeof v === "object" && !Array.isArray(v)) : [];
@@ -115,14 +123,14 @@ export const connectorSrcDb: ResourceHandler<TsdbClient> = {
     if (body.ssh_tunnel) body.ssh_tunnel = tunnelInput(body.ssh_tunnel as unknown as Value) as never;
     const { body: created, warnings } = await call("Creating source database connector", () => client.platform.srcDbConnectors.create(client.projectId, body));
     passWarnings(request, warnings);
-    return toState(created);
+    return toState(created, request.planned.tables);
   },
 
   async read({ client, state }) {
     const id = text(state.id);
     if (!id) return null;
     const remote = await call("Reading source database connector", () => orNull(() => client.platform.srcDbConnectors.get(client.projectId, id)));
-    return remote && toState(remote);
+    return remote && toState(remote, state.tables);
   },
 
   async update(request) {
@@ -136,7 +144,7 @@ export const connectorSrcDb: ResourceHandler<TsdbClient> = {
       client.platform.srcDbConnectors.update(client.projectId, String(prior.id), patch),
     );
     passWarnings(request, warnings, isTablePath);
-    return toState(body);
+    return toState(body, planned.tables);
   },
 
   async delete({ client, state }) {

@@ -209,8 +209,8 @@ describe("the HCL-JSON document", () => {
     expect(channel.labels).toEqual({ environment: "prod", "cost-center": "c$${x}" });
   });
 
-  it("writes empty lists the platform holds, but not empty non-authoritative labels", () => {
-    expect(body("tsdb_connector_src_db", "ledger_feed").tables).toEqual([]);
+  it("leaves out what the provider reads as unset: empty tables and empty non-authoritative labels", () => {
+    expect(body("tsdb_connector_src_db", "ledger_feed")).not.toHaveProperty("tables");
     const dr = body("containerbackup_restore_channel", "dr_restores");
     expect(dr).toEqual({ destination_project: "projects/dr-target", location: "us-central1", name: "dr-restores" });
   });
