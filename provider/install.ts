@@ -14,6 +14,7 @@
 // versions are left in the mirror, so working directories locked to them keep working until
 // `terraform init -upgrade` moves them to the new one.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -172,6 +173,12 @@ export function writeCliConfig(mirror: string): string {
   return path;
 }
 
+/** better-sqlite3's own build of its addon: the package ships no second copy of it. */
+export function installedNativeAddon(): string | undefined {
+  const path = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", NATIVE_ADDON);
+  return existsSync(path) ? path : undefined;
+}
+
 /**
  * Finds the built plugin and the package version, from the compiled module (dist/provider/) or
  * from the sources (provider/, with the build in dist/provider/).
@@ -185,6 +192,5 @@ export function locateBuild(): BuildArtifacts {
   );
   if (!packageJson) throw new Error("cannot find schemaform's package.json");
   const version = (JSON.parse(readFileSync(packageJson, "utf8")) as { version: string }).version;
-  const addon = join(dirname(bundle), NATIVE_ADDON);
-  return { bundle, version, nativeAddon: existsSync(addon) ? addon : undefined };
+  return { bundle, version, nativeAddon: installedNativeAddon() };
 }

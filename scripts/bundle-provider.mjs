@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Bundles the provider plugin into one executable JavaScript file (dist/provider/provider.cjs),
-// with better-sqlite3's native addon beside it. `schemaform provider install` copies both into
+// Bundles the provider plugin into one executable JavaScript file (dist/provider/provider.cjs).
+// `schemaform provider install` copies it, with better-sqlite3's native addon, into
 // a Terraform filesystem mirror as terraform-provider-<name>.
 //
 // Why one CommonJS file with a shebang: Terraform hashes every file of an installed provider
@@ -22,7 +22,7 @@
 //
 // The output is deterministic (same sources, same bytes), so reinstalling the same build never
 // changes the lock-file hash.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,14 +131,7 @@ export async function bundleProvider({ entryPoint, outfile, minify = true }) {
     },
     plugins: [lazyRuntime(minify), ...options.plugins],
   });
-  copyNativeAddon(dirname(outfile));
   return outfile;
-}
-
-/** Puts better-sqlite3's addon beside a bundle (see provider/native.ts). */
-export function copyNativeAddon(directory) {
-  const source = join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", NATIVE_ADDON);
-  copyFileSync(source, join(directory, NATIVE_ADDON));
 }
 
 export const PROVIDER_BUNDLE = join(ROOT, "dist", "provider", "provider.cjs");

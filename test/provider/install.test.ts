@@ -8,14 +8,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/commands/provider.js";
 import { hash1, hashDirectory } from "../../provider/hash.js";
-import { InstallConflictError, cliConfig, installProviders, terraformPlatform } from "../../provider/install.js";
-import { NATIVE_ADDON } from "../../provider/native.js";
+import { InstallConflictError, cliConfig, installProviders, installedNativeAddon, terraformPlatform } from "../../provider/install.js";
 import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../../scripts/bundle-provider.mjs";
 import { bundleFixture } from "./helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-install-"));
 let bundle: string;
-const addon = () => join(work, "build", NATIVE_ADDON);
+const addon = () => installedNativeAddon();
 
 beforeAll(async () => {
   bundle = await bundleFixture(join(work, "build"));
