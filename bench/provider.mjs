@@ -7,31 +7,33 @@
 // Results go to bench/results/provider.json.
 //
 // Parameters (environment):
-//   BENCH_PROVIDER         provider name; "fixture" (default) bundles the test fixture provider,
-//                          "tsdb" / "containerbackup" use the built dist/provider/provider.cjs
-//   BENCH_RESOURCE         resource type (default fixture_thing)
+//   BENCH_PROVIDER         provider name; "containerbackup" (default) / "tsdb" use the built
+//                          dist/provider/provider.cjs, "fixture" bundles the test fixture provider
+//   BENCH_RESOURCE         resource type (default containerbackup_restore_channel)
 //   BENCH_CONFIG           JSON body of one resource; "${count.index}" may appear in strings
 //   BENCH_PROVIDER_CONFIG  JSON provider configuration ("{work}" is replaced by the temp dir)
-//   BENCH_ENV              JSON of extra environment for Terraform and the plugin
+//   BENCH_ENV              JSON of extra environment for Terraform and the plugin ("{work}" replaced too)
 //   BENCH_SIZES            e.g. "1,100,500" (empty: handshake only)   BENCH_RUNS  plans per size (default 3)
 //   BENCH_LAUNCHES         handshake launches (default 15)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { NATIVE_ADDON, PROVIDER_BUNDLE, ROOT, bundleProvider } from "../scripts/bundle-provider.mjs";
+import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../scripts/bundle-provider.mjs";
 
-const { installProviders, writeCliConfig } = await import("../dist/provider/install.js");
+const { installProviders, installedNativeAddon, writeCliConfig } = await import("../dist/provider/install.js");
 const { createServerIdentity } = await import("../dist/provider/transport/cert.js");
 const { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } = await import("../dist/provider/transport/serve.js");
 
 const env = process.env;
 const options = {
-  provider: env.BENCH_PROVIDER ?? "fixture",
-  resource: env.BENCH_RESOURCE ?? "fixture_thing",
-  config: JSON.parse(env.BENCH_CONFIG ?? '{"name":"bench-${count.index}","region":"eu","tags":{"bench":"yes"},"rule":[{"key":"k","value":"v"}]}'),
-  providerConfig: env.BENCH_PROVIDER_CONFIG ?? '{"store":"{work}/store.json"}',
-  extraEnv: JSON.parse(env.BENCH_ENV ?? "{}"),
+  provider: env.BENCH_PROVIDER ?? "containerbackup",
+  resource: env.BENCH_RESOURCE ?? "containerbackup_restore_channel",
+  config: JSON.parse(
+    env.BENCH_CONFIG ?? '{"name":"bench-${count.index}","location":"us-central1","destination_project":"projects/restore-target","labels":{"bench":"yes"}}',
+  ),
+  providerConfig: env.BENCH_PROVIDER_CONFIG ?? '{"project":"bench-project"}',
+  extraEnv: env.BENCH_ENV ?? '{"SCHEMAFORM_DATA_DIR":"{work}/platform","SCHEMAFORM_TRANSITION_SECONDS":"0"}',
   sizes: (env.BENCH_SIZES ?? "1,100,500").split(",").filter((n) => n.trim() !== "").map(Number),
   runs: Number(env.BENCH_RUNS ?? 3),
   launches: Number(env.BENCH_LAUNCHES ?? 15),
@@ -39,6 +41,7 @@ const options = {
 const VERSION = "0.0.1";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-bench-"));
+options.extraEnv = JSON.parse(options.extraEnv.replaceAll("{work}", work));
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -112,7 +115,7 @@ async function main() {
   if (terraformVersion.error) throw new Error("terraform is not on PATH");
   const bundle = await buildPlugin();
   const mirror = join(work, "mirror");
-  const [installed] = installProviders({ providers: [options.provider], bundle, nativeAddon: join(dirname(bundle), NATIVE_ADDON), version: VERSION, mirror });
+  const [installed] = installProviders({ providers: [options.provider], bundle, nativeAddon: installedNativeAddon(), version: VERSION, mirror });
   const executable = join(installed.directory, `terraform-provider-${options.provider}`);
   const tfEnv = { ...process.env, ...options.extraEnv, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: writeCliConfig(mirror), TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
   delete tfEnv.TF_LOG;

@@ -32,7 +32,6 @@ const require = createRequire(import.meta.url);
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const PROTO_DIR = join(ROOT, "provider", "protocol");
 export const PROTO_FILES = ["tfplugin6.proto", "grpc_controller.proto"];
-export const NATIVE_ADDON = "better_sqlite3.node";
 
 /** The protobufjs JSON descriptor of the plugin protocol, parsed now instead of at run time. */
 export function protocolDescriptor() {
