@@ -191,7 +191,7 @@ export function parseJson(text: string): ParseResult {
   len = text.length;
   pos = 0;
   n = 0;
-  cap = Math.max(64, (len >> 3) + 16);
+  cap = Math.max(64, (len >> 4) + 16); // pretty-printed configurations hold about one entry per 20 characters
   kinds = new Uint8Array(cap);
   starts = new Int32Array(cap);
   ends = new Int32Array(cap);
@@ -336,9 +336,13 @@ function parseString(): void {
   let i = pos + 1;
   let kind = K_STRING;
   for (;;) {
-    if (i >= len) fail("Unterminated string", "The string has no closing double quote.", start, start + 1);
-    const c = src.charCodeAt(i);
+    const c = src.charCodeAt(i); // NaN past the end
     if (c === 34) break;
+    if (c > 92) {
+      // the bulk of text: letters, digits above "\\"
+      i++;
+      continue;
+    }
     if (c === 92) {
       kind = K_STRING_ESC;
       const e = src.charCodeAt(i + 1);
@@ -358,7 +362,8 @@ function parseString(): void {
       }
       fail("Invalid escape sequence", 'The only escapes JSON allows are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX.', i, i + 2);
     }
-    if (c < 32) {
+    if (!(c >= 32)) {
+      if (i >= len) fail("Unterminated string", "The string has no closing double quote.", start, start + 1);
       if (c === 10 || c === 13) fail("Unterminated string", "A JSON string cannot contain a raw line break; write it as \\n.", start, i);
       fail("Invalid character in string", "Control characters must be escaped in JSON strings (for example \\t for a tab).", i, i + 1);
     }

@@ -1,0 +1,158 @@
+// `schemaform validate [PATH...]`: checks hand-written *.tf.json files against Terraform's JSON
+// language rules and our providers' schemas, without Terraform, and reports every problem at once.
+import { readFileSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { TF_JSON, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../hcljson/index.js";
+
+const HELP = `usage: schemaform validate [options] [PATH...]
+
+Checks Terraform JSON configuration (*.tf.json) against the JSON language rules and the
+schemas of the tsdb and containerbackup providers, without Terraform and without network.
+
+  PATH                 a file, or a directory meaning its *.tf.json files read together as one
+                       module (default: the current directory); "-" reads standard input
+  --format FORMAT      human (default), json (an array of diagnostics) or sarif (SARIF 2.1.0)
+  --max-warnings N     fail when there are more than N warnings (default: warnings never fail)
+  --stdin-filename F   the name to show for standard input (default: <stdin>)
+  --color, --no-color  force or disable colours in human output (default: when a terminal)
+  -h, --help           show this help
+
+Exit status: 0 no errors, 1 errors (or too many warnings), 2 usage or I/O problem.
+`;
+
+interface Options {
+  paths: string[];
+  format: "human" | "json" | "sarif";
+  maxWarnings: number | null;
+  stdinName: string;
+  color: boolean | null;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Options | "help" {
+  const options: Options = { paths: [], format: "human", maxWarnings: null, stdinName: "<stdin>", color: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (name: string): string => {
+      const eq = arg.indexOf("=");
+      if (eq >= 0) return arg.slice(eq + 1);
+      const next = argv[++i];
+      if (next === undefined) throw new UsageError(`${name} needs a value`);
+      return next;
+    };
+    if (arg === "-h" || arg === "--help") return "help";
+    if (arg === "--format" || arg.startsWith("--format=")) {
+      const f = value("--format");
+      if (f !== "human" && f !== "json" && f !== "sarif") throw new UsageError(`unknown format '${f}' (expected human, json or sarif)`);
+      options.format = f;
+    } else if (arg === "--max-warnings" || arg.startsWith("--max-warnings=")) {
+      const v = value("--max-warnings");
+      if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a whole number, got '${v}'`);
+      options.maxWarnings = Number(v);
+    } else if (arg === "--stdin-filename" || arg.startsWith("--stdin-filename=")) {
+      options.stdinName = value("--stdin-filename");
+    } else if (arg === "--color") options.color = true;
+    else if (arg === "--no-color") options.color = false;
+    else if (arg === "--") {
+      options.paths.push(...argv.slice(i + 1));
+      break;
+    } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option '${arg}'`);
+    else options.paths.push(arg);
+  }
+  if (options.paths.length === 0) options.paths.push(".");
+  return options;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let options: Options | "help";
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`schemaform validate: ${error.message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+
+  // read everything first: an unreadable path is a usage/I-O problem, reported before any result
+  const modules: ModuleFile[][] = [];
+  const paths = options.paths.filter((p) => p !== "-");
+  if (options.paths.includes("-")) {
+    let text: string;
+    try {
+      text = readFileSync(0, "utf8");
+    } catch (error) {
+      process.stderr.write(`schemaform validate: cannot read standard input: ${(error as Error).message}\n`);
+      return 2;
+    }
+    modules.push([{ name: options.stdinName, text }]);
+  }
+  for (const path of paths) {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) {
+        if (!(await readdir(path)).some((n) => TF_JSON.test(n))) {
+          process.stderr.write(`schemaform validate: no *.tf.json files in '${path}'\n`);
+          return 2;
+        }
+        continue;
+      }
+      if (!info.isFile()) throw new Error("not a regular file");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      process.stderr.write(`schemaform validate: cannot read '${path}': ${code === "ENOENT" ? "no such file or directory" : (error as Error).message}\n`);
+      return 2;
+    }
+  }
+  try {
+    const groups = await groupModules(paths);
+    for (const files of groups.values()) modules.push(files);
+  } catch (error) {
+    process.stderr.write(`schemaform validate: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const diagnostics: Diagnostic[] = [];
+  const sources: ModuleResult["sources"] = new Map();
+  for (const files of modules) {
+    const result = await validateModule(files);
+    diagnostics.push(...result.diagnostics);
+    for (const file of files) {
+      const source = result.sources.get(file.name);
+      if (source && !file.contextOnly) sources.set(file.name, source);
+    }
+  }
+
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.length - errors;
+  switch (options.format) {
+    case "json":
+      process.stdout.write(formatJson(diagnostics));
+      break;
+    case "sarif":
+      process.stdout.write(formatSarif(diagnostics, packageVersion()));
+      break;
+    default: {
+      const color = options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+      process.stdout.write(formatHuman(diagnostics, sources, { color }));
+    }
+  }
+  if (errors > 0) return 1;
+  if (options.maxWarnings !== null && warnings > options.maxWarnings) {
+    process.stderr.write(`schemaform validate: ${warnings} warnings (more than --max-warnings ${options.maxWarnings})\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function packageVersion(): string {
+  try {
+    const url = new URL("../../../package.json", import.meta.url);
+    return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+  } catch {
+    return "0.0.0";
+  }
+}

@@ -1,0 +1,245 @@
+// Shared state of one validation run over a module (one or more *.tf.json files).
+import type { RawDiagnostic, Severity } from "./diagnostics.js";
+import type { CtyType, TypeModel } from "./model-types.js";
+import type { JsonDoc } from "./parser.js";
+import { LineMap } from "./positions.js";
+import type { Reference } from "./templates.js";
+
+export interface SourceFile {
+  name: string;
+  text: string;
+  doc: JsonDoc | null;
+  lines: LineMap;
+  /** start, end, start, end, …: [start, end) offsets of values of sensitive attributes, masked in code frames */
+  sensitive: number[];
+  /** loaded only so that declarations in it count (a sibling of a file the user named) */
+  contextOnly: boolean;
+  /** an override file (`override.tf.json`, `*_override.tf.json`): merged into other blocks */
+  override: boolean;
+}
+
+/**
+ * A block of the module: resource, data source, provider, … One object per block, kept for the
+ * whole run, so it is lean: labels and address are built only when asked for.
+ */
+export class BlockDecl {
+  /** count / for_each set (instances need a key); undefined until known (see repetitionOf) */
+  repetition: "count" | "for_each" | null | undefined = undefined;
+  /** our types: the TypeModel */
+  model: TypeModel | undefined = undefined;
+  /** the literal region (tsdb_service region_code, exporters' region), null when unset or unknown */
+  region: string | null | undefined = undefined;
+  /** the body has been checked (its region is known) */
+  done = false;
+  /** region checks of references made from this block, run once it is converted */
+  regionChecks: RegionCheck[] | undefined = undefined;
+  private labelList: string[] | null;
+  private addressText: string | null;
+
+  constructor(
+    /** "resource", "data", "ephemeral", "provider", "variable", … */
+    readonly blockType: string,
+    /** the first label (resource type, provider name, variable name, …), "" when none */
+    readonly type: string,
+    /** the last label (resource name; provider alias once known), "" when none */
+    public name: string,
+    labels: string[] | null,
+    readonly file: number,
+    /** node of the last label's property name (or the block's key), where "the block" is reported */
+    readonly header: number,
+    /** the body object node */
+    readonly body: number,
+    address: string | null,
+    /** a data block scoped to a check block: not visible outside it */
+    readonly scoped = false,
+  ) {
+    this.labelList = labels;
+    this.addressText = address;
+  }
+
+  get labels(): string[] {
+    return (this.labelList ??= [this.type, this.name]);
+  }
+
+  set labels(value: string[]) {
+    this.labelList = value;
+  }
+
+  /** "tsdb_service.db", "data.tsdb_vpcs.all", "provider.tsdb", "var.x", … (built when asked, not kept) */
+  get address(): string {
+    return this.addressText ?? addressFor(this.blockType, this.labelList ?? [this.type, this.name]);
+  }
+}
+
+export function addressFor(blockType: string, labels: string[]): string {
+  switch (blockType) {
+    case "resource":
+      return `${labels[0]}.${labels[1]}`;
+    case "data":
+    case "ephemeral":
+    case "action":
+      return `${blockType}.${labels[0]}.${labels[1]}`;
+    case "variable":
+      return `var.${labels[0]}`;
+    case "provider":
+    case "output":
+    case "module":
+    case "check":
+      return `${blockType}.${labels[0]}`;
+    default:
+      return blockType;
+  }
+}
+
+/** A region rule to check once both blocks are converted: `from.attribute` references `target`. */
+export interface RegionCheck {
+  file: number;
+  /** the string node holding the reference, and the reference's offsets inside the decoded string */
+  node: number;
+  start: number;
+  end: number;
+  attribute: string;
+  target: BlockDecl;
+}
+
+/** A reference to another object found in an expression. */
+export interface FoundReference {
+  file: number;
+  /** the string node holding it */
+  node: number;
+  ref: Reference;
+  /** the whole string is exactly this reference */
+  whole: boolean;
+  /** where it was found */
+  address: string | null;
+  path: string | null;
+  /** the block holding the reference, and the attribute of our model it is the value of */
+  from?: BlockDecl;
+  attribute?: string;
+  /** the cty type the position expects, when it is an attribute of our model */
+  expects?: CtyType;
+}
+
+export class Ctx {
+  readonly diagnostics: RawDiagnostic[] = [];
+  readonly blocks: BlockDecl[] = [];
+  /** references found before every block was declared (resolved at the end) */
+  readonly references: FoundReference[] = [];
+  /** once set, references are handed to it as they are found */
+  referenceSink: ((found: FoundReference) => void) | null = null;
+  /** resources and data sources by kind, type and name */
+  readonly declared = { resource: new Map<string, Map<string, BlockDecl>>(), data: new Map<string, Map<string, BlockDecl>>() };
+  /** region checks waiting for the other block to be converted */
+  readonly pendingRegions: { from: BlockDecl; check: RegionCheck }[] = [];
+  /** the last type looked up by register(): most blocks come in runs of one type */
+  lastType: { blockType: string; type: string; model: TypeModel | null; names: Map<string, BlockDecl> | null } | null = null;
+  /** type hash → the type's names, null when two types share a hash */
+  readonly hashedTypes = { resource: new Map<number, { type: string; names: Map<string, BlockDecl> } | null>(), data: new Map<number, { type: string; names: Map<string, BlockDecl> } | null>() };
+  /** per names map (one per type): name hash → block, null when two names share a hash */
+  readonly hashedNames = new WeakMap<Map<string, BlockDecl>, Map<number, BlockDecl | null>>();
+  /** one conversion at a time: its state object is reused */
+  convertState: unknown = null;
+  /** block type → type name → model (null: not ours) */
+  readonly models = new Map<string, Map<string, TypeModel | null>>();
+  /** resource, data and provider blocks, checked once every file has been read */
+  readonly pending: BlockDecl[] = [];
+  /** import blocks' targets in this module (for "not declared" warnings) */
+  readonly imports: { file: number; node: number; type: string; name: string }[] = [];
+  /** `${…}` references are collected only for these roots (our providers' types, and data) */
+  fileIndex = 0;
+  doc!: JsonDoc;
+  text = "";
+
+  constructor(readonly files: SourceFile[]) {}
+
+  use(file: number): void {
+    this.fileIndex = file;
+    this.doc = this.files[file]!.doc!;
+    this.text = this.files[file]!.text;
+  }
+
+  report(severity: Severity, code: string, message: string, start: number, end: number, address: string | null, path: string | null, file = this.fileIndex): void {
+    this.diagnostics.push({ severity, code, message, file, start, end, address, path });
+  }
+
+  /** Error at a node (its whole range). */
+  error(code: string, message: string, node: number, address: string | null, path: string | null): void {
+    this.report("error", code, message, this.doc.start(node), this.doc.end(node), address, path);
+  }
+
+  warning(code: string, message: string, node: number, address: string | null, path: string | null): void {
+    this.report("warning", code, message, this.doc.start(node), this.doc.end(node), address, path);
+  }
+
+  /** Error covering a property: from its name to the end of its value. */
+  errorAtProperty(code: string, message: string, keyNode: number, address: string | null, path: string | null): void {
+    this.report("error", code, message, this.doc.start(keyNode), this.doc.end(keyNode + 1), address, path);
+  }
+
+  addReference(found: FoundReference): void {
+    if (this.referenceSink) this.referenceSink(found);
+    else this.references.push(found);
+  }
+
+  markSensitive(node: number): void {
+    this.files[this.fileIndex]!.sensitive.push(this.doc.starts[node]!, this.doc.ends[node]!);
+  }
+}
+
+/** Whether a resource or data block sets count or for_each (found by a scan of its body, once). */
+export function repetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | null {
+  if (decl.repetition !== undefined) return decl.repetition;
+  const doc = ctx.files[decl.file]!.doc!;
+  let found: "count" | "for_each" | null = null;
+  const end = doc.nexts[decl.body]!;
+  const text = doc.text;
+  for (let k = decl.body + 1; k < end && found === null; k = doc.nexts[k + 1]!) {
+    if (doc.kinds[k + 1] === 7 /* null */) continue;
+    const from = doc.starts[k]! + 1;
+    const length = doc.ends[k]! - from - 1;
+    if (length === 5 && text.startsWith("count", from)) found = "count";
+    else if (length === 8 && text.startsWith("for_each", from)) found = "for_each";
+    else if (doc.kinds[k] === 8 /* escaped */) {
+      const name = doc.str(k);
+      if (name === "count" || name === "for_each") found = name;
+    }
+  }
+  decl.repetition = found;
+  return found;
+}
+
+/** A hash of s[from, to) (30 bits, a small integer key), the same for a name and its text in the source. */
+export function nameHash(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5 & 0x3fffffff;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) & 0x3fffffff;
+  return h;
+}
+
+export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false): SourceFile {
+  const base = name.replace(/^.*[\\/]/, "");
+  return { name, text, doc, lines: new LineMap(text), sensitive: [], contextOnly, override: base === "override.tf.json" || base.endsWith("_override.tf.json") };
+}
+
+/** `a.b`, `tables[0].schema_name`, `labels["x y"]` */
+export function joinPath(base: string | null, segment: string | number): string {
+  if (typeof segment === "number") return `${base ?? ""}[${segment}]`;
+  if (!isIdentifier(segment)) return `${base ?? ""}[${JSON.stringify(segment)}]`;
+  return base ? `${base}.${segment}` : segment;
+}
+
+function isIdentifier(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  let c = s.charCodeAt(0);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  for (let i = 1; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+export function quote(s: string): string {
+  const shown = s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,409 @@
+// Checks across blocks of one module, where both sides are literal: references to our
+// providers' resources and data sources name a declared block and an attribute it has, with a
+// compatible type and the right instance keys; ids go to the right resource type and attribute
+// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
+// attaches it; a read replica is in its source's region.
+import { joinPath, nameHash, quote, repetitionOf, type BlockDecl, type Ctx, type FoundReference, type RegionCheck } from "./context.js";
+import type { AttributeModel, BlockModel, CtyType, NestedBlockModel } from "./model-types.js";
+import { K_STRING } from "./parser.js";
+import { locate } from "./resource.js";
+import { suggest } from "./suggest.js";
+import { formatTraversal, type TraversalStep } from "./templates.js";
+
+interface Target {
+  kind: "resource" | "data";
+  type: string;
+  /** attribute path (names only) */
+  attribute: string[];
+  shown: string;
+}
+
+/** Which resource attribute an id-like argument must reference. */
+const REFERENCE_RULES: Record<string, Target[]> = {
+  "resource.tsdb_service.vpc_id": [
+    { kind: "resource", type: "tsdb_vpcs", attribute: ["vpcs_id"], shown: "tsdb_vpcs.<name>.vpcs_id" },
+    { kind: "data", type: "tsdb_vpcs", attribute: ["vpcs", "id"], shown: "data.tsdb_vpcs.<name>.vpcs[<index>].id" },
+    { kind: "data", type: "tsdb_service", attribute: ["vpc_id"], shown: "data.tsdb_service.<name>.vpc_id" },
+  ],
+  "resource.tsdb_peering_connection.platform_vpc_id": [
+    { kind: "resource", type: "tsdb_vpcs", attribute: ["vpcs_id"], shown: "tsdb_vpcs.<name>.vpcs_id" },
+    { kind: "data", type: "tsdb_vpcs", attribute: ["vpcs", "id"], shown: "data.tsdb_vpcs.<name>.vpcs[<index>].id" },
+  ],
+  "resource.tsdb_service.log_exporter_id": [{ kind: "resource", type: "tsdb_log_exporter", attribute: ["id"], shown: "tsdb_log_exporter.<name>.id" }],
+  "resource.tsdb_service.metric_exporter_id": [{ kind: "resource", type: "tsdb_metric_exporter", attribute: ["id"], shown: "tsdb_metric_exporter.<name>.id" }],
+  "resource.tsdb_service.read_replica_source": [
+    { kind: "resource", type: "tsdb_service", attribute: ["id"], shown: "tsdb_service.<name>.id" },
+    { kind: "data", type: "tsdb_service", attribute: ["id"], shown: "data.tsdb_service.<name>.id" },
+  ],
+  "resource.tsdb_connector_obj_store.service_id": [
+    { kind: "resource", type: "tsdb_service", attribute: ["id"], shown: "tsdb_service.<name>.id" },
+    { kind: "data", type: "tsdb_service", attribute: ["id"], shown: "data.tsdb_service.<name>.id" },
+  ],
+  "resource.tsdb_connector_src_db.service_id": [
+    { kind: "resource", type: "tsdb_service", attribute: ["id"], shown: "tsdb_service.<name>.id" },
+    { kind: "data", type: "tsdb_service", attribute: ["id"], shown: "data.tsdb_service.<name>.id" },
+  ],
+};
+
+const memberMaps = new WeakMap<BlockModel, Map<string, { attribute?: AttributeModel; block?: NestedBlockModel }>>();
+
+/** Attributes and nested blocks of a block by name (a Map: names are user input here). */
+function membersOf(block: BlockModel): Map<string, { attribute?: AttributeModel; block?: NestedBlockModel }> {
+  let map = memberMaps.get(block);
+  if (!map) {
+    map = new Map();
+    for (const [name, attribute] of Object.entries(block.attributes)) map.set(name, { attribute });
+    for (const [name, nested] of Object.entries(block.blocks)) map.set(name, { block: nested });
+    memberMaps.set(block, map);
+  }
+  return map;
+}
+
+/** REFERENCE_RULES by type key and attribute name (no string building per reference). */
+const RULES_BY_TYPE = new Map<string, Map<string, Target[]>>();
+for (const [key, targets] of Object.entries(REFERENCE_RULES)) {
+  const dot = key.lastIndexOf(".");
+  const type = key.slice(0, dot);
+  if (!RULES_BY_TYPE.has(type)) RULES_BY_TYPE.set(type, new Map());
+  RULES_BY_TYPE.get(type)!.set(key.slice(dot + 1), targets);
+}
+
+interface Resolved {
+  decl: BlockDecl;
+  kind: "resource" | "data";
+  type: string;
+  /** attribute names after the instance key */
+  attribute: string[];
+  /** the type of the attribute referenced, when it is one */
+  attributeType?: CtyType;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isIdentPart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/**
+ * The common case without allocating the general machinery: an argument of our types whose
+ * value is exactly "${TYPE.NAME.ATTR}" (or "${data.TYPE.NAME.ATTR}", "${var.x}", …) that is
+ * fine. Returns false when anything needs a closer look (then the general path checks and
+ * reports); true when the reference is known to be valid (or is not one we check).
+ */
+export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: string, attribute: string | undefined, expects: CtyType | undefined): boolean {
+  // read the source text directly when the string has no escapes (a flat string, fast to index)
+  const doc = ctx.doc;
+  let s = value;
+  let o = 0; // offset of the string's first character in s
+  if (doc.kinds[node] === K_STRING) {
+    s = doc.text;
+    o = doc.starts[node]! + 1;
+  }
+  const n = o + value.length - 1; // offset of the last character
+  if (n - o < 3 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125) return false;
+  // split "a.b.c.d" (identifiers only) into at most 4 parts
+  let i = o + 2;
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let parts = 1;
+  if (!isIdentStart(s.charCodeAt(i))) return false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (parts > 3 || !isIdentStart(s.charCodeAt(i + 1))) return false;
+      if (parts === 1) d0 = i;
+      else if (parts === 2) d1 = i;
+      else d2 = i;
+      parts++;
+    } else if (!isIdentPart(c)) return false;
+  }
+  const rootEnd = parts > 1 ? d0 : n;
+  let kind: "resource" | "data" = "resource";
+  let typeFrom = o + 2;
+  let typeEnd = rootEnd;
+  let nameFrom = d0 + 1;
+  let nameEnd = d1;
+  if (rootEnd - typeFrom === 4 && s.startsWith("data", typeFrom)) {
+    if (parts < 2) return true;
+    kind = "data";
+    typeFrom = d0 + 1;
+    typeEnd = parts > 2 ? d1 : n;
+    nameFrom = d1 + 1;
+    nameEnd = d2;
+  }
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return true; // not a reference we check
+  // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
+  if (parts !== (kind === "data" ? 4 : 3)) return false;
+  // references come in runs to one type: keep its name map at hand
+  let names: Map<string, BlockDecl> | undefined;
+  const byHash = ctx.hashedTypes[kind].get(nameHash(s, typeFrom, typeEnd));
+  if (byHash === undefined) return false; // not declared: the general path says so
+  if (byHash !== null && byHash.type.length === typeEnd - typeFrom && s.startsWith(byHash.type, typeFrom)) names = byHash.names;
+  else {
+    names = ctx.declared[kind].get(s.slice(typeFrom, typeEnd));
+    if (names === undefined) return false;
+  }
+  // every block is declared by now: hash the type's names once, on its first reference
+  let hashed = ctx.hashedNames.get(names);
+  if (hashed === undefined) {
+    hashed = new Map();
+    for (const [name, d] of names) {
+      const h = nameHash(name, 0, name.length);
+      hashed.set(h, hashed.has(h) ? null : d);
+    }
+    ctx.hashedNames.set(names, hashed);
+  }
+  let decl: BlockDecl | null | undefined = hashed.get(nameHash(s, nameFrom, nameEnd));
+  if (decl === null) decl = names.get(s.slice(nameFrom, nameEnd)); // two names with one hash
+  else if (decl !== undefined && (decl.name.length !== nameEnd - nameFrom || !s.startsWith(decl.name, nameFrom))) decl = undefined;
+  if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
+  const target = attributeIn(decl.model.block, s, nameEnd + 1, n);
+  if (target === undefined) return false;
+  if (from.model !== undefined && attribute !== undefined) {
+    const rule = RULES_BY_TYPE.get(from.model.key)?.get(attribute);
+    if (rule !== undefined) {
+      let ok = false;
+      for (const t of rule) if (t.kind === kind && t.type === decl.model.type && t.attribute.length === 1 && t.attribute[0] === target.name) ok = true;
+      if (!ok) return false;
+    }
+    if (expects !== undefined && !compatible(expects, target.type)) return false;
+    if (from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
+      // the region check runs once both blocks are converted (see blockDone)
+      (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
+    }
+  }
+  return true;
+}
+
+/** The attribute of a block named s[from, to), found without slicing the name. */
+function attributeIn(block: BlockModel, s: string, from: number, to: number): AttributeModel | undefined {
+  let byLength = attributesByLength.get(block);
+  if (byLength === undefined) {
+    byLength = [];
+    for (const a of Object.values(block.attributes)) (byLength[a.name.length] ??= []).push(a);
+    attributesByLength.set(block, byLength);
+  }
+  const candidates = byLength[to - from];
+  if (candidates === undefined) return undefined;
+  for (const a of candidates) if (s.startsWith(a.name, from)) return a;
+  return undefined;
+}
+
+const attributesByLength = new WeakMap<BlockModel, (AttributeModel[] | undefined)[]>();
+
+/** Resolves and checks one reference (every block of the module is declared by now). */
+export function checkReference(ctx: Ctx, found: FoundReference): void {
+  const r = resolve(ctx, found);
+  if (!r || !found.whole || !found.from?.model || !found.attribute) return;
+  const rule = RULES_BY_TYPE.get(found.from.model.key)?.get(found.attribute);
+  if (rule && !rule.some((t) => t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute))) {
+    const shown = rule.map((t) => t.shown);
+    report(ctx, found, "reference-target", `Wrong reference: ${found.attribute} must reference ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown[0]}, not ${formatTraversal(found.ref)}.`);
+    return;
+  }
+  if (found.expects && r.attributeType && !compatible(found.expects, r.attributeType)) {
+    report(ctx, found, "reference-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(found.attribute)}: ${formatTraversal(found.ref)} is ${describe(r.attributeType)}, but ${describe(found.expects)} is required.`);
+    return;
+  }
+  if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
+    const a = found.attribute;
+    if (((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) || (a === "read_replica_source" && r.type === "tsdb_service")) {
+      (found.from.regionChecks ??= []).push({ file: found.file, node: found.node, start: found.ref.start, end: found.ref.end, attribute: a, target: r.decl });
+    }
+  }
+}
+
+/** After a block is checked: its region checks whose other side is known run now, others wait. */
+export function blockDone(ctx: Ctx, decl: BlockDecl): void {
+  decl.done = true;
+  const checks = decl.regionChecks;
+  if (!checks) return;
+  decl.regionChecks = undefined;
+  for (const check of checks) {
+    if (check.target.done) checkRegion(ctx, decl, check);
+    else ctx.pendingRegions.push({ from: decl, check });
+  }
+}
+
+/** What can only be checked once every block is converted. */
+export function finishCrossReferences(ctx: Ctx): void {
+  for (const c of ctx.pendingRegions) checkRegion(ctx, c.from, c.check);
+  for (const imp of ctx.imports) {
+    if (!ctx.declared.resource.get(imp.type)?.has(imp.name) && (imp.type.startsWith("tsdb_") || imp.type.startsWith("containerbackup_"))) {
+      ctx.use(imp.file);
+      ctx.warning("import-target", `Import target not declared: There is no resource block for ${imp.type}.${imp.name} in this module; Terraform needs one unless it generates configuration (plan -generate-config-out).`, imp.node, "import", "to");
+    }
+  }
+}
+
+function sameNames(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function report(ctx: Ctx, found: FoundReference, code: string, message: string): void {
+  ctx.use(found.file);
+  const doc = ctx.doc;
+  let start = doc.start(found.node);
+  let end = doc.end(found.node);
+  if (doc.kinds[found.node] === K_STRING) {
+    end = start + 1 + found.ref.end;
+    start = start + 1 + found.ref.start;
+  }
+  ctx.report("error", code, message, start, end, found.address ?? found.from?.address ?? null, found.path, found.file);
+}
+
+function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
+  const steps: TraversalStep[] = found.ref.steps;
+  let at = 0; // index of the next step to read
+  let kind: "resource" | "data" = "resource";
+  let type = found.ref.root;
+  if (type === "data") {
+    kind = "data";
+    type = (steps[0] as { name: string }).name;
+    at = 1;
+  }
+  const nameStep = steps[at];
+  if (!nameStep || nameStep.kind !== "attr") {
+    report(ctx, found, "invalid-reference", `Invalid reference: A reference to a ${kind === "data" ? "data source" : "resource"} type must be followed by at least one attribute access, specifying the ${kind === "data" ? "data source" : "resource"} name.`);
+    return null;
+  }
+  at++;
+  const decl = ctx.declared[kind].get(type)?.get(nameStep.name);
+  if (!decl) {
+    report(
+      ctx,
+      found,
+      "undeclared-reference",
+      `Reference to undeclared ${kind === "data" ? "data source" : "resource"}: A ${kind === "data" ? "data" : "managed"} resource ${quote(type)} ${quote(nameStep.name)} has not been declared in this module.`,
+    );
+    return null;
+  }
+  const shownName = `${kind === "data" ? "data." : ""}${type}.${nameStep.name}`; // a cons string: built only if printed
+  const first = steps[at];
+  const repetition = repetitionOf(ctx, decl);
+  if (repetition) {
+    if (first && first.kind === "attr") {
+      report(
+        ctx,
+        found,
+        "instance-key",
+        `Missing resource instance key: Because ${shownName} has ${quote(repetition)} set, its attributes must be accessed on specific instances, e.g. ${shownName}[${repetition === "count" ? "count.index" : "each.key"}].`,
+      );
+      return null;
+    }
+    if (first) at++;
+  } else if (first && first.kind === "index" && first.key !== null) {
+    report(ctx, found, "instance-key", `Unexpected resource instance key: Because ${shownName} does not have "count" or "for_each" set, references to it must not include an index key.`);
+    return null;
+  } else if (first && first.kind === "splat") at++;
+  const rest = at === 0 ? steps : steps.slice(at);
+  const attribute: string[] = [];
+  let attributeType: CtyType | undefined;
+  if (decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+    let block: BlockModel | null = decl.model.block;
+    let t: CtyType | undefined;
+    let path = "";
+    for (let i = 0; i < rest.length; i++) {
+      const step = rest[i]!;
+      if (step.kind !== "attr") {
+        // an element of a list, set or map
+        if (t && typeof t !== "string" && t[0] !== "object") t = t[1] as CtyType;
+        else if (!block) t = undefined;
+        continue;
+      }
+      attribute.push(step.name);
+      if (!block) {
+        // inside an object-typed attribute
+        if (t && typeof t !== "string" && t[0] === "object" && !Object.prototype.hasOwnProperty.call(t[1], step.name)) {
+          report(ctx, found, "unsupported-attribute", `Unsupported attribute: ${shownName}.${path} has no attribute named ${quote(step.name)}.`);
+          return null;
+        }
+        t = t && typeof t !== "string" && t[0] === "object" ? t[1][step.name] : undefined;
+        path = joinPath(path || null, step.name);
+        continue;
+      }
+      const member = membersOf(block).get(step.name);
+      const a: AttributeModel | undefined = member?.attribute;
+      const b: NestedBlockModel | undefined = member?.block;
+      if (!a && !b) {
+        const hint = suggest(step.name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
+        report(
+          ctx,
+          found,
+          "unsupported-attribute",
+          `Unsupported attribute: ${path ? `${shownName}.${path}` : `This object (${shownName})`} has no argument, nested block, or exported attribute named ${quote(step.name)}.${hint ? ` Did you mean "${hint}"?` : ""}`,
+        );
+        return null;
+      }
+      path = joinPath(path || null, step.name);
+      if (a) {
+        t = a.type;
+        block = a.nested ? a.nested.block : null;
+      } else {
+        t = b!.nesting === "single" ? ["object", {}] : ["list", ["object", {}]];
+        block = b!.block;
+      }
+    }
+    attributeType = t;
+  }
+  return { decl, kind, type, attribute, attributeType };
+}
+
+function describe(t: CtyType): string {
+  if (typeof t === "string") return t === "bool" ? "a bool" : `a ${t}`;
+  if (t[0] === "object") return "an object";
+  return `a ${t[0]}`;
+}
+
+/** Whether a value of type `from` can be assigned where `to` is expected (go-cty conversions). */
+function compatible(to: CtyType, from: CtyType): boolean {
+  if (typeof to === "string" || typeof from === "string") {
+    if (typeof to !== "string" || typeof from !== "string") return false;
+    if (to === from) return true;
+    return to === "string" || from === "string"; // number/bool ↔ string convert; number ↔ bool do not
+  }
+  if (to[0] === "list" || to[0] === "set") return (from[0] === "list" || from[0] === "set") && compatible(to[1] as CtyType, from[1] as CtyType);
+  if (to[0] === "map") return from[0] === "map" || from[0] === "object";
+  return from[0] === "object" || from[0] === "map";
+}
+
+function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
+  const target = check.target;
+  const serviceRegion = service.region;
+  const targetRegion = target.region;
+  if (!serviceRegion || !targetRegion || serviceRegion === targetRegion) return;
+  if (check.attribute === "read_replica_source") {
+    ctx.use(service.file);
+    const loc = locate(ctx, service, service.model!.block, ["region_code"]);
+    ctx.report(
+      "error",
+      "region-mismatch",
+      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${target.address} (${quote(targetRegion)}); a read replica must be in its source's region.`,
+      loc.start,
+      loc.end,
+      service.address,
+      "region_code",
+      service.file,
+    );
+    return;
+  }
+  const found: FoundReference = {
+    file: check.file,
+    node: check.node,
+    ref: { root: "", steps: [], start: check.start, end: check.end },
+    whole: true,
+    address: service.address,
+    path: check.attribute,
+    from: service,
+    attribute: check.attribute,
+    expects: undefined,
+  };
+  report(
+    ctx,
+    found,
+    "region-mismatch",
+    `Exporter region mismatch: ${target.address} is in region ${quote(targetRegion)}, but ${service.address} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
+  );
+}

@@ -1,0 +1,109 @@
+// Public entry of the HCL-JSON layer: validate Terraform JSON configuration (`*.tf.json`)
+// against the language rules and our providers' schemas.
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, join, normalize, resolve } from "node:path";
+import { loadType } from "./body.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult } from "./module.js";
+import { typeKeys } from "../generated/registry.js";
+
+export type { Diagnostic, Severity } from "./diagnostics.js";
+export type { ModuleFile, ModuleResult } from "./module.js";
+export type { TypeSource } from "./resource.js";
+export { validateModule, validateModuleSync, typeKeysOf, generatedTypes } from "./module.js";
+export { formatHuman, formatJson, formatSarif, summary } from "./format.js";
+export { parseJson, JsonDoc } from "./parser.js";
+export { hasTemplate } from "./templates.js";
+
+export interface ValidateOptions {
+  /** shown in diagnostics; default "main.tf.json" */
+  filename?: string;
+}
+
+/** Validates one `*.tf.json` document. Loads the models and validators of the types it uses. */
+export async function validateHclJson(text: string, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const result = await validateModule([{ name: options.filename ?? "main.tf.json", text }]);
+  return result.diagnostics;
+}
+
+/** Synchronous variant: the types must be loaded first (`await preloadTypes()`). */
+export function validateHclJsonSync(text: string, options: ValidateOptions = {}): Diagnostic[] {
+  return validateModuleSync([{ name: options.filename ?? "main.tf.json", text }]).diagnostics;
+}
+
+/** Loads every type's model and validator, so that the synchronous variants can run. */
+export async function preloadTypes(): Promise<void> {
+  await Promise.all(typeKeys.map((k) => loadType(k)));
+}
+
+export const TF_JSON = /\.tf\.json$/;
+
+/**
+ * Validates files and directories the way Terraform reads modules: a directory is its `*.tf.json`
+ * files, read together; files named directly are read together with the other `*.tf.json` files
+ * of their directory (whose own problems are not reported), so references across files resolve.
+ */
+export async function validateFiles(paths: string[]): Promise<ModuleResult> {
+  const groups = await groupModules(paths);
+  const diagnostics: Diagnostic[] = [];
+  const sources: ModuleResult["sources"] = new Map();
+  for (const files of groups.values()) {
+    const result = await validateModule(files);
+    diagnostics.push(...result.diagnostics);
+    for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);
+  }
+  return { diagnostics, sources };
+}
+
+/** Reads paths into modules (by directory). Throws on I/O problems. */
+export async function groupModules(paths: string[]): Promise<Map<string, ModuleFile[]>> {
+  // modules by resolved directory; files by resolved path (a file named twice is read once)
+  const groups = new Map<string, Map<string, ModuleFile>>();
+  const named = new Map<string, { shown: string; names: Set<string> }>();
+  const add = (dir: string, file: ModuleFile) => {
+    const key = resolve(dir);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = new Map()));
+    const id = resolve(file.name);
+    const existing = g.get(id);
+    if (!existing || existing.contextOnly) g.set(id, file);
+  };
+  for (const path of paths) {
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      const names = (await readdir(path)).filter((n) => TF_JSON.test(n)).sort();
+      for (const n of names) {
+        const file = join(path, n);
+        add(path, { name: file, text: await readFile(file, "utf8") });
+      }
+    } else {
+      const dir = dirname(path);
+      add(dir, { name: normalize(path), text: await readFile(path, "utf8") });
+      const key = resolve(dir);
+      let entry = named.get(key);
+      if (!entry) named.set(key, (entry = { shown: dir, names: new Set() }));
+      entry.names.add(basename(path));
+    }
+  }
+  // siblings of files named directly: context only
+  for (const [key, { shown, names }] of named) {
+    let siblings: string[] = [];
+    try {
+      siblings = (await readdir(shown)).filter((n) => TF_JSON.test(n) && !names.has(n)).sort();
+    } catch {
+      siblings = [];
+    }
+    for (const n of siblings) {
+      const file = join(shown, n);
+      if (groups.get(key)?.has(resolve(file))) continue;
+      try {
+        add(shown, { name: file, text: await readFile(file, "utf8"), contextOnly: true });
+      } catch {
+        // an unreadable sibling only loses context
+      }
+    }
+  }
+  const out = new Map<string, ModuleFile[]>();
+  for (const [dir, g] of groups) out.set(dir, [...g.values()]);
+  return out;
+}

@@ -1,0 +1,817 @@
+// Terraform's JSON configuration language, checked in our own code: the root, top-level block
+// types and their labels, block shapes (object / array of objects / [] / null at every level),
+// "//" comments, duplicate arguments, the core blocks (variable, output, locals, module,
+// terraform, moved, removed, import, check), meta-arguments, reference-only positions and
+// templates. Provider attributes of our types are handled by convert.ts.
+import { BlockDecl, joinPath, quote, type Ctx } from "./context.js";
+import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
+import { suggest } from "./suggest.js";
+import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal } from "./templates.js";
+import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
+
+// ---------------------------------------------------------------------------------------------
+// Body specifications of the core blocks
+
+type AttrKind =
+  | "expr" // any expression
+  | "string" // literal string (templates are not interpreted)
+  | "bool" // literal bool (with cty's string conversion)
+  | "literal" // any literal JSON value
+  | "type" // a type constraint
+  | "ref" // one bare reference
+  | "refs" // an array of bare references
+  | "ref-index" // a bare resource address whose index may be an expression (import.to)
+  | "provider-ref" // provider or provider.alias
+  | "ignore_changes"
+  | "count"
+  | "for_each"
+  | "providers" // module providers map
+  | "when"
+  | "on_failure"
+  | "ident"; // a bare identifier (dynamic.iterator)
+
+interface AttrSpec {
+  kind: AttrKind;
+  required?: boolean;
+}
+
+interface BlockSpec {
+  labels: number;
+  body: BodySpec | "literal";
+  /** at most one block */
+  single?: boolean;
+}
+
+export interface BodySpec {
+  attrs: Map<string, AttrSpec>;
+  blocks: Map<string, BlockSpec>;
+  /** what other properties are: module inputs are expressions; otherwise unknown names are errors */
+  other?: "expr";
+}
+
+function spec(attrs: Record<string, AttrKind | AttrSpec>, blocks: Record<string, BlockSpec> = {}, other?: "expr"): BodySpec {
+  const a = new Map<string, AttrSpec>();
+  for (const [name, s] of Object.entries(attrs)) a.set(name, typeof s === "string" ? { kind: s } : s);
+  return { attrs: a, blocks: new Map(Object.entries(blocks)), other };
+}
+
+const condition = spec({ condition: { kind: "expr", required: true }, error_message: { kind: "expr", required: true } });
+const connection = spec({ type: "string" }, {}, "expr");
+const provisioner = spec({ when: "when", on_failure: "on_failure" }, { connection: { labels: 0, body: connection, single: true } }, "expr");
+
+export const LIFECYCLE_RESOURCE = spec(
+  { create_before_destroy: "bool", prevent_destroy: "bool", ignore_changes: "ignore_changes", replace_triggered_by: "refs" },
+  { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: condition }, action_trigger: { labels: 0, body: spec({}, {}, "expr") } },
+);
+export const LIFECYCLE_DATA = spec({}, { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: condition } });
+export const PROVISIONER = provisioner;
+export const CONNECTION = connection;
+
+const VARIABLE = spec(
+  { description: "string", default: "literal", type: "type", sensitive: "bool", nullable: "bool", ephemeral: "bool", deprecated: "string" },
+  { validation: { labels: 0, body: condition } },
+);
+const OUTPUT = spec(
+  { value: { kind: "expr", required: true }, description: "string", sensitive: "bool", ephemeral: "bool", depends_on: "refs", deprecated: "string" },
+  { precondition: { labels: 0, body: condition } },
+);
+const MODULE = spec({ source: { kind: "string", required: true }, version: "string", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
+const TERRAFORM = spec(
+  { required_version: "string", experiments: "literal", language: "literal" },
+  {
+    required_providers: { labels: 0, body: "literal" },
+    backend: { labels: 1, body: "literal", single: true },
+    cloud: { labels: 0, body: "literal", single: true },
+    provider_meta: { labels: 1, body: "literal" },
+  },
+);
+const MOVED = spec({ from: { kind: "ref", required: true }, to: { kind: "ref", required: true } });
+const REMOVED = spec(
+  { from: { kind: "ref", required: true } },
+  { lifecycle: { labels: 0, body: spec({ destroy: "bool" }), single: true }, connection: { labels: 0, body: connection, single: true }, provisioner: { labels: 1, body: provisioner } },
+);
+const IMPORT = spec({ to: { kind: "ref-index", required: true }, id: "expr", identity: "expr", for_each: "for_each", provider: "provider-ref" });
+const CHECK = spec({}, { assert: { labels: 0, body: condition } });
+export const DYNAMIC = spec({ for_each: { kind: "expr", required: true }, iterator: "ident", labels: "expr" });
+
+/** Top-level block types and their number of labels. */
+export const TOP_LEVEL: ReadonlyMap<string, number> = new Map([
+  ["terraform", 0],
+  ["provider", 1],
+  ["variable", 1],
+  ["locals", 0],
+  ["output", 1],
+  ["module", 1],
+  ["resource", 2],
+  ["data", 2],
+  ["ephemeral", 2],
+  ["action", 2],
+  ["moved", 0],
+  ["removed", 0],
+  ["import", 0],
+  ["check", 1],
+]);
+
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+// ---------------------------------------------------------------------------------------------
+// Block shapes
+
+/**
+ * Calls `each` for every block body a nested-block value holds: an object (one block), an array
+ * of objects (several), `null` or `[]` (none). Anything else is an error.
+ */
+export function forEachInstance(ctx: Ctx, value: number, what: string, address: string | null, path: string | null, each: (body: number) => void): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[value];
+  if (kind === K_OBJECT) each(value);
+  else if (kind === K_ARRAY) {
+    const end = doc.nexts[value]!;
+    for (let c = value + 1; c < end; c = doc.nexts[c]!) {
+      if (doc.kinds[c] === K_OBJECT) each(c);
+      else if (doc.kinds[c] !== K_NULL) blockShapeError(ctx, c, what, address, path);
+    }
+  } else if (kind !== K_NULL) blockShapeError(ctx, value, what, address, path);
+}
+
+export function blockShapeError(ctx: Ctx, node: number, what: string, address: string | null, path: string | null): void {
+  ctx.error(
+    "block-shape",
+    `Incorrect JSON value type: Either a JSON object or a JSON array of objects is required, representing the contents of one or more "${what}" blocks.`,
+    node,
+    address,
+    path,
+  );
+}
+
+/**
+ * Walks `remaining` levels of label objects, then the bodies. `each` gets the labels above the
+ * last one (a shared array: copy it to keep it), the last label ("" when the block has none),
+ * the node to report the block at, and the body.
+ */
+type LabelVisitor = (prefix: readonly string[], last: string, header: number, body: number) => void;
+
+function walkLabels(ctx: Ctx, value: number, blockType: string, remaining: number, labels: string[], header: number, each: LabelVisitor): void {
+  const doc = ctx.doc;
+  if (remaining === 0) {
+    // several bodies in an array: each is reported at its own opening brace
+    const inArray = doc.kinds[value] === K_ARRAY;
+    forEachInstance(ctx, value, blockType, null, null, (body) => each(labels, "", inArray ? body : header, body));
+    return;
+  }
+  const kind = doc.kinds[value];
+  if (kind === K_NULL) return;
+  if (kind === K_ARRAY) {
+    for (const element of doc.elements(value)) {
+      if (doc.kinds[element] === K_OBJECT) walkLabels(ctx, element, blockType, remaining, labels, header, each);
+      else if (doc.kinds[element] !== K_NULL) labelShapeError(ctx, element, blockType, labels.length);
+    }
+    return;
+  }
+  if (kind !== K_OBJECT) {
+    labelShapeError(ctx, value, blockType, labels.length);
+    return;
+  }
+  const end = doc.nexts[value]!;
+  for (let k = value + 1; k < end; k = doc.nexts[k + 1]!) {
+    const label = doc.str(k);
+    if (label === "//") continue;
+    if (remaining === 1) {
+      const v = k + 1;
+      const vk = doc.kinds[v];
+      if (vk === K_OBJECT) each(labels, label, k, v);
+      else if (vk === K_ARRAY) {
+        const vend = doc.nexts[v]!;
+        for (let c = v + 1; c < vend; c = doc.nexts[c]!) {
+          if (doc.kinds[c] === K_OBJECT) each(labels, label, c, c);
+          else if (doc.kinds[c] !== K_NULL) blockShapeError(ctx, c, blockType, null, null);
+        }
+      } else if (vk !== K_NULL) blockShapeError(ctx, v, blockType, null, null);
+      continue;
+    }
+    labels.push(label);
+    walkLabels(ctx, k + 1, blockType, remaining - 1, labels, k, each);
+    labels.pop();
+  }
+}
+
+const LABEL_NAMES: Record<string, string[]> = {
+  resource: ["resource type", "resource name"],
+  data: ["data source type", "data source name"],
+  ephemeral: ["ephemeral resource type", "ephemeral resource name"],
+  action: ["action type", "action name"],
+  provider: ["provider name"],
+  variable: ["variable name"],
+  output: ["output name"],
+  module: ["module name"],
+  check: ["check name"],
+};
+
+function labelShapeError(ctx: Ctx, node: number, blockType: string, level: number): void {
+  const label = LABEL_NAMES[blockType]?.[level] ?? "label";
+  ctx.error("block-shape", `Incorrect JSON value type: A JSON object is required, whose keys represent the ${label} of a "${blockType}" block.`, node, null, null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The root
+
+export interface BlockVisitor {
+  /** resource, data and ephemeral blocks, and provider blocks */
+  resource(decl: BlockDecl): void;
+  provider(decl: BlockDecl): void;
+}
+
+export function checkRoot(ctx: Ctx, visitor: BlockVisitor): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[0];
+  if (kind === K_OBJECT) checkTopLevel(ctx, 0, visitor);
+  else if (kind === K_ARRAY) {
+    for (const element of doc.elements(0)) {
+      if (doc.kinds[element] === K_OBJECT) checkTopLevel(ctx, element, visitor);
+      else ctx.error("root-shape", "Incorrect JSON value type: Each element of a root JSON array must be an object whose properties are top-level blocks.", element, null, null);
+    }
+  } else {
+    ctx.error("root-shape", "Incorrect JSON value type: The root of a Terraform JSON configuration must be an object (or an array of objects) whose properties are top-level blocks.", 0, null, null);
+  }
+}
+
+function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
+  const doc = ctx.doc;
+  let lastTypeChecked: string | null = null;
+  for (const k of doc.members(object)) {
+    const key = doc.str(k);
+    if (key === "//") continue;
+    const labels = TOP_LEVEL.get(key);
+    if (labels === undefined) {
+      if (key === "required_providers") {
+        ctx.error("unknown-block-type", 'Invalid required_providers block: A "required_providers" block must be nested inside a "terraform" block.', k, null, null);
+        continue;
+      }
+      const hint = suggest(key, TOP_LEVEL.keys());
+      ctx.error("unknown-block-type", `Extraneous JSON object property: No argument or block type is named ${quote(key)}.${hint ? ` Did you mean "${hint}"?` : ""}`, k, null, null);
+      continue;
+    }
+    if (key === "locals") {
+      walkLabels(ctx, k + 1, key, 0, [], k, (_p, _l, _h, body) => checkLocals(ctx, body));
+      continue;
+    }
+    walkLabels(ctx, k + 1, key, labels, [], k, (prefix, last, header, body) => {
+      const isResource = labels === 2 && key !== "action";
+      // resources are many: their decl keeps type and name, and builds labels and address lazily
+      const decl = isResource
+        ? new BlockDecl(key, prefix[0]!, last, null, ctx.fileIndex, header, body, null)
+        : new BlockDecl(key, labels === 0 ? "" : (prefix[0] ?? last), last, labels === 0 ? [] : [...prefix, last], ctx.fileIndex, header, body, null);
+      if (labels > 0) {
+        if (prefix.length > 0 && prefix[0] !== lastTypeChecked) {
+          lastTypeChecked = prefix[0]!;
+          checkLabel(ctx, decl, 0, prefix[0]!);
+        }
+        checkLabel(ctx, decl, labels - 1, last);
+      }
+      if (!isResource) ctx.blocks.push(decl);
+      switch (key) {
+        case "resource":
+        case "data":
+        case "ephemeral":
+          visitor.resource(decl);
+          break;
+        case "provider":
+          visitor.provider(decl);
+          break;
+        case "variable":
+          checkVariable(ctx, decl);
+          break;
+        case "output":
+          checkBody(ctx, body, OUTPUT, decl.address, null, header);
+          break;
+        case "module":
+          checkBody(ctx, body, MODULE, decl.address, null, header);
+          break;
+        case "terraform":
+          checkBody(ctx, body, TERRAFORM, "terraform", null, header);
+          break;
+        case "moved":
+          checkBody(ctx, body, MOVED, "moved", null, header);
+          break;
+        case "removed":
+          checkBody(ctx, body, REMOVED, "removed", null, header);
+          break;
+        case "import":
+          checkImport(ctx, decl);
+          break;
+        case "check":
+          checkCheck(ctx, decl, visitor);
+          break;
+        case "action":
+          checkLooseBody(ctx, body, decl.address, null);
+          break;
+      }
+    });
+  }
+}
+
+export function isName(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  let c = s.charCodeAt(0);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  for (let i = 1; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+function checkLabel(ctx: Ctx, decl: BlockDecl, index: number, label: string): void {
+  if (isName(label)) return;
+  const what = LABEL_NAMES[decl.blockType]?.[index] ?? "name";
+  ctx.error("invalid-name", `Invalid ${what}: A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes (got ${quote(label)}).`, decl.header, decl.address, null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic bodies
+
+/** "main.tf.json:9,13" for "was already set at …" */
+export function where(ctx: Ctx, node: number): string {
+  const file = ctx.files[ctx.fileIndex]!;
+  const p = file.lines.position(ctx.doc.start(node));
+  return `${file.name}:${p.line},${p.column}`;
+}
+
+export function duplicateArgument(ctx: Ctx, name: string, key: number, first: number, address: string | null, path: string | null): void {
+  ctx.errorAtProperty("duplicate-argument", `Duplicate argument: The argument ${quote(name)} was already set at ${where(ctx, first)}. Each argument may be set only once.`, key, address, path);
+}
+
+export function unknownName(ctx: Ctx, name: string, key: number, candidates: Iterable<string>, address: string | null, path: string | null): void {
+  const hint = suggest(name, candidates);
+  ctx.error("unknown-argument", `Extraneous JSON object property: No argument or block type is named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, key, address, path);
+}
+
+/** Checks a body against a spec; returns the property-name node of each attribute set. */
+const NOTHING_SEEN: ReadonlyMap<string, number> = new Map();
+
+export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string | null, base: string | null, header: number): ReadonlyMap<string, number> {
+  const doc = ctx.doc;
+  let seen: Map<string, number> | null = null;
+  let singles: Map<string, number> | null = null;
+  const end = doc.nexts[body]!;
+  for (let k = body + 1; k < end; k = doc.nexts[k + 1]!) {
+    const name = doc.str(k);
+    if (name === "//") continue;
+    const path = base === null ? name : joinPath(base, name);
+    const attr = s.attrs.get(name);
+    if (attr || (s.other === "expr" && !s.blocks.has(name))) {
+      seen ??= new Map();
+      const first = seen.get(name);
+      if (first !== undefined) {
+        duplicateArgument(ctx, name, k, first, address, path);
+        continue;
+      }
+      seen.set(name, k);
+      checkAttribute(ctx, k + 1, attr?.kind ?? "expr", name, address, path);
+      continue;
+    }
+    const block = s.blocks.get(name);
+    if (block) {
+      const each = (instance: number) => {
+        if (block.single) {
+          singles ??= new Map();
+          const first = singles.get(name);
+          if (first !== undefined) {
+            ctx.error("duplicate-block", `Duplicate ${name} block: Only one "${name}" block is allowed here; another was defined at ${where(ctx, first)}.`, instance, address, path);
+            return;
+          }
+          singles.set(name, instance);
+        }
+        if (block.body === "literal") return;
+        checkBody(ctx, instance, block.body, address, path, k);
+      };
+      if (block.labels > 0) walkNestedLabels(ctx, k + 1, name, block.labels, address, path, each);
+      else forEachInstance(ctx, k + 1, name, address, path, each);
+      continue;
+    }
+    unknownName(ctx, name, k, [...s.attrs.keys(), ...s.blocks.keys()], address, path);
+  }
+  for (const [name, attr] of s.attrs) {
+    if (attr.required && (seen === null || !seen.has(name))) {
+      ctx.error("missing-argument", `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`, header, address, joinPath(base, name));
+    }
+  }
+  return seen ?? NOTHING_SEEN;
+}
+
+function walkNestedLabels(ctx: Ctx, value: number, what: string, labels: number, address: string | null, path: string | null, each: (body: number) => void): void {
+  const doc = ctx.doc;
+  if (labels === 0) {
+    forEachInstance(ctx, value, what, address, path, each);
+    return;
+  }
+  const kind = doc.kinds[value];
+  if (kind === K_NULL) return;
+  if (kind === K_ARRAY) {
+    for (const e of doc.elements(value)) walkNestedLabels(ctx, e, what, labels, address, path, each);
+    return;
+  }
+  if (kind !== K_OBJECT) {
+    ctx.error("block-shape", `Incorrect JSON value type: A JSON object is required, whose keys represent the labels of a "${what}" block.`, value, address, path);
+    return;
+  }
+  for (const k of doc.members(value)) {
+    if (doc.str(k) === "//") continue;
+    walkNestedLabels(ctx, k + 1, what, labels - 1, address, path, each);
+  }
+}
+
+/** A body we know nothing about (another provider's resource): check its values as expressions. */
+export function checkLooseBody(ctx: Ctx, body: number, address: string | null, base: string | null): void {
+  const doc = ctx.doc;
+  let seenPrimitive: Map<string, number> | null = null;
+  for (const k of doc.members(body)) {
+    const name = doc.str(k);
+    if (name === "//") continue;
+    const value = k + 1;
+    const kind = doc.kinds[value];
+    const path = joinPath(base, name);
+    if (kind === K_OBJECT || kind === K_ARRAY) {
+      // an attribute holding an object or a list, or nested blocks: only the schema could tell
+      checkExpression(ctx, value, address, path, true);
+      continue;
+    }
+    // a string, number, bool or null can only be an argument, and an argument is set once
+    seenPrimitive ??= new Map();
+    const first = seenPrimitive.get(name);
+    if (first !== undefined) duplicateArgument(ctx, name, k, first, address, path);
+    else seenPrimitive.set(name, k);
+    if (kind === K_STRING || doc.isString(value)) checkString(ctx, value, address, path);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions and attribute kinds
+
+/**
+ * Checks an expression: templates parse, expression objects have no duplicate keys (unless
+ * `maybeBlocks`: the value might be nested blocks, where duplicates are legal).
+ */
+export function checkExpression(ctx: Ctx, node: number, address: string | null, path: string | null, maybeBlocks = false): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[node];
+  if (kind === K_OBJECT) {
+    let keys: Map<string, number> | null = null;
+    const end = doc.nexts[node]!;
+    for (let k = node + 1; k < end; k = doc.nexts[k + 1]!) {
+      const key = doc.str(k);
+      if (!maybeBlocks) {
+        keys ??= new Map();
+        const first = keys.get(key);
+        if (first !== undefined) {
+          ctx.errorAtProperty("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, joinPath(path, key));
+        } else keys.set(key, k);
+        if (hasTemplate(key)) checkString(ctx, k, address, path);
+      }
+      checkExpression(ctx, k + 1, address, joinPath(path, key), maybeBlocks && key !== "//");
+    }
+  } else if (kind === K_ARRAY) {
+    let i = 0;
+    const end = doc.nexts[node]!;
+    for (let c = node + 1; c < end; c = doc.nexts[c]!) checkExpression(ctx, c, address, joinPath(path, i++), maybeBlocks);
+  } else if (doc.isString(node)) {
+    checkString(ctx, node, address, path);
+  }
+}
+
+/** Template syntax and references of one string in an expression position. */
+export function checkString(ctx: Ctx, node: number, address: string | null, path: string | null, from?: BlockDecl, attribute?: string, expects?: import("./model-types.js").CtyType): void {
+  const s = ctx.doc.str(node);
+  if (!hasTemplate(s)) return;
+  const info = analyzeTemplate(s);
+  if (info.problem) {
+    const doc = ctx.doc;
+    // positions inside strings with JSON escapes are approximate: point at the string then
+    const exact = doc.kinds[node] === K_STRING;
+    const start = exact ? doc.start(node) + 1 + info.problem.offset : doc.start(node);
+    ctx.report("error", "template-syntax", `${info.problem.summary}: ${info.problem.detail}`, start, exact ? start + 1 : doc.end(node), address, path);
+    return;
+  }
+  for (const ref of info.references) {
+    if (!isInterestingRoot(ref.root, ref.steps)) continue;
+    ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
+  }
+}
+
+function isInterestingRoot(root: string, steps: { kind: string; name?: string }[]): boolean {
+  if (root.startsWith("tsdb_") || root.startsWith("containerbackup_")) return true;
+  if (root === "data") {
+    const first = steps[0];
+    return first?.kind === "attr" && (first.name!.startsWith("tsdb_") || first.name!.startsWith("containerbackup_"));
+  }
+  return false;
+}
+
+const STATIC_REF_DETAIL =
+  "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+
+function invalidExpression(ctx: Ctx, node: number, address: string | null, path: string | null, detail = STATIC_REF_DETAIL): void {
+  ctx.error("reference-only", `Invalid expression: ${detail}`, node, address, path);
+}
+
+/** Checks a bare reference string; returns the traversal when valid. */
+function checkRef(ctx: Ctx, node: number, address: string | null, path: string | null, dynamicIndex = false) {
+  const doc = ctx.doc;
+  if (!doc.isString(node)) {
+    invalidExpression(ctx, node, address, path, "A reference is required here, written as a JSON string such as \"aws_instance.example\" (without ${ }).");
+    return null;
+  }
+  const s = doc.str(node);
+  const t = hasTemplate(s) ? null : parseTraversal(s, dynamicIndex);
+  if (!t) {
+    invalidExpression(ctx, node, address, path, hasTemplate(s) ? `${STATIC_REF_DETAIL} Write the reference without "\${ }".` : STATIC_REF_DETAIL);
+    return null;
+  }
+  return t;
+}
+
+export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: string, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  const vk = doc.kinds[value];
+  switch (kind) {
+    case "expr":
+      checkExpression(ctx, value, address, path);
+      return;
+    case "literal":
+      return;
+    case "string":
+      if (vk !== K_NULL && !doc.isString(value)) ctx.error("value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(name)}: a string is required.`, value, address, path);
+      return;
+    case "bool":
+      if (vk === K_TRUE || vk === K_FALSE || vk === K_NULL) return;
+      if (doc.isString(value)) {
+        const s = doc.str(value);
+        if (hasTemplate(s) || parseBoolString(s) !== undefined) return;
+        const hint = s.toLowerCase() === "true" || s.toLowerCase() === "false" ? `; to convert from string, use lowercase "${s.toLowerCase()}"` : "";
+        ctx.error("value-type", `Unsuitable value type: Unsuitable value for ${quote(name)}: a bool is required${hint}.`, value, address, path);
+        return;
+      }
+      ctx.error("value-type", `Unsuitable value type: Unsuitable value for ${quote(name)}: a bool is required.`, value, address, path);
+      return;
+    case "type": {
+      if (!doc.isString(value)) {
+        ctx.error("variable-type", "Invalid type specification: The type must be given as a string holding a type expression, such as \"list(string)\".", value, address, path);
+        return;
+      }
+      const parsed = parseTypeExpression(doc.str(value));
+      if ("error" in parsed) ctx.error("variable-type", `Invalid type specification: ${parsed.error}.`, value, address, path);
+      return;
+    }
+    case "ref":
+      checkRef(ctx, value, address, path);
+      return;
+    case "ref-index":
+      checkRef(ctx, value, address, path, true);
+      return;
+    case "provider-ref": {
+      const t = checkRef(ctx, value, address, path);
+      if (t && (t.steps.length > 1 || t.steps.some((s) => s.kind !== "attr"))) {
+        ctx.error("reference-only", 'Invalid provider reference: A provider reference is a provider name, optionally followed by a dot and an alias name, such as "tsdb.eu".', value, address, path);
+      }
+      return;
+    }
+    case "refs":
+      if (vk === K_NULL) return;
+      if (vk !== K_ARRAY) {
+        invalidExpression(ctx, value, address, path, `A JSON array of references is required for ${quote(name)}, e.g. ["aws_instance.example"].`);
+        return;
+      }
+      for (const e of doc.elements(value)) checkRef(ctx, e, address, path);
+      return;
+    case "ignore_changes":
+      if (vk === K_NULL) return;
+      if (doc.isString(value)) {
+        if (doc.str(value) !== "all") invalidExpression(ctx, value, address, path, 'The ignore_changes argument is either the keyword "all" or an array of attribute names.');
+        return;
+      }
+      if (vk !== K_ARRAY) {
+        invalidExpression(ctx, value, address, path, 'The ignore_changes argument is either the keyword "all" or an array of attribute names.');
+        return;
+      }
+      for (const e of doc.elements(value)) {
+        const t = checkRef(ctx, e, address, path);
+        if (t && t.root === "all" && t.steps.length === 0) {
+          ctx.error("reference-only", 'Invalid ignore_changes wildcard: The "all" keyword is not allowed inside the array: use "ignore_changes": "all".', e, address, path);
+        }
+      }
+      return;
+    case "count":
+      checkCount(ctx, value, address, path);
+      return;
+    case "for_each":
+      checkForEach(ctx, value, address, path);
+      return;
+    case "providers":
+      if (vk !== K_OBJECT) {
+        ctx.error("value-type", 'Invalid providers argument: The providers argument is an object mapping the module\'s provider names to provider references, e.g. {"aws": "aws.usw2"}.', value, address, path);
+        return;
+      }
+      for (const k of doc.members(value)) checkRef(ctx, k + 1, address, joinPath(path, doc.str(k)));
+      return;
+    case "when":
+    case "on_failure": {
+      const allowed = kind === "when" ? ["create", "destroy"] : ["continue", "fail"];
+      const s = doc.isString(value) ? doc.str(value) : null;
+      if (s === null || !allowed.includes(s)) {
+        ctx.error("keyword", `Invalid ${quote(name)} keyword: The ${quote(name)} argument must be one of ${allowed.map((a) => `"${a}"`).join(" or ")}${hasTemplate(s ?? "") ? " (a bare keyword, not a template)" : ""}.`, value, address, path);
+      }
+      return;
+    }
+    case "ident": {
+      const s = doc.isString(value) ? doc.str(value) : "";
+      if (!NAME_RE.test(s)) invalidExpression(ctx, value, address, path, "The iterator name must be a bare identifier, such as \"item\".");
+      return;
+    }
+  }
+}
+
+export function checkCount(ctx: Ctx, value: number, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[value];
+  let n: number | undefined;
+  if (kind === K_NULL) {
+    ctx.error("count", 'Invalid count argument: The given "count" argument value is null. An integer is required.', value, address, path);
+    return;
+  }
+  if (kind === K_NUMBER) n = doc.num(value);
+  else if (doc.isString(value)) {
+    const s = doc.str(value);
+    if (hasTemplate(s)) {
+      checkString(ctx, value, address, path);
+      return;
+    }
+    n = parseNumberString(s);
+    if (n === undefined) {
+      ctx.error("count", 'Incorrect value type: Invalid expression value: a number is required for "count".', value, address, path);
+      return;
+    }
+  } else {
+    ctx.error("count", 'Incorrect value type: Invalid expression value: a number is required for "count".', value, address, path);
+    return;
+  }
+  if (!Number.isInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
+  else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+export function checkForEach(ctx: Ctx, value: number, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[value];
+  if (kind === K_OBJECT) {
+    checkExpression(ctx, value, address, path);
+    return;
+  }
+  if (doc.isString(value)) {
+    const s = doc.str(value);
+    if (hasTemplate(s)) {
+      checkString(ctx, value, address, path);
+      return;
+    }
+    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type string.', value, address, path);
+    return;
+  }
+  const type = kind === K_NULL ? null : kind === K_ARRAY ? "tuple" : kind === K_NUMBER ? "number" : "bool";
+  if (type === null) {
+    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is null. A map, or set of strings is allowed.', value, address, path);
+  } else {
+    ctx.error(
+      "for-each",
+      `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
+      value,
+      address,
+      path,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Core blocks with extra rules
+
+function checkVariable(ctx: Ctx, decl: BlockDecl): void {
+  const seen = checkBody(ctx, decl.body, VARIABLE, decl.address, null, decl.header);
+  const doc = ctx.doc;
+  const typeKey = seen.get("type");
+  const defaultKey = seen.get("default");
+  const sensitiveKey = seen.get("sensitive");
+  if (defaultKey !== undefined && sensitiveKey !== undefined && doc.kinds[sensitiveKey + 1] === K_TRUE) ctx.markSensitive(defaultKey + 1);
+  if (typeKey === undefined || defaultKey === undefined || !doc.isString(typeKey + 1)) return;
+  const parsed = parseTypeExpression(doc.str(typeKey + 1));
+  if ("error" in parsed) return;
+  const where: (string | number)[] = [];
+  const problem = conversionProblem(doc, defaultKey + 1, parsed.type, where);
+  if (problem) {
+    const inside = where.length ? ` (at ${where.map((w) => (typeof w === "number" ? `[${w}]` : `.${w}`)).join("").replace(/^\./, "")})` : "";
+    ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, decl.address, "default");
+  }
+}
+
+const localsSeen = new WeakMap<Ctx, Map<string, { file: number; key: number }>>();
+
+function checkLocals(ctx: Ctx, body: number): void {
+  const doc = ctx.doc;
+  let seen = localsSeen.get(ctx);
+  if (!seen) localsSeen.set(ctx, (seen = new Map()));
+  for (const k of doc.members(body)) {
+    const name = doc.str(k);
+    if (name === "//") continue;
+    const first = seen.get(name);
+    if (first) {
+      const file = ctx.files[first.file]!;
+      const p = file.lines.position(file.doc!.start(first.key));
+      ctx.error("duplicate-local", `Duplicate local value definition: A local value named ${quote(name)} was already defined at ${file.name}:${p.line},${p.column}. Local value names must be unique within a module.`, k, "locals", name);
+    } else seen.set(name, { file: ctx.fileIndex, key: k });
+    if (!NAME_RE.test(name)) ctx.error("invalid-name", `Invalid local value name: ${quote(name)} is not a valid name; a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, k, "locals", null);
+    checkExpression(ctx, k + 1, "locals", joinPath("local", name).replace(/^local\./, ""));
+  }
+}
+
+function checkImport(ctx: Ctx, decl: BlockDecl): void {
+  const file = ctx.files[ctx.fileIndex]!;
+  if (file.override) ctx.error("import", "Invalid import block: Import blocks are not allowed in override files.", decl.header, "import", null);
+  const seen = checkBody(ctx, decl.body, IMPORT, "import", null, decl.header);
+  const doc = ctx.doc;
+  const hasId = seen.has("id") && !doc.isNull(seen.get("id")! + 1);
+  const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);
+  if (hasId && hasIdentity) {
+    ctx.error("import", 'Invalid import block: Only one of "id" and "identity" may be set.', seen.get("identity")!, "import", "identity");
+  } else if (!hasId && !hasIdentity) {
+    ctx.error("import", 'Missing required argument: The argument "id" is required, but no definition was found (or use "identity" on Terraform 1.12 and later).', decl.header, "import", "id");
+  }
+  if (hasId) {
+    // an expression whose value converts to a string: numbers and bools do, objects and lists do not
+    const idNode = seen.get("id")! + 1;
+    const idKind = doc.kinds[idNode];
+    if (idKind === K_OBJECT || idKind === K_ARRAY) ctx.error("import", 'Incorrect attribute value type: The import "id" must be a string.', idNode, "import", "id");
+    else if (doc.isString(idNode) && doc.str(idNode) === "") ctx.error("import", "Invalid import id argument: The import ID cannot be an empty string.", idNode, "import", "id");
+  }
+  const toKey = seen.get("to");
+  if (toKey === undefined || !doc.isString(toKey + 1)) return;
+  const s = doc.str(toKey + 1);
+  const t = hasTemplate(s) ? null : parseTraversal(s, true);
+  if (!t) return; // already reported
+  let steps = [...t.steps];
+  let root = t.root;
+  let inModule = false;
+  // module.NAME[...] prefixes
+  while (root === "module") {
+    inModule = true;
+    const name = steps[0];
+    if (!name || name.kind !== "attr") break;
+    steps = steps.slice(1);
+    while (steps[0]?.kind === "index") steps = steps.slice(1);
+    const next = steps[0];
+    if (!next || next.kind !== "attr") {
+      ctx.error("import", `Invalid import address: The "to" argument must be the address of a managed resource, not a module (got ${quote(formatTraversal(t))}).`, toKey + 1, "import", "to");
+      return;
+    }
+    root = next.name;
+    steps = steps.slice(1);
+  }
+  if (root === "data") {
+    ctx.error("import", `Invalid import address: Only managed resources can be imported; ${quote(s)} is a data source.`, toKey + 1, "import", "to");
+    return;
+  }
+  if (["var", "local", "each", "count", "path", "terraform", "self"].includes(root) || steps.length === 0 || steps[0]!.kind !== "attr" || steps.slice(1).some((x) => x.kind === "attr")) {
+    ctx.error("import", `Invalid import address: The "to" argument must be the address of a managed resource, such as "tsdb_service.example" (got ${quote(s)}).`, toKey + 1, "import", "to");
+    return;
+  }
+  if (!inModule) {
+    ctx.imports.push({ file: ctx.fileIndex, node: toKey + 1, type: root, name: (steps[0] as { name: string }).name });
+  }
+}
+
+function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {
+  const doc = ctx.doc;
+  let asserts = 0;
+  let datas = 0;
+  for (const k of doc.members(decl.body)) {
+    const name = doc.str(k);
+    if (name === "//") continue;
+    if (name === "assert") {
+      forEachInstance(ctx, k + 1, "assert", decl.address, "assert", (body) => {
+        asserts++;
+        checkBody(ctx, body, condition, decl.address, "assert", k);
+      });
+    } else if (name === "data") {
+      walkLabels(ctx, k + 1, "data", 2, [], k, (prefix, last, header, body) => {
+        datas++;
+        if (datas > 1) {
+          ctx.error("duplicate-block", "Multiple data resource blocks: A check block may contain at most one nested data block.", header, decl.address, null);
+          return;
+        }
+        const scoped = new BlockDecl("data", prefix[0]!, last, null, ctx.fileIndex, header, body, `${decl.address}.data.${prefix[0]}.${last}`, true);
+        checkLabel(ctx, scoped, 0, prefix[0]!);
+        checkLabel(ctx, scoped, 1, last);
+        visitor.resource(scoped);
+      });
+    } else {
+      unknownName(ctx, name, k, ["assert", "data"], decl.address, name);
+    }
+  }
+  if (asserts === 0) ctx.error("missing-argument", 'Missing required block: A check block must contain at least one "assert" block.', decl.header, decl.address, null);
+}

@@ -1,0 +1,244 @@
+// Validation of a module: one or more *.tf.json files read together, as Terraform reads a
+// directory. Parses every file, checks the language rules, converts and validates the blocks of
+// our types, then checks across blocks; returns diagnostics with lines and columns.
+import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
+import { Ctx, nameHash, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
+import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { blockDone, checkReference, finishCrossReferences } from "./crossref.js";
+import { checkRoot, where } from "./language.js";
+import type { TypeModel } from "./model-types.js";
+import { K_ARRAY, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
+import { checkProvider, checkResource, type TypeSource } from "./resource.js";
+
+export interface ModuleFile {
+  /** shown in diagnostics */
+  name: string;
+  text: string;
+  /** read only so that its declarations count; its own diagnostics are not reported */
+  contextOnly?: boolean;
+}
+
+export interface ModuleResult {
+  diagnostics: Diagnostic[];
+  /** per file name: text and the ranges of sensitive values (for code frames) */
+  sources: Map<string, { text: string; sensitive: [number, number][] }>;
+}
+
+/** Our types, from the generated models and validators (hcljson/body.ts). */
+export const generatedTypes: TypeSource = {
+  model(key: string): TypeModel | undefined {
+    if (!isTypeKey(key)) return undefined;
+    return loadedType(key).model; // throws when not loaded: callers load first
+  },
+  // canonical bodies never hold null or undefined property values: no need for prepareBody's copy
+  validate: (key, body) => validatePreparedBody(key, body),
+  check(key, body) {
+    return loadedType(key).validator(body) === true;
+  },
+};
+
+/** The type keys of our providers that a parsed document uses. */
+export function typeKeysOf(doc: JsonDoc): Set<string> {
+  const keys = new Set<string>();
+  const visitTop = (object: number) => {
+    for (const k of doc.members(object)) {
+      const block = doc.str(k);
+      if (block === "resource" || block === "data" || block === "ephemeral") labelsOf(k + 1, (type) => keys.add(`${block}.${type}`));
+      else if (block === "provider") labelsOf(k + 1, (name) => keys.add(`provider.${name}`));
+      else if (block === "check") {
+        labelsOf(k + 1, (_name, checkBody) => {
+          forObjects(checkBody, (body) => {
+            for (const m of doc.members(body)) if (doc.str(m) === "data") labelsOf(m + 1, (type) => keys.add(`data.${type}`));
+          });
+        });
+      }
+    }
+  };
+  const forObjects = (node: number, each: (object: number) => void) => {
+    if (doc.kinds[node] === K_OBJECT) each(node);
+    else if (doc.kinds[node] === K_ARRAY) for (const e of doc.elements(node)) if (doc.kinds[e] === K_OBJECT) each(e);
+  };
+  const labelsOf = (node: number, each: (label: string, value: number) => void) => {
+    forObjects(node, (object) => {
+      for (const k of doc.members(object)) each(doc.str(k), k + 1);
+    });
+  };
+  forObjects(0, visitTop);
+  for (const key of keys) if (!isTypeKey(key)) keys.delete(key);
+  return keys;
+}
+
+/** Loads the models and validators of every type the files use (lazily, once per type). */
+export async function validateModule(files: ModuleFile[], types?: TypeSource): Promise<ModuleResult> {
+  const parsed = files.map((f) => ({ file: f, result: parseJson(f.text) }));
+  if (!types) {
+    const keys = new Set<string>();
+    for (const p of parsed) if (p.result.ok) for (const k of typeKeysOf(p.result.doc)) keys.add(k);
+    await Promise.all([...keys].map((k) => loadType(k)));
+  }
+  return run(parsed, types ?? generatedTypes);
+}
+
+/** Like validateModule, when the types are already loaded (see preloadTypes) or supplied. */
+export function validateModuleSync(files: ModuleFile[], types: TypeSource = generatedTypes): ModuleResult {
+  return run(
+    files.map((f) => ({ file: f, result: parseJson(f.text) })),
+    types,
+  );
+}
+
+function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[], types: TypeSource): ModuleResult {
+  const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true));
+  const ctx = new Ctx(sources);
+  parsed.forEach((p, i) => {
+    if (!p.result.ok) {
+      const problem = p.result.problem;
+      ctx.report("error", "json-syntax", `${problem.summary}: ${problem.detail}`, problem.offset, problem.endOffset, null, null, i);
+      return;
+    }
+    ctx.use(i);
+    checkRoot(ctx, { resource: (decl) => register(ctx, decl, types), provider: (decl) => registerProvider(ctx, decl, types) });
+  });
+  checkDuplicates(ctx);
+  // every block is declared now: references resolve as they are found
+  ctx.referenceSink = (found) => checkReference(ctx, found);
+  for (const found of ctx.references) checkReference(ctx, found);
+  for (const decl of ctx.pending) {
+    ctx.use(decl.file);
+    if (decl.blockType === "provider") checkProvider(ctx, decl, types);
+    else checkResource(ctx, decl, types);
+    blockDone(ctx, decl);
+  }
+  finishCrossReferences(ctx);
+  const diagnostics: Diagnostic[] = [];
+  for (const raw of ctx.diagnostics) {
+    const source = sources[raw.file]!;
+    if (source.contextOnly) continue;
+    const start = source.lines.position(raw.start);
+    const end = source.lines.position(Math.max(raw.end, raw.start));
+    const d: Diagnostic = {
+      severity: raw.severity,
+      message: raw.message,
+      file: source.name,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+      address: raw.address,
+      path: raw.path,
+      code: raw.code,
+    };
+    diagnostics.push(d);
+  }
+  diagnostics.sort(compareDiagnostics);
+  return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, { text: s.text, sensitive: pairs(s.sensitive) }])) };
+}
+
+function pairs(flat: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const id = `${d.file}\u0000${d.line}\u0000${d.column}\u0000${d.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+const DUPLICATE_WORDING: Record<string, (d: BlockDecl) => [string, string]> = {
+  resource: (d) => [`Duplicate resource ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} resource named ${quote(d.labels[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  data: (d) => [`Duplicate data ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} data resource named ${quote(d.labels[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  ephemeral: (d) => [`Duplicate ephemeral ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} ephemeral resource named ${quote(d.labels[1]!)} was already declared at %s.`],
+  variable: (d) => ["Duplicate variable declaration", `A variable named ${quote(d.labels[0]!)} was already declared at %s. Variable names must be unique within a module.`],
+  output: (d) => ["Duplicate output definition", `An output named ${quote(d.labels[0]!)} was already defined at %s. Output names must be unique within a module.`],
+  module: (d) => ["Duplicate module call", `A module call named ${quote(d.labels[0]!)} was already defined at %s. Module calls must have unique names within a module.`],
+  check: (d) => ["Duplicate check block", `A check block named ${quote(d.labels[0]!)} was already defined at %s.`],
+  provider: (d) =>
+    d.labels[1]
+      ? ["Duplicate provider configuration", `A provider configuration for ${quote(d.labels[0]!)} with alias ${quote(d.labels[1])} was already given at %s. Each configuration for the same provider must have a distinct alias.`]
+      : ["Duplicate provider configuration", `A default (non-aliased) provider configuration for ${quote(d.labels[0]!)} was already given at %s. If multiple configurations are required, set the "alias" argument for alternative configurations.`],
+};
+
+/** The model of a block type, looked up once per type and run (most blocks share a few types). */
+function modelOf(ctx: Ctx, types: TypeSource, blockType: string, type: string): TypeModel | undefined {
+  let byType = ctx.models.get(blockType);
+  if (!byType) ctx.models.set(blockType, (byType = new Map()));
+  let model = byType.get(type);
+  if (model === undefined) {
+    model = types.model(`${blockType}.${type}`) ?? null;
+    byType.set(type, model);
+  }
+  return model ?? undefined;
+}
+
+function registerProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
+  ctx.pending.push(decl);
+  const model = modelOf(ctx, types, "provider", decl.type);
+  if (model) decl.model = model;
+  const doc = ctx.doc;
+  for (const k of doc.members(decl.body)) {
+    if (doc.str(k) === "alias" && doc.isString(k + 1)) decl.labels = [decl.type, doc.str(k + 1)];
+  }
+}
+
+/** Declares a resource or data block (duplicates are reported here) and queues its check. */
+function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
+  ctx.pending.push(decl);
+  // blocks come in runs of one type (the same label string): look the type up once per run
+  let last = ctx.lastType;
+  if (last === null || last.type !== decl.type || last.blockType !== decl.blockType) {
+    let names: Map<string, BlockDecl> | null = null;
+    if (decl.blockType === "resource" || decl.blockType === "data") {
+      const byType = ctx.declared[decl.blockType];
+      names = byType.get(decl.type) ?? null;
+      if (!names) {
+        byType.set(decl.type, (names = new Map()));
+        const hashedTypes = ctx.hashedTypes[decl.blockType];
+        const h = nameHash(decl.type, 0, decl.type.length);
+        hashedTypes.set(h, hashedTypes.has(h) ? null : { type: decl.type, names });
+      }
+    }
+    last = ctx.lastType = { blockType: decl.blockType, type: decl.type, model: modelOf(ctx, types, decl.blockType, decl.type) ?? null, names };
+  }
+  // known before any body is checked: references to this block are resolved against it
+  if (last.model) decl.model = last.model;
+  // a check block's scoped data source is registered too: its assertions refer to it
+  const names = last.names;
+  if (names === null) return;
+  const earlier = names.get(decl.name);
+  if (!earlier) {
+    names.set(decl.name, decl);
+    return;
+  }
+  if (ctx.files[decl.file]!.override || ctx.files[earlier.file]!.override) return;
+  ctx.use(earlier.file);
+  const at = where(ctx, earlier.header);
+  ctx.use(decl.file);
+  const [summary, detail] = DUPLICATE_WORDING[decl.blockType]!(decl);
+  ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, decl.address, null);
+}
+
+function checkDuplicates(ctx: Ctx): void {
+  const first = new Map<string, BlockDecl>();
+  for (const decl of ctx.blocks) {
+    const wording = DUPLICATE_WORDING[decl.blockType];
+    if (!wording || ctx.files[decl.file]!.override || decl.blockType === "resource" || decl.blockType === "data") continue;
+    // the address names the block uniquely (resource "a.b", data "data.a.b", "var.x", …)
+    const id = decl.blockType === "provider" && decl.labels.length > 1 ? `${decl.address}\u0000${decl.labels[1]}` : decl.blockType === "data" || decl.blockType === "resource" ? decl.address : `${decl.blockType}\u0000${decl.address}`;
+    const earlier = first.get(id);
+    if (!earlier) {
+      first.set(id, decl);
+      continue;
+    }
+    ctx.use(earlier.file);
+    const at = where(ctx, earlier.header);
+    ctx.use(decl.file);
+    const [summary, detail] = wording(decl);
+    ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, decl.address, null);
+  }
+}

@@ -1,0 +1,219 @@
+// Terraform type constraints as written in `variable.type` ("list(string)", "object({a = number})"),
+// and whether a literal JSON value converts to one (go-cty rules: number and bool convert to
+// string, numeric strings to number, "true"/"false"/"1"/"0" to bool).
+import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_TRUE, type JsonDoc } from "./parser.js";
+
+export type TypeExpr =
+  | { kind: "string" | "number" | "bool" | "any" }
+  | { kind: "list" | "set" | "map"; element: TypeExpr }
+  | { kind: "tuple"; elements: TypeExpr[] }
+  | { kind: "object"; attributes: Map<string, { type: TypeExpr; optional: boolean }> };
+
+export function parseTypeExpression(text: string): { type: TypeExpr } | { error: string } {
+  let i = 0;
+  const s = text;
+  const ws = () => {
+    while (i < s.length && /\s/.test(s[i]!)) i++;
+  };
+  const ident = (): string => {
+    ws();
+    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(s.slice(i));
+    if (!m) throw new Error(`a type name is expected at character ${i + 1}`);
+    i += m[0].length;
+    return m[0];
+  };
+  const expect = (ch: string) => {
+    ws();
+    if (s[i] !== ch) throw new Error(`"${ch}" is expected at character ${i + 1}`);
+    i++;
+  };
+  const type = (allowOptional: boolean): { type: TypeExpr; optional: boolean } => {
+    const name = ident();
+    switch (name) {
+      case "string":
+      case "number":
+      case "bool":
+      case "any":
+        return { type: { kind: name }, optional: false };
+      case "list":
+      case "set":
+      case "map": {
+        ws();
+        if (s[i] !== "(") throw new Error(`the ${name} type constructor requires one argument specifying the element type, e.g. ${name}(string)`);
+        i++;
+        const element = type(false).type;
+        expect(")");
+        return { type: { kind: name, element }, optional: false };
+      }
+      case "tuple": {
+        expect("(");
+        expect("[");
+        const elements: TypeExpr[] = [];
+        ws();
+        while (s[i] !== "]") {
+          elements.push(type(false).type);
+          ws();
+          if (s[i] === ",") i++;
+          else break;
+          ws();
+        }
+        expect("]");
+        expect(")");
+        return { type: { kind: "tuple", elements }, optional: false };
+      }
+      case "object": {
+        expect("(");
+        expect("{");
+        const attributes = new Map<string, { type: TypeExpr; optional: boolean }>();
+        ws();
+        while (s[i] !== "}") {
+          const key = ident();
+          ws();
+          if (s[i] !== "=" && s[i] !== ":") throw new Error(`"=" is expected after the attribute name "${key}"`);
+          i++;
+          attributes.set(key, type(true));
+          ws();
+          if (s[i] === ",") i++;
+          ws();
+          if (i >= s.length) throw new Error("the object type is not closed");
+        }
+        expect("}");
+        expect(")");
+        return { type: { kind: "object", attributes }, optional: false };
+      }
+      case "optional": {
+        if (!allowOptional) throw new Error("optional() may only be used for attributes of an object type");
+        expect("(");
+        const inner = type(false).type;
+        ws();
+        if (s[i] === ",") {
+          // a default value: skip to the matching parenthesis
+          let depth = 0;
+          while (i < s.length && !(s[i] === ")" && depth === 0)) {
+            if ("([{".includes(s[i]!)) depth++;
+            else if (")]}".includes(s[i]!)) depth--;
+            i++;
+          }
+        }
+        expect(")");
+        return { type: inner, optional: true };
+      }
+      default:
+        throw new Error(`the keyword "${name}" is not a valid type constructor`);
+    }
+  };
+  try {
+    const result = type(false).type;
+    ws();
+    if (i < s.length) throw new Error(`unexpected "${s.slice(i, i + 10)}" after the type`);
+    return { type: result };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** cty's string → number conversion: no surrounding spaces, scientific notation allowed. */
+export function parseNumberString(s: string): number | undefined {
+  return NUMBER_TEXT.test(s) ? Number(s) : undefined;
+}
+
+/** cty's string → bool conversion. */
+export function parseBoolString(s: string): boolean | undefined {
+  if (s === "true" || s === "1") return true;
+  if (s === "false" || s === "0") return false;
+  return undefined;
+}
+
+export function describeType(t: TypeExpr): string {
+  switch (t.kind) {
+    case "list":
+    case "set":
+    case "map":
+      return `${t.kind} of ${describeType(t.element)}`;
+    case "tuple":
+      return "tuple";
+    case "object":
+      return "object";
+    default:
+      return t.kind;
+  }
+}
+
+/**
+ * Why a literal JSON value (no templates: variable defaults are literal) does not convert to a
+ * type, or null when it does. `path` is filled with where inside the value the problem is.
+ */
+export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, path: (string | number)[]): string | null {
+  const kind = doc.kinds[node]!;
+  if (kind === K_NULL || type.kind === "any") return null;
+  switch (type.kind) {
+    case "string":
+      return kind === K_OBJECT || kind === K_ARRAY ? "string required" : null;
+    case "number":
+      if (kind === K_NUMBER) return null;
+      if (doc.isString(node)) {
+        const s = doc.str(node);
+        return parseNumberString(s) === undefined ? `a number is required` : null;
+      }
+      return "a number is required";
+    case "bool":
+      if (kind === K_TRUE || kind === K_FALSE) return null;
+      if (doc.isString(node)) {
+        const s = doc.str(node);
+        if (parseBoolString(s) !== undefined) return null;
+        if (s.toLowerCase() === "true" || s.toLowerCase() === "false") return `a bool is required; to convert from string, use lowercase "${s.toLowerCase()}"`;
+      }
+      return "a bool is required";
+    case "list":
+    case "set":
+    case "tuple": {
+      if (kind !== K_ARRAY) return `${describeType(type)} required`;
+      const elements = doc.elements(node);
+      if (type.kind === "tuple" && elements.length !== type.elements.length) return `tuple required with exactly ${type.elements.length} elements`;
+      for (let i = 0; i < elements.length; i++) {
+        const t = type.kind === "tuple" ? type.elements[i]! : type.element;
+        const problem = conversionProblem(doc, elements[i]!, t, path);
+        if (problem) {
+          path.unshift(i);
+          return problem;
+        }
+      }
+      return null;
+    }
+    case "map":
+    case "object": {
+      if (kind !== K_OBJECT) return `${describeType(type)} required`;
+      const seen = new Set<string>();
+      for (const k of doc.members(node)) {
+        const key = doc.str(k);
+        seen.add(key);
+        if (type.kind === "map") {
+          const problem = conversionProblem(doc, k + 1, type.element, path);
+          if (problem) {
+            path.unshift(key);
+            return problem;
+          }
+          continue;
+        }
+        const attribute = (type as { attributes: Map<string, { type: TypeExpr; optional: boolean }> }).attributes.get(key);
+        if (!attribute) {
+          path.unshift(key);
+          return `attribute "${key}" is not expected`;
+        }
+        const problem = conversionProblem(doc, k + 1, attribute.type, path);
+        if (problem) {
+          path.unshift(key);
+          return problem;
+        }
+      }
+      if (type.kind === "object") {
+        for (const [name, attribute] of (type as { attributes: Map<string, { optional: boolean }> }).attributes) {
+          if (!attribute.optional && !seen.has(name)) return `attribute "${name}" is required`;
+        }
+      }
+      return null;
+    }
+  }
+}

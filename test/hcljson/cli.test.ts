@@ -1,0 +1,112 @@
+// `schemaform validate`: exit codes, output formats, paths, standard input.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { run } from "../../cli/commands/validate.js";
+
+const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "schemaform-validate-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let out = "";
+let err = "";
+beforeEach(() => {
+  out = "";
+  err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+function file(name: string, text: string): string {
+  const path = join(scratch, name);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("schemaform validate", () => {
+  it("exits 0 and says so when there is nothing wrong", async () => {
+    expect(await run([`${fixtures}valid/our-resources.tf.json`])).toBe(0);
+    expect(out).toContain("No problems found.");
+  });
+
+  it("exits 1 on errors, with file:line:column and a summary", async () => {
+    expect(await run([`${fixtures}invalid/count-for-each.tf.json`])).toBe(1);
+    expect(out).toMatch(/count-for-each\.tf\.json:4:30: error: Invalid count argument/);
+    expect(out).toMatch(/\d+ errors, 0 warnings in 1 file\.\n$/);
+  });
+
+  it("reads a directory as one module", async () => {
+    expect(await run([`${fixtures}module`])).toBe(1);
+    expect(out).toContain("Exporter region mismatch");
+    expect(out).toContain("1 error, 1 warning in 1 file.");
+  });
+
+  it("a file named both directly and through its directory is read once", async () => {
+    expect(await run([`${fixtures}module`, `${fixtures}module/../module/service.tf.json`])).toBe(1);
+    expect(out).not.toContain("Duplicate");
+    expect(out).toContain("1 error, 1 warning in 1 file.");
+  });
+
+  it("--format json prints an array with the documented fields", async () => {
+    expect(await run(["--format", "json", `${fixtures}invalid/duplicates.tf.json`])).toBe(1);
+    const list = JSON.parse(out) as Record<string, unknown>[];
+    expect(list.length).toBeGreaterThan(3);
+    for (const d of list) expect(Object.keys(d)).toEqual(expect.arrayContaining(["severity", "message", "file", "line", "column", "address", "path"]));
+    expect(list[0]).toMatchObject({ severity: "error", line: 4, column: 65, address: "tsdb_vpcs.a", path: "cidr" });
+  });
+
+  it("--format=sarif prints SARIF 2.1.0", async () => {
+    expect(await run([`--format=sarif`, `${fixtures}invalid/top-level.tf.json`])).toBe(1);
+    const sarif = JSON.parse(out);
+    expect(sarif.version).toBe("2.1.0");
+    expect(sarif.runs[0].results.length).toBe(5);
+  });
+
+  it("warnings do not fail unless --max-warnings is exceeded", async () => {
+    const path = file("warn/main.tf.json", '{"resource": {"tsdb_service": {"db": {"storage_gb": 10}}}}');
+    expect(await run([path])).toBe(0);
+    expect(out).toContain("0 errors, 1 warning in 1 file.");
+    expect(await run(["--max-warnings", "1", path])).toBe(0);
+    expect(await run(["--max-warnings", "0", path])).toBe(1);
+    expect(err).toContain("more than --max-warnings 0");
+  });
+
+  it("exits 2 on usage and I/O problems", async () => {
+    expect(await run([join(scratch, "does-not-exist.tf.json")])).toBe(2);
+    expect(err).toContain("no such file or directory");
+    expect(await run(["--format", "xml", "."])).toBe(2);
+    expect(await run(["--bogus"])).toBe(2);
+    expect(await run(["--max-warnings", "many", "."])).toBe(2);
+    mkdirSync(join(scratch, "empty"), { recursive: true });
+    expect(await run([join(scratch, "empty")])).toBe(2);
+    expect(err).toContain("no *.tf.json files");
+  });
+
+  it("--help prints usage and exits 0", async () => {
+    expect(await run(["--help"])).toBe(0);
+    expect(out).toContain("usage: schemaform validate");
+  });
+
+  it("reads standard input for -", () => {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "cli/main.ts", "validate", "--stdin-filename", "piped.tf.json", "-"], {
+      cwd: repo,
+      input: '{\n  "resource": {"tsdb_vpcs": {"a": {"cidr": "10.0.0.0/16"}}}\n}\n',
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("piped.tf.json:2:30: error: region_code is required");
+  });
+});
