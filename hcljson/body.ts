@@ -90,8 +90,17 @@ export function prepareBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(prepareBody);
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = prepareBody(v);
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) setEntry(out, k, prepareBody(v));
   return out;
+}
+
+/**
+ * Sets a key of a copied user object. Map keys are user data: a key named `__proto__` (a label,
+ * say) must stay a key, not replace the copy's prototype and vanish.
+ */
+export function setEntry(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function explain(errors: AjvError[], data: unknown, model: TypeModel, validator: ValidatorModule): Issue[] {

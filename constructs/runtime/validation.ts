@@ -7,7 +7,7 @@
 // Terraform address: `[stack/db] tsdb_service.db: sync_replicas = 1 requires ha_replicas = 2`.
 import { Annotations, Token, type TerraformElement } from "cdktf";
 import { formatPath, type PathSegment } from "../../hcljson/attribute-path.js";
-import { loadTypeSync, validatePreparedBody } from "../../hcljson/body.js";
+import { loadTypeSync, setEntry, validatePreparedBody } from "../../hcljson/body.js";
 import type { BlockModel, Issue, TypeModel } from "../../hcljson/model-types.js";
 import { suggest } from "../../hcljson/suggest.js";
 
@@ -161,9 +161,9 @@ export function withUnknowns(value: unknown): unknown {
         const item = original === undefined ? undefined : withUnknowns(original);
         if (!out && (item !== original || item === undefined)) {
           out = {};
-          for (let j = 0; j < i; j++) out[keys[j]!] = (value as Record<string, unknown>)[keys[j]!];
+          for (let j = 0; j < i; j++) setEntry(out, keys[j]!, (value as Record<string, unknown>)[keys[j]!]);
         }
-        if (out && item !== undefined) out[key] = item;
+        if (out && item !== undefined) setEntry(out, key, item);
       }
       return out ?? value;
     }
