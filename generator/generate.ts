@@ -22,12 +22,14 @@ const VALIDATOR_DECLARATION = [
 ].join("\n");
 
 /** `npm run generate` in memory: schemas/ (and the package version) → generated/ path → content. */
+
 export async function generate(schemaDir: string): Promise<Map<string, string>> {
   const { version } = JSON.parse(readFileSync(join(schemaDir, "..", "package.json"), "utf8")) as { version: string };
   return generateFrom(loadSchemas(schemaDir), version);
 }
 
 /** Every emitter over already-loaded schema documents (tests pass small fixture schemas). */
+
 export async function generateFrom(docs: SchemaDocument[], version: string, options: { examples?: Examples } = {}): Promise<Map<string, string>> {
   const models: TypeModel[] = docs.map(buildModel);
   const files = new Map<string, string>();
