@@ -13,7 +13,7 @@
 //   BENCH_CONFIG           JSON body of one resource; "${count.index}" may appear in strings
 //   BENCH_PROVIDER_CONFIG  JSON provider configuration ("{work}" is replaced by the temp dir)
 //   BENCH_ENV              JSON of extra environment for Terraform and the plugin ("{work}" replaced too)
-//   BENCH_SIZES            e.g. "1,100,500" (empty: handshake only)   BENCH_RUNS  plans per size (default 3)
+//   BENCH_SIZES            e.g. "1,100,500" (empty: handshake only)   BENCH_RUNS  plans per size (default 5)
 //   BENCH_LAUNCHES         handshake launches (default 15)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ const options = {
   providerConfig: env.BENCH_PROVIDER_CONFIG ?? '{"project":"bench-project"}',
   extraEnv: env.BENCH_ENV ?? '{"SCHEMAFORM_DATA_DIR":"{work}/platform","SCHEMAFORM_TRANSITION_SECONDS":"0"}',
   sizes: (env.BENCH_SIZES ?? "1,100,500").split(",").filter((n) => n.trim() !== "").map(Number),
-  runs: Number(env.BENCH_RUNS ?? 3),
+  runs: Number(env.BENCH_RUNS ?? 5),
   launches: Number(env.BENCH_LAUNCHES ?? 15),
 };
 const VERSION = "0.0.1";
@@ -154,6 +154,8 @@ async function main() {
       provider_ms: round(median(oursRuns)),
       terraform_data_ms: round(median(baselineRuns)),
       ratio: round(median(oursRuns) / median(baselineRuns)),
+      provider_min_ms: round(Math.min(...oursRuns)),
+      terraform_data_min_ms: round(Math.min(...baselineRuns)),
       provider_runs_ms: oursRuns.map(round),
       terraform_data_runs_ms: baselineRuns.map(round),
     };
@@ -166,6 +168,9 @@ async function main() {
     plans.length >= 2
       ? round((plans.at(-1).provider_ms - plans[0].provider_ms - (plans.at(-1).terraform_data_ms - plans[0].terraform_data_ms)) / (plans.at(-1).n - plans[0].n))
       : null;
+  // The provider's fixed cost per plan (its processes' start-up, mostly), net of Terraform's own:
+  // the smallest size's difference minus its per-resource part.
+  const fixed = perResource === null ? null : round(plans[0].provider_ms - plans[0].terraform_data_ms - perResource * plans[0].n);
   const results = {
     benchmark: "provider",
     date: new Date().toISOString(),
@@ -177,6 +182,7 @@ async function main() {
     handshake,
     plan_no_changes: plans,
     added_ms_per_resource_vs_terraform_data: perResource,
+    added_fixed_ms_vs_terraform_data: fixed,
     notes:
       "handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), against `node -e console.log(1)` interleaved. plan = `terraform plan` (refresh, no changes), median of runs interleaved with the terraform_data baseline; ratio = provider / terraform_data.",
   };

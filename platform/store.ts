@@ -29,25 +29,77 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
   return driver;
 }
 
+/** Prepared statements kept per connection (the SQL texts are a small fixed set). */
+const STATEMENT_CACHE_LIMIT = 256;
+
 export class Store {
   readonly db: Db;
+  readonly #begin: { deferred: BetterSqlite3.Statement; immediate: BetterSqlite3.Statement };
+  readonly #commit: BetterSqlite3.Statement;
+  readonly #rollback: BetterSqlite3.Statement;
+
   constructor(db: Db) {
     this.db = db;
+    cacheStatements(db);
+    this.#begin = { deferred: db.prepare("BEGIN DEFERRED"), immediate: db.prepare("BEGIN IMMEDIATE") };
+    this.#commit = db.prepare("COMMIT");
+    this.#rollback = db.prepare("ROLLBACK");
   }
 
   /** Runs `fn` in an IMMEDIATE transaction (the write lock is held from the start). */
   write<T>(fn: () => T): T {
-    return retryBusy(() => this.db.transaction(fn).immediate());
+    return retryBusy(() => this.transaction(fn, "immediate"));
   }
 
   /** Runs `fn` in a DEFERRED transaction: a consistent snapshot for multi-statement reads. */
   read<T>(fn: () => T): T {
-    return retryBusy(() => this.db.transaction(fn).deferred());
+    return retryBusy(() => this.transaction(fn, "deferred"));
+  }
+
+  /**
+   * What better-sqlite3's `db.transaction(fn)[mode]()` does, without building a new set of
+   * wrapper functions per call. Nested calls keep its savepoint semantics by going through it.
+   */
+  private transaction<T>(fn: () => T, mode: "deferred" | "immediate"): T {
+    const db = this.db;
+    if (db.inTransaction) return db.transaction(fn)[mode]();
+    this.#begin[mode].run();
+    try {
+      const result = fn();
+      if (result && typeof (result as { then?: unknown }).then === "function") {
+        throw new TypeError("Transaction function cannot return a promise");
+      }
+      this.#commit.run();
+      return result;
+    } catch (error) {
+      if (db.inTransaction) this.#rollback.run();
+      throw error;
+    }
   }
 
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * Makes `db.prepare(sql)` return the statement prepared the first time for the same text:
+ * SQLite compiles a statement in tens of microseconds, and the platform prepares its statements
+ * inline at every call. Safe because the platform only runs statements to completion (run, get,
+ * all; never a pending iterate()) and never changes a statement's mode (pluck, raw, expand).
+ */
+function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }) as Db["prepare"];
 }
 
 /** better-sqlite3 already waits up to busy_timeout; this covers the rare immediate SQLITE_BUSY. */

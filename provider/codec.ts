@@ -9,7 +9,8 @@
 // Unknown values (msgpack extension type 0, or any other extension such as a refined unknown)
 // become the UNKNOWN marker; we always encode unknowns as plain `d4 00 00`, never refined,
 // because a refinement is a promise Terraform enforces after apply.
-import { decode, encode, ExtData, type ExtensionCodecType } from "@msgpack/msgpack";
+import { Decoder, Encoder, ExtData, type ExtensionCodecType } from "@msgpack/msgpack";
+import { GIVE_UP, fastDecode, fastEncode, fastEncodeJsonState } from "./codec-fast.js";
 import { type CtyType, type SchemaAttribute, type SchemaBlock, nestedAsBlock } from "./schema.js";
 
 /** Marks a value Terraform does not know yet (known after apply). */
@@ -45,11 +46,23 @@ const unknownExtensions = {
 
 const UNKNOWN_WIRE = new ExtData(0, new Uint8Array([0]));
 
+// One encoder and one decoder per process: constructing them per value costs a fresh buffer and
+// key cache every time (both are re-entrancy safe: a nested use works on a clone).
+const decoder = new Decoder({ extensionCodec: unknownExtensions, useBigInt64: true });
+const encoder = new Encoder({ ignoreUndefined: false });
+const plainEncoder = new Encoder();
+const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
 /** Decodes a msgpack DynamicValue of an object of `block`'s type; null stays null. */
 export function decodeMsgpack(bytes: Uint8Array | undefined | null, block: SchemaBlock): Body | null {
   // An absent DynamicValue (empty bytes) means null; Terraform normally sends `c0` for that.
   if (!bytes || bytes.length === 0) return null;
-  const raw = decode(bytes, { extensionCodec: unknownExtensions, useBigInt64: true });
+  // The compiled single-pass decoder (codec-fast.ts); it gives up on anything unusual, and this
+  // general path then decides.
+  const fast = fastDecode(bytes, block);
+  if (fast !== GIVE_UP && fast !== UNKNOWN) return fast;
+  const raw = decoder.decode(bytes);
   const value = fromWireBlock(raw, block, [], "msgpack");
   if (value === UNKNOWN) throw new CodecError("a whole object was unknown where a resource object was expected");
   return value;
@@ -57,21 +70,33 @@ export function decodeMsgpack(bytes: Uint8Array | undefined | null, block: Schem
 
 /** Encodes a body (or null) of `block`'s type as msgpack. */
 export function encodeMsgpack(body: Body | null | undefined, block: SchemaBlock): Uint8Array {
-  return encode(toWireBlock(body ?? null, block, []), { ignoreUndefined: false });
+  const fast = fastEncode(body ?? null, block);
+  if (fast !== GIVE_UP) return fast;
+  return encoder.encode(toWireBlock(body ?? null, block, []));
 }
 
 /** Encodes one value of a cty type (used by tests and by `dynamic` values). */
 export function encodeValue(value: Value, type: CtyType): Uint8Array {
-  return encode(toWireValue(value, type, []));
+  return plainEncoder.encode(toWireValue(value, type, []));
 }
 
 export function decodeValue(bytes: Uint8Array, type: CtyType): Value {
-  return fromWireValue(decode(bytes, { extensionCodec: unknownExtensions, useBigInt64: true }), type, [], "msgpack");
+  return fromWireValue(decoder.decode(bytes), type, [], "msgpack");
 }
 
 // ---------------------------------------------------------------------------------------------
 // JSON state (UpgradeResourceState): same shapes, except `dynamic` values are {value, type}
 // objects and numbers are JSON numbers.
+
+/**
+ * `encodeMsgpack(fromJsonState(state, block), block)`, in one pass when the state allows it
+ * (UpgradeResourceState answers every resource of every plan this way).
+ */
+export function encodeJsonState(state: unknown, block: SchemaBlock): Uint8Array {
+  const fast = fastEncodeJsonState(state, block);
+  if (fast !== GIVE_UP) return fast;
+  return encodeMsgpack(fromJsonState(state, block), block);
+}
 
 /** Reads a resource's JSON state through the current schema: unknown keys are dropped, missing ones become null. */
 export function fromJsonState(state: unknown, block: SchemaBlock): Body | null {
@@ -200,7 +225,7 @@ function fromWireDynamic(raw: unknown, path: (string | number)[], source: Source
     if (!Array.isArray(raw) || raw.length !== 2 || !(raw[0] instanceof Uint8Array)) {
       throw new CodecError("expected a dynamic value as [type, value]", path);
     }
-    const type = JSON.parse(new TextDecoder().decode(raw[0])) as CtyType;
+    const type = JSON.parse(utf8.decode(raw[0])) as CtyType;
     return fromWireValue(raw[1], type, path, source);
   }
   if (typeof raw !== "object" || raw === null || !("type" in raw)) throw new CodecError("expected a dynamic value as {value, type}", path);
@@ -296,7 +321,7 @@ function toWireValue(value: Value | undefined, type: CtyType, path: (string | nu
         throw new CodecError("expected a number", path);
       case "dynamic": {
         const implied = impliedType(value);
-        return [new TextEncoder().encode(JSON.stringify(implied)), toWireValue(value, implied, path)];
+        return [utf8Encoder.encode(JSON.stringify(implied)), toWireValue(value, implied, path)];
       }
     }
   }

@@ -1,9 +1,18 @@
 // Entry point of the terraform-provider-tsdb and terraform-provider-containerbackup
 // executables (one program; the executable's name says which provider it is). Only the
-// transport loads before the handshake; provider/runtime.ts loads on the first RPC.
+// transport loads before the handshake; the provider's runtime (provider/runtimes/<name>.ts)
+// loads on the first RPC that needs it (GetProviderSchema is answered from
+// provider/static-responses.ts, precomputed at build time).
 import { basename } from "node:path";
 import { PROVIDER_NAMES, isProviderName, type ProviderName } from "./names.js";
+import { staticResponses } from "./static-responses.js";
 import { serve } from "./transport/serve.js";
+
+/** Each provider's post-handshake code, loaded on first use (a separately compiled unit in the bundle). */
+const RUNTIMES: Record<ProviderName, () => Promise<{ createRouter(): (path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined }>> = {
+  tsdb: () => import("./runtimes/tsdb.js"),
+  containerbackup: () => import("./runtimes/containerbackup.js"),
+};
 
 /** Environment override, for running the bundle under another name (tests, debugging). */
 export const PROVIDER_ENV = "SCHEMAFORM_PROVIDER";
@@ -22,7 +31,11 @@ if (!name) {
   );
   process.exit(1);
 }
-serve({ name: `terraform-provider-${name}`, router: () => import("./runtime.js").then((runtime) => runtime.createRouter(name)) }).catch((error: unknown) => {
+serve({
+  name: `terraform-provider-${name}`,
+  router: () => RUNTIMES[name]().then((runtime) => runtime.createRouter()),
+  staticResponses: staticResponses?.[name],
+}).catch((error: unknown) => {
   process.stderr.write(`terraform-provider-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

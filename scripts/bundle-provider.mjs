@@ -10,22 +10,26 @@
 // per command.
 //
 // Start-up: the process must print its handshake line fast (Terraform waits for it, several
-// times per command), so only the transport is compiled at start. The `runtime` module that
-// the entry imports dynamically (framework, provider definitions, generated validators) is
-// bundled on its own and embedded as a string, compiled on the first RPC: its size never
-// slows the handshake down.
+// times per command), so only the transport is compiled at start. The runtime modules that
+// the entry imports dynamically (framework, provider definitions, generated validators; one
+// per provider, `runtimes/<name>.ts`, holding only that provider's generated types) are
+// bundled on their own and embedded as strings, and only the served provider's is compiled, on
+// the first RPC that needs it: their size never slows the handshake down.
 //
 // Build-time work that would otherwise happen at every start:
 // - the protocol descriptor is parsed from the .proto files here and embedded as JSON
 //   (provider/protocol/descriptor.ts is replaced), so the plugin never loads a .proto parser;
+// - answers that depend on nothing but the build (GetProviderSchema) are computed here by
+//   running the runtime, and embedded (provider/static-responses.ts is replaced): the process
+//   Terraform starts only to read the schema never loads a runtime;
 // - the `long` package is left out: int64 fields decode as plain numbers.
 //
 // The output is deterministic (same sources, same bytes), so reinstalling the same build never
 // changes the lock-file hash.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 
 const require = createRequire(import.meta.url);
@@ -87,17 +91,35 @@ function commonOptions(minify) {
  * Replaces a dynamically imported `runtime.ts` by a module that compiles the runtime's own
  * bundle from a string when it is first imported. One runtime per executable keeps a single
  * copy of the framework (classes such as HandlerError must be one class).
+ *
+ * A `static-responses.ts` beside a `runtime.ts` is replaced by the answers the runtime's
+ * `staticResponses()` gives at build time (base64 protobuf bytes per provider and gRPC path):
+ * RPCs whose answer never changes for a build (GetProviderSchema) are then served without
+ * compiling or running the runtime at all. Terraform starts a process per command only to ask
+ * for the schema, so that process never loads the runtime.
  */
 function lazyRuntime(minify) {
+  const runtimes = new Map();
+  /** The runtime's bundle (built once per path). */
+  const runtimeCode = (path) => {
+    let code = runtimes.get(path);
+    if (!code) {
+      const options = commonOptions(minify);
+      const provider = /[\\/]runtimes[\\/]([\w-]+)\.ts$/.exec(path)?.[1];
+      if (provider) options.plugins = [onlyProvider(provider), ...options.plugins];
+      code = esbuild.build({ ...options, entryPoints: [path], write: false, outfile: "runtime.cjs" }).then((result) => result.outputFiles[0].text);
+      runtimes.set(path, code);
+    }
+    return code;
+  };
   return {
     name: "lazy-runtime",
     setup(build) {
-      build.onResolve({ filter: /(^|[\\/])runtime\.js$/ }, (args) =>
+      build.onResolve({ filter: /(^|[\\/])runtime\.js$|(^|[\\/])runtimes[\\/][\w-]+\.js$/ }, (args) =>
         args.kind === "dynamic-import" ? { path: resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), namespace: "lazy-runtime" } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: "lazy-runtime" }, async (args) => {
-        const result = await esbuild.build({ ...commonOptions(minify), entryPoints: [args.path], write: false, outfile: "runtime.cjs" });
-        const code = result.outputFiles[0].text;
+        const code = await runtimeCode(args.path);
         return {
           loader: "js",
           resolveDir: dirname(args.path),
@@ -110,8 +132,61 @@ function lazyRuntime(minify) {
           ].join("\n"),
         };
       });
+      build.onLoad({ filter: /[\\/]static-responses\.ts$/ }, async (args) => {
+        const runtime = join(dirname(args.path), "runtime.ts");
+        const responses = existsSync(runtime) ? await evaluateStaticResponses(runtime, await runtimeCode(runtime)) : undefined;
+        return {
+          loader: "js",
+          contents: `// Computed by scripts/bundle-provider.mjs from the runtime's staticResponses().\nexport const staticResponses = ${JSON.stringify(responses)};\n`,
+        };
+      });
     },
   };
+}
+
+/**
+ * For the runtime of one provider (`runtimes/<provider>.ts`): the generated models and
+ * validators of other providers' types (`<kind>.<type>`, where a provider's types are named
+ * `<provider>` or `<provider>_…`) become modules that refuse to load. generated/registry.ts
+ * lists every type, but a provider only ever loads its own.
+ */
+function onlyProvider(provider) {
+  const ours = (type) => type === provider || type.startsWith(`${provider}_`);
+  return {
+    name: "only-provider",
+    setup(build) {
+      build.onResolve({ filter: /(^|[\\/])(models|validators)[\\/](resource|data|provider)\.[\w-]+\.(c?js|ts)$/ }, (args) => {
+        const type = /(?:resource|data|provider)\.([\w-]+)\.(?:c?js|ts)$/.exec(args.path)[1];
+        return ours(type) ? undefined : { path: args.path, namespace: "other-provider" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "other-provider" }, (args) => ({
+        loader: "js",
+        contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the ${provider} provider`)});\n`,
+      }));
+    },
+  };
+}
+
+/** Runs the runtime bundle in this process and asks it for its static answers, as base64. */
+async function evaluateStaticResponses(path, code) {
+  const module = { exports: {} };
+  const url = pathToFileURL(path).href;
+  new Function("exports", "require", "module", "__filename", "__dirname", "__schemaform_bundle_url", code)(
+    module.exports,
+    createRequire(path),
+    module,
+    path,
+    dirname(path),
+    url,
+  );
+  if (typeof module.exports.staticResponses !== "function") return undefined;
+  const responses = await module.exports.staticResponses();
+  const out = {};
+  for (const [name, byPath] of Object.entries(responses)) {
+    out[name] = {};
+    for (const [rpc, bytes] of Object.entries(byPath)) out[name][rpc] = Buffer.from(bytes).toString("base64");
+  }
+  return out;
 }
 
 /**

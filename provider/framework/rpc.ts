@@ -1,7 +1,9 @@
-// Binds ProviderServer methods to gRPC method paths, with protobuf decoding and encoding.
+// Binds ProviderServer methods to gRPC method paths, with protobuf decoding and encoding
+// (protocol/wire.ts).
 // Methods not listed here (ephemeral resources, functions, MoveResourceState, go-plugin's
 // stdio and broker streams) are answered UNIMPLEMENTED by the transport.
-import { methodTypes } from "../protocol/messages.js";
+import { protoDescriptor } from "../protocol/descriptor.js";
+import { WireTypes } from "../protocol/wire.js";
 import { ProviderServer } from "./server.js";
 import type { ProviderDefinition } from "./types.js";
 
@@ -29,18 +31,23 @@ function handlers(server: ProviderServer<unknown>): Record<string, Handler> {
   };
 }
 
+let wire: WireTypes | undefined;
+
 /** Resolves a method path to a bytes-in, bytes-out call, or undefined when we do not serve it. */
 export function providerRouter(server: ProviderServer<unknown>): (path: string) => UnaryCall | undefined {
   const table = handlers(server);
   return (path) => {
     if (!path.startsWith(PROVIDER)) return undefined;
-    const handler = table[path.slice(PROVIDER.length)];
-    const types = methodTypes(path);
-    if (!handler || !types) return undefined;
+    const name = path.slice(PROVIDER.length);
+    const handler = Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+    if (!handler) return undefined;
+    wire ??= new WireTypes(protoDescriptor() as ConstructorParameters<typeof WireTypes>[0]);
+    const types = wire.method(path);
+    if (!types) return undefined;
     return async (bytes) => {
       const request = types.request.decode(bytes) as unknown as Record<string, unknown>;
       const response = await handler(request);
-      return types.response.encode(response).finish();
+      return types.response.encode(response);
     };
   };
 }

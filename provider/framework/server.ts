@@ -1,8 +1,8 @@
 // ProviderServer: the generic protocol logic of every tfplugin6 RPC, built from a provider
 // definition. It works on decoded protobuf objects (snake_case fields) and leaves gRPC and
 // protobuf bytes to the transport (rpc.ts binds the two).
-import { type Body, decodeMsgpack, encodeMsgpack, fromJsonState } from "../codec.js";
-import { bytesOf } from "../protocol/messages.js";
+import { type Body, decodeMsgpack, encodeJsonState, encodeMsgpack, fromJsonState } from "../codec.js";
+import { bytesOf } from "../protocol/wire.js";
 import { type ProviderSchema, type SchemaBlock, type TypeSchema, providerSchemaOf } from "../schema.js";
 import {
   type Diagnostic,
@@ -17,9 +17,9 @@ import { providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
 import type { CallContext, DataSourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { HandlerError } from "./types.js";
-import { collectSecrets, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
+import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
 
-// Request shapes, as protobufjs decodes them (only the fields we read).
+// Request shapes, as protocol/wire.ts decodes them (only the fields we read).
 interface DynamicValue {
   msgpack?: Uint8Array;
   json?: Uint8Array;
@@ -27,6 +27,7 @@ interface DynamicValue {
 type Msg = Record<string, unknown>;
 
 const CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
+const utf8 = new TextDecoder();
 
 export class ProviderServer<Client = unknown> {
   readonly schema: ProviderSchema;
@@ -109,6 +110,9 @@ export class ProviderServer<Client = unknown> {
         signal: this.stop.signal,
       });
       this.configured = true;
+      // Terraform now spends a while building its plan graph before the first resource RPC:
+      // load the types' models and validators meanwhile (they load on first use otherwise).
+      setImmediate(() => this.loadTypes());
       return { diagnostics: [] };
     } catch (error) {
       return { diagnostics: [exceptionDiagnostic(error, `Configuring provider ${this.definition.name}`, block, this.providerSecrets)] };
@@ -149,8 +153,10 @@ export class ProviderServer<Client = unknown> {
           ],
         };
       }
-      let state = JSON.parse(new TextDecoder().decode(json)) as Record<string, unknown>;
+      let state = JSON.parse(utf8.decode(json)) as Record<string, unknown>;
       if (version < schema.version && handler.upgradeState) state = handler.upgradeState(version, state);
+      // Without write-only attributes there is nothing to null: the state goes to msgpack directly.
+      if (!hasWriteOnly(schema.block)) return { upgraded_state: { msgpack: encodeJsonState(state, schema.block) } };
       const body = nullWriteOnly(fromJsonState(state, schema.block), schema.block);
       return { upgraded_state: { msgpack: encodeMsgpack(body, schema.block) } };
     } catch (error) {
@@ -314,18 +320,29 @@ export class ProviderServer<Client = unknown> {
   // -------------------------------------------------------------------------------------------
   // helpers
 
+  private readonly resourceTypes = new Map<string, { schema: TypeSchema; handler: ResourceHandler<Client> }>();
+  private readonly dataSourceTypes = new Map<string, { schema: TypeSchema; handler: DataSourceHandler<Client> }>();
+
   private resourceType(typeName: string): { schema: TypeSchema; handler: ResourceHandler<Client> } | { error: Diagnostic } {
+    const known = this.resourceTypes.get(typeName);
+    if (known) return known;
     const schema = this.schema.resource_schemas[typeName];
     const handler = this.definition.resources[typeName];
     if (!schema || !handler) return { error: errorDiagnostic(`Unsupported resource type "${typeName}"`, `The ${this.definition.name} provider has no resource type "${typeName}".`) };
-    return { schema, handler };
+    const found = { schema, handler };
+    this.resourceTypes.set(typeName, found);
+    return found;
   }
 
   private dataSourceType(typeName: string): { schema: TypeSchema; handler: DataSourceHandler<Client> } | { error: Diagnostic } {
+    const known = this.dataSourceTypes.get(typeName);
+    if (known) return known;
     const schema = this.schema.data_source_schemas[typeName];
     const handler = this.definition.dataSources[typeName];
     if (!schema || !handler) return { error: errorDiagnostic(`Unsupported data source "${typeName}"`, `The ${this.definition.name} provider has no data source "${typeName}".`) };
-    return { schema, handler };
+    const found = { schema, handler };
+    this.dataSourceTypes.set(typeName, found);
+    return found;
   }
 
   /**
@@ -334,7 +351,10 @@ export class ProviderServer<Client = unknown> {
    */
   private call(typeName: string, block: SchemaBlock) {
     const warnings: Issue[] = [];
-    const secrets = new Set(this.providerSecrets);
+    // The provider's secrets plus those of this call's inputs; copied only when the type has any.
+    const providerSecrets = this.providerSecrets;
+    let secrets: Set<string> | undefined;
+    const collect = hasSecrets(block);
     return {
       context: (): CallContext<Client> => {
         if (!this.configured) {
@@ -343,14 +363,24 @@ export class ProviderServer<Client = unknown> {
         return { client: this.client as Client, typeName, signal: this.stop.signal, warnings };
       },
       secretsOf: (...bodies: (Body | null)[]) => {
+        if (!collect) return;
+        secrets ??= new Set(providerSecrets);
         for (const body of bodies) collectSecrets(body, block, secrets);
       },
       diagnostics: (error?: unknown, action?: string): Diagnostic[] => {
-        const out = warnings.map((warning) => issueDiagnostic(warning, block, secrets));
-        if (error !== undefined) out.push(exceptionDiagnostic(error, action ?? `Calling ${typeName}`, block, secrets));
+        const redacted = secrets ?? providerSecrets;
+        if (warnings.length === 0 && error === undefined) return [];
+        const out = warnings.map((warning) => issueDiagnostic(warning, block, redacted));
+        if (error !== undefined) out.push(exceptionDiagnostic(error, action ?? `Calling ${typeName}`, block, redacted));
         return out;
       },
     };
+  }
+
+  private loadTypes(): void {
+    if (!this.definition.model) return;
+    for (const type of Object.keys(this.definition.resources)) void this.model(`resource.${type}`).catch(() => {});
+    for (const type of Object.keys(this.definition.dataSources)) void this.model(`data.${type}`).catch(() => {});
   }
 
   private model(key: string): Promise<PlanTypeModel | undefined> {

@@ -62,10 +62,15 @@ function emptyOf(mode: string): Value {
   return mode === "list" || mode === "set" ? [] : mode === "map" ? {} : null;
 }
 
+/** The value with unknowns replaced by null (the value itself when it holds none). */
 function withoutUnknowns(value: Value): Value {
+  return containsUnknown(value) ? copyWithoutUnknowns(value) : value;
+}
+
+function copyWithoutUnknowns(value: Value): Value {
   if (value === UNKNOWN) return null;
-  if (Array.isArray(value)) return value.map(withoutUnknowns);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutUnknowns(v)]));
+  if (Array.isArray(value)) return value.map(copyWithoutUnknowns);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyWithoutUnknowns(v)]));
   return value;
 }
 

@@ -8,16 +8,42 @@ export const UNKNOWN_TEXT = "${unknown}";
 // ---------------------------------------------------------------------------------------------
 // equality: a canonical string per value in which set elements are sorted
 
+// Identical values have identical canonical strings, so a plain structural comparison settles
+// the common case (nothing changed) without building any string.
+
 export function blockEqual(a: Value | undefined, b: Value | undefined, block: SchemaBlock): boolean {
-  return canonicalBlock(a, block) === canonicalBlock(b, block);
+  return identical(a, b) || canonicalBlock(a, block) === canonicalBlock(b, block);
 }
 
 export function attributeEqual(a: Value | undefined, b: Value | undefined, attribute: SchemaAttribute): boolean {
-  return canonicalAttribute(a, attribute) === canonicalAttribute(b, attribute);
+  return identical(a, b) || canonicalAttribute(a, attribute) === canonicalAttribute(b, attribute);
 }
 
 export function blockTypeEqual(a: Value | undefined, b: Value | undefined, blockType: SchemaBlockType): boolean {
-  return canonicalBlockType(a, blockType) === canonicalBlockType(b, blockType);
+  return identical(a, b) || canonicalBlockType(a, blockType) === canonicalBlockType(b, blockType);
+}
+
+/**
+ * Strict structural equality: the same primitives (===), arrays of identical elements in the same
+ * order, objects with the same prototype and the same own keys holding identical values. A
+ * sufficient (not a necessary) condition for equality under any of the canonical forms.
+ */
+export function identical(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!identical(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    if (!identical((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 function canonicalBlock(value: Value | undefined, block: SchemaBlock): string {
@@ -156,9 +182,39 @@ export function withWriteOnly(planned: Body, config: Body | null, block: SchemaB
   return out;
 }
 
-/** Sets every write-only attribute to null, at every depth: they may never reach state. */
+// What a block holds anywhere inside, worked out once per block: most have no write-only and
+// no sensitive attribute, and then the walks below have nothing to do.
+const writeOnlyInside = new WeakMap<SchemaBlock, boolean>();
+const secretsInside = new WeakMap<SchemaBlock, boolean>();
+
+function anyAttribute(block: SchemaBlock, test: (attribute: SchemaAttribute) => boolean, cache: WeakMap<SchemaBlock, boolean>): boolean {
+  let found = cache.get(block);
+  if (found === undefined) {
+    found =
+      Object.values(block.attributes ?? {}).some((attribute) => test(attribute) || (attribute.nested_type !== undefined && anyAttribute(nestedAsBlock(attribute.nested_type), test, cache))) ||
+      Object.values(block.block_types ?? {}).some((blockType) => anyAttribute(blockType.block, test, cache));
+    cache.set(block, found);
+  }
+  return found;
+}
+
+/** Whether a block has a write-only attribute at any depth. */
+export function hasWriteOnly(block: SchemaBlock): boolean {
+  return anyAttribute(block, (attribute) => attribute.write_only === true, writeOnlyInside);
+}
+
+/** Whether a block has a sensitive or write-only attribute at any depth. */
+export function hasSecrets(block: SchemaBlock): boolean {
+  return anyAttribute(block, (attribute) => attribute.sensitive === true || attribute.write_only === true, secretsInside);
+}
+
+/**
+ * Sets every write-only attribute to null, at every depth: they may never reach state. A block
+ * without write-only attributes gets the body itself back (callers only read the result).
+ */
 export function nullWriteOnly(body: Body | null, block: SchemaBlock): Body | null {
   if (!body) return body;
+  if (!hasWriteOnly(block)) return body;
   const out: Body = { ...body };
   for (const [name, attribute] of Object.entries(block.attributes ?? {})) {
     if (attribute.write_only) out[name] = null;
@@ -188,7 +244,7 @@ export function mapNested(value: Value | undefined, nesting: Nesting, each: (ite
 
 /** Every sensitive or write-only string (and number) in a body, for redacting messages. */
 export function collectSecrets(body: Body | null | undefined, block: SchemaBlock, into: Set<string> = new Set()): Set<string> {
-  if (!body) return into;
+  if (!body || !hasSecrets(block)) return into;
   for (const [name, attribute] of Object.entries(block.attributes ?? {})) {
     const value = body[name];
     if (attribute.sensitive || attribute.write_only) collectLeaves(value, into);

@@ -1,6 +1,7 @@
-// Protobuf message types of the plugin protocol, built from the descriptor on first use.
-// protobufjs/light only reflects the descriptor; per-type encoders are generated lazily by
-// protobufjs the first time a type is used, so start-up pays for nothing it does not need.
+// Protobuf message types of the plugin protocol as protobufjs reflection objects, built from the
+// descriptor on first use: what the tests' clients and tools use. The provider's own RPC path
+// encodes and decodes with protocol/wire.ts instead, which needs no code generation at run time
+// (and gives the same bytes and the same decoded messages).
 import protobuf from "protobufjs/light.js";
 import { protoDescriptor } from "./descriptor.js";
 
@@ -50,7 +51,4 @@ export function messageType(name: string): MessageType {
   return protoRoot().lookupType(name);
 }
 
-/** Bytes of a decoded `bytes` field; protobufjs leaves an empty array for absent ones. */
-export function bytesOf(value: unknown): Uint8Array | undefined {
-  return value instanceof Uint8Array && value.length > 0 ? value : undefined;
-}
+export { bytesOf } from "./wire.js";

@@ -3,6 +3,7 @@
 // status within a timeout, and warnings for Terraform.
 import { UNKNOWN, type Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Issue, type Path } from "../framework/types.js";
+import { identical } from "../framework/values.js";
 import type { ImportFormat, TypeModel } from "../../hcljson/model-types.js";
 import type { Warning } from "../../platform/errors.js";
 import type { Labels, PlatformClient } from "../../platform/types.js";
@@ -164,7 +165,7 @@ export function pick<T>(desired: Body, names: readonly string[]): T {
 
 /** Deep equality of two body values (key order ignored; UNKNOWN equals only UNKNOWN). */
 export function same(a: Value | undefined, b: Value | undefined): boolean {
-  return canonical(a ?? null) === canonical(b ?? null);
+  return identical(a ?? null, b ?? null) || canonical(a ?? null) === canonical(b ?? null);
 }
 
 function canonical(value: Value): string {

@@ -24,6 +24,11 @@ export interface ServeOptions {
    * before the handshake.
    */
   router(): Promise<(path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined>;
+  /**
+   * Answers known at build time (base64 protobuf bytes by gRPC path), served without loading
+   * the router. When given, nothing is loaded before an RPC needs it.
+   */
+  staticResponses?: Record<string, string>;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
@@ -48,7 +53,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = Boolean(clientCert) && !env.TF_DISABLE_PLUGIN_TLS;
   const identity = useTls ? await createServerIdentity() : undefined;
-  const router = lazyRouter(options.router);
+  const router = lazyRouter(options.router, options.staticResponses);
   const server = createGrpcServer(router, identity && { key: identity.keyPem, cert: identity.certPem, clientCert: clientCert! });
 
   await new Promise<void>((resolve, reject) => {
@@ -58,8 +63,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   writeHandshake(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${identity?.certBase64 ?? ""}\n`);
-  // Warm up while Terraform connects.
-  setImmediate(() => void Promise.resolve(router("/tfplugin6.Provider/GetProviderSchema")).catch(() => {}));
+  // Without precomputed answers, warm up while Terraform connects. With them, load nothing
+  // eagerly: Terraform starts one process per command only to read the schema, and the event
+  // loop is single-threaded, so a warm-up would only hold back the TLS handshake.
+  if (!options.staticResponses) setImmediate(() => void Promise.resolve(router("/tfplugin6.Provider/GetProviderSchema")).catch(() => {}));
 }
 
 /**
@@ -75,19 +82,35 @@ function claimStdout(): (line: string) => void {
   return (line) => writeSync(1, line);
 }
 
-/** Routes gRPC paths; the provider's handlers load on the first call that needs them. */
-function lazyRouter(load: ServeOptions["router"]): Router {
+/**
+ * Routes gRPC paths; the provider's handlers load on the first call that needs them. Once they
+ * are loaded, a path resolves synchronously to the same route object every time.
+ */
+function lazyRouter(load: ServeOptions["router"], staticResponses: Record<string, string> = {}): Router {
   let provider: ReturnType<ServeOptions["router"]> | undefined;
+  let route: ((path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined) | undefined;
+  const routes = new Map<string, UnaryRoute | undefined>();
+  for (const [path, base64] of Object.entries(staticResponses)) {
+    let bytes: Uint8Array | undefined;
+    routes.set(path, { call: async () => (bytes ??= Buffer.from(base64, "base64")) });
+  }
+  const resolve = (path: string): UnaryRoute | undefined => {
+    let found = routes.get(path);
+    if (found === undefined && !routes.has(path)) {
+      const call = route!(path);
+      found = call && { call };
+      routes.set(path, found);
+    }
+    return found;
+  };
   return (path) => {
     if (path === "/plugin.GRPCController/Shutdown") return shutdownRoute;
     // Everything else outside the provider service (go-plugin's stdio and broker streams) is
     // refused without loading anything.
     if (!path.startsWith("/tfplugin6.Provider/")) return undefined;
-    provider ??= load();
-    return provider.then((route) => {
-      const call = route(path);
-      return call && { call };
-    });
+    if (route || routes.has(path)) return resolve(path);
+    provider ??= load().then((loaded) => (route = loaded));
+    return provider.then(() => resolve(path));
   };
 }
 
