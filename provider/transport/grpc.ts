@@ -111,7 +111,7 @@ function handleStream(stream: http2.ServerHttp2Stream, headers: http2.IncomingHt
     if (!found) {
       route = null;
       // Refuse at once: streaming methods (go-plugin's stdio/broker) never half-close.
-      fail(stream, Status.UNIMPLEMENTED, `${path} is not implemented`);
+      fail(stream, Status.UNIMPLEMENTED, `${path} is not served by this provider`);
       return;
     }
     route = found;
