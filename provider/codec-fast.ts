@@ -200,37 +200,27 @@ function skipExt(head: number): void {
 
 /** Reads a map header; throws BAIL if the value is not a map. */
 function mapHeader(head: number): number {
-  if (head >= 0x80 && head <= 0x8f) {
-    pos++;
-    return head - 0x80;
-  }
-  if (head === 0xde) {
-    need(3);
-    const n = view.getUint16(pos + 1);
-    pos += 3;
-    return n;
-  }
-  if (head === 0xdf) {
-    need(5);
-    const n = view.getUint32(pos + 1);
-    pos += 5;
-    return n;
-  }
-  throw BAIL;
+  return containerHeader(head, 0x80, 0xde);
 }
 
+/** Reads an array header; throws BAIL if the value is not an array. */
 function arrayHeader(head: number): number {
-  if (head >= 0x90 && head <= 0x9f) {
+  return containerHeader(head, 0x90, 0xdc);
+}
+
+/** msgpack maps and arrays share one header layout: a fix form (base + n < base + 16), then 16- and 32-bit counts. */
+function containerHeader(head: number, fixBase: number, code16: number): number {
+  if (head >= fixBase && head <= fixBase + 0x0f) {
     pos++;
-    return head - 0x90;
+    return head - fixBase;
   }
-  if (head === 0xdc) {
+  if (head === code16) {
     need(3);
     const n = view.getUint16(pos + 1);
     pos += 3;
     return n;
   }
-  if (head === 0xdd) {
+  if (head === code16 + 1) {
     need(5);
     const n = view.getUint32(pos + 1);
     pos += 5;
