@@ -2,7 +2,9 @@
 // example usage (HCL-JSON and CDKTF TypeScript), arguments with everything the schema says about
 // them, exported attributes, nested objects, the cross-field rules in words, timeouts and import.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
-import type { BlockModel, TypeModel } from "../hcljson/model-types.js";
+import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../hcljson/model-types.js";
+import { hasTemplate } from "../hcljson/templates.js";
+import { KEYWORDS } from "./keywords.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
 import { lowerSchema } from "./lower.js";
 import { camelCase } from "./names.js";
@@ -38,11 +40,19 @@ function checkExample(key: string, example: DocExample, docs: SchemaDocument[], 
   for (const block of blocks) {
     const doc = docs.find((d) => d.key === block.key);
     if (!doc) throw new Error(`the example of ${key} uses unknown type ${block.key}`);
-    const validate = new Ajv({ strict: false, allErrors: true }).compile(lowerSchema(doc.schema, doc.root.rules ?? []).schema);
-    if (!validate(block.body)) {
+    const validate = new Ajv({ strict: false, allErrors: true, keywords: KEYWORDS }).compile(lowerSchema(doc.schema, doc.root.rules ?? []).schema);
+    if (!validate(withUnknownTemplates(block.body))) {
       throw new Error(`the example of ${key}: ${block.key}.${block.name} breaks its schema: ${JSON.stringify(validate.errors)}`);
     }
   }
+}
+
+/** The body as `schemaform validate` hands it to a validator: every template is the unknown value. */
+function withUnknownTemplates(value: unknown): unknown {
+  if (typeof value === "string") return hasTemplate(value) ? UNKNOWN_VALUE : value;
+  if (Array.isArray(value)) return value.map(withUnknownTemplates);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withUnknownTemplates(v)]));
+  return value;
 }
 
 /** The example's blocks, preceded by the provider configuration when the example has none. */

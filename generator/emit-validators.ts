@@ -2,6 +2,7 @@
 // schemas at run time and a process loads only the types it meets.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { KEYWORDS } from "./keywords.js";
 import { lowerSchema } from "./lower.js";
 import type { SchemaDocument } from "./schema-source.js";
 
@@ -17,6 +18,7 @@ export function emitValidator(doc: SchemaDocument): string {
     // Messages come from hcljson/body.ts (in Terraform terms); Ajv's own are never read.
     messages: false,
     code: { source: true, lines: false, optimize: 1 },
+    keywords: KEYWORDS,
   } as any);
   const validate = ajv.compile(lowered.schema);
   // CommonJS, so the constructs can load a validator synchronously the first time one is used.

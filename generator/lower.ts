@@ -1,18 +1,20 @@
-// Our dialect → the standard JSON Schema the validators are compiled from.
+// Our dialect → the JSON Schema the validators are compiled from: standard keywords plus the two
+// of generator/keywords.ts.
 //
 // Two transformations make one schema serve every consumer:
-// - every value check is guarded so that an unknown value (a string holding an unescaped
-//   `${` or `%{`: an HCL template, a CDKTF token, the provider's unknown marker) passes it;
-// - every cross-field rule becomes `{ if: <applies and is broken>, then: false }` inside `allOf`,
-//   so a failing rule yields exactly one Ajv error (keyword "if") at a schema path we record with
-//   its message, and checking it allocates nothing when it holds.
-//   Value rules are guarded on the fields whose values they read: an unknown one skips the rule.
+// - every value check is guarded (`x-unknown-or`) so that an unknown value passes it: consumers
+//   turn whatever is unknown to them (an HCL template, a CDKTF token, the provider's unknown)
+//   into UNKNOWN_VALUE;
+// - every cross-field rule becomes an `x-rule` inside `allOf`, so a broken rule yields exactly
+//   one Ajv error at a schema path we record with its message, and a rule that holds costs a
+//   few comparisons. Value rules are guarded on the fields whose values they read: an unknown
+//   one skips the rule.
 import { xt, type SchemaNode } from "./schema-source.js";
 import { isNestedObject } from "./model.js";
+import { RULE, UNIQUE, UNKNOWN_OR } from "./keywords.js";
 
 /** Matches a string holding an HCL template: `${` or `%{` not escaped as `$${` / `%%{`. */
 export const TEMPLATE_PATTERN = "(^|[^$])\\$\\{|(^|[^%])%\\{";
-const TEMPLATE: SchemaNode = { type: "string", pattern: TEMPLATE_PATTERN };
 
 export interface RuleEntry {
   message: string;
@@ -30,7 +32,7 @@ export interface LoweredSchema {
 
 const VALUE_KEYWORDS = [
   "type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+  "minLength", "maxLength", "minItems", "maxItems",
 ];
 
 export function lowerSchema(root: SchemaNode, rootRules: SchemaNode[] = []): LoweredSchema {
@@ -66,7 +68,7 @@ function lowerProperty(prop: SchemaNode, name: string, at: string, out: LoweredS
     return false as unknown as SchemaNode;
   }
   // The guard: an unknown value is accepted as it is; anything else must satisfy the value schema.
-  return { if: TEMPLATE, then: true, else: lowerValue(prop, name, `${at}/else`, out) };
+  return { [UNKNOWN_OR]: lowerValue(prop, name, `${at}/${UNKNOWN_OR}`, out) };
 }
 
 function lowerValue(node: SchemaNode, name: string, at: string, out: LoweredSchema): SchemaNode {
@@ -89,7 +91,8 @@ function lowerValue(node: SchemaNode, name: string, at: string, out: LoweredSche
 
 function arrayOf(node: SchemaNode, items: SchemaNode): SchemaNode {
   const array: SchemaNode = { type: "array", items };
-  for (const keyword of ["minItems", "maxItems", "uniqueItems"]) if (node[keyword] !== undefined) array[keyword] = node[keyword];
+  for (const keyword of ["minItems", "maxItems"]) if (node[keyword] !== undefined) array[keyword] = node[keyword];
+  if (node.uniqueItems) array[UNIQUE] = true;
   return array;
 }
 
@@ -97,18 +100,10 @@ function lowerRule(rule: SchemaNode, at: string, out: LoweredSchema): SchemaNode
   const { message, path, ...fragment } = rule;
   if (typeof message !== "string" || !message) throw new Error(`rule at ${at} has no message`);
   const { schema, fields, readsValues } = desugar(fragment);
-  out.rules[`${at}/if`] = { message, path: path ? String(path).split(".") : fields.slice(0, 1) };
+  // A broken rule yields exactly one error, at `<rule>/x-rule`: the key of its entry.
+  out.rules[`${at}/${RULE}`] = { message, path: path ? String(path).split(".") : fields.slice(0, 1) };
   // Presence rules always apply; value rules only when every value they read is known.
-  const guard: SchemaNode | undefined = readsValues.length
-    ? { properties: Object.fromEntries(readsValues.map((f) => [f, { not: TEMPLATE }])) }
-    : undefined;
-  // "If the rule applies and is broken, fail": Ajv evaluates an `if` schema without creating
-  // errors and stops at its first failure, so a rule costs one check, not one error per branch
-  // (the milli_cpu/memory_gb pairs would otherwise allocate errors for every pair tried). A
-  // broken rule yields exactly one error (keyword "if") at `<rule>/if`, the key of its entry.
-  const keys = Object.keys(schema);
-  const broken: SchemaNode = keys.length === 1 && keys[0] === "not" ? schema.not : { not: schema };
-  return { if: guard ? { allOf: [guard, broken] } : broken, then: false };
+  return { [RULE]: readsValues.length ? { holds: schema, reads: readsValues } : { holds: schema } };
 }
 
 /** Expands sugar to standard JSON Schema and tells which fields the rule names and reads. */

@@ -106,17 +106,13 @@ export function setEntry(target: Record<string, unknown>, key: string, value: un
 function explain(errors: AjvError[], data: unknown, model: TypeModel, validator: ValidatorModule): Issue[] {
   const issues: Issue[] = [];
   const seen = new Set<string>();
-  const rulePrefixes = Object.keys(validator.rules).map((p) => p.slice(0, -"/if".length));
   for (const error of errors) {
-    const rule = error.keyword === "if" ? validator.rules[error.schemaPath] : undefined;
+    const rule = validator.rules[error.schemaPath];
     const objectPath = pointerToPath(data, error.instancePath);
     if (rule) {
       push(issues, seen, [...objectPath, ...rule.path], prefixed(objectPath, rule.message));
       continue;
     }
-    // Errors inside a rule are explained by the rule; `if` errors of the unknown-value guards
-    // repeat the error of the value check they wrap.
-    if (error.keyword === "if" || rulePrefixes.some((p) => error.schemaPath.startsWith(`${p}/`))) continue;
     const explained = explainKeyword(error, objectPath, data, model, validator);
     if (explained) push(issues, seen, explained.path, explained.message);
   }
@@ -203,6 +199,7 @@ function explainKeyword(
     case "maxItems":
       return { path: objectPath, message: `${subject} must have at most ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
     case "uniqueItems":
+    case "x-unique":
       return { path: objectPath, message: `${subject} must not contain duplicates (elements ${p.j} and ${p.i} are equal)` };
     case "oneOf":
     case "anyOf":

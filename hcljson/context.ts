@@ -1,6 +1,6 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
 import type { RawDiagnostic, Severity } from "./diagnostics.js";
-import type { CtyType, TypeModel } from "./model-types.js";
+import type { AttributeModel, CtyType, TypeModel } from "./model-types.js";
 import type { JsonDoc } from "./parser.js";
 import { LineMap } from "./positions.js";
 import type { Reference } from "./templates.js";
@@ -120,6 +120,17 @@ export interface FoundReference {
   expects?: CtyType;
 }
 
+/** The blocks of one type, with what resolving references to them needs (built on first use). */
+export interface DeclaredType {
+  kind: "resource" | "data";
+  type: string;
+  names: Map<string, BlockDecl>;
+  /** name hash → block, null when two names share a hash */
+  hashed: Map<number, BlockDecl | null> | null;
+  /** the last reference's verdict: from where, to which attribute, and whether that is allowed */
+  verdict: { from: TypeModel | undefined; attribute: string | undefined; expects: CtyType | undefined; target: AttributeModel; ok: boolean } | null;
+}
+
 export class Ctx {
   readonly diagnostics: RawDiagnostic[] = [];
   readonly blocks: BlockDecl[] = [];
@@ -134,9 +145,9 @@ export class Ctx {
   /** the last type looked up by register(): most blocks come in runs of one type */
   lastType: { blockType: string; type: string; model: TypeModel | null; names: Map<string, BlockDecl> | null } | null = null;
   /** type hash → the type's names, null when two types share a hash */
-  readonly hashedTypes = { resource: new Map<number, { type: string; names: Map<string, BlockDecl> } | null>(), data: new Map<number, { type: string; names: Map<string, BlockDecl> } | null>() };
-  /** per names map (one per type): name hash → block, null when two names share a hash */
-  readonly hashedNames = new WeakMap<Map<string, BlockDecl>, Map<number, BlockDecl | null>>();
+  readonly hashedTypes = { resource: new Map<number, DeclaredType | null>(), data: new Map<number, DeclaredType | null>() };
+  /** the types literal references went to last, most recent first: references come in runs */
+  readonly recentlyReferenced: DeclaredType[] = [];
   /** one conversion at a time: its state object is reused */
   convertState: unknown = null;
   /** block type → type name → model (null: not ours) */

@@ -3,8 +3,8 @@
 // compatible type and the right instance keys; ids go to the right resource type and attribute
 // (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
 // attaches it; a read replica is in its source's region.
-import { joinPath, nameHash, quote, repetitionOf, type BlockDecl, type Ctx, type FoundReference, type RegionCheck } from "./context.js";
-import type { AttributeModel, BlockModel, CtyType, NestedBlockModel } from "./model-types.js";
+import { joinPath, nameHash, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
+import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
 import { K_STRING } from "./parser.js";
 import { locate } from "./resource.js";
 import { suggest } from "./suggest.js";
@@ -136,45 +136,77 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
   if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return true; // not a reference we check
   // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
   if (parts !== (kind === "data" ? 4 : 3)) return false;
-  // references come in runs to one type: keep its name map at hand
-  let names: Map<string, BlockDecl> | undefined;
-  const byHash = ctx.hashedTypes[kind].get(nameHash(s, typeFrom, typeEnd));
-  if (byHash === undefined) return false; // not declared: the general path says so
-  if (byHash !== null && byHash.type.length === typeEnd - typeFrom && s.startsWith(byHash.type, typeFrom)) names = byHash.names;
-  else {
-    names = ctx.declared[kind].get(s.slice(typeFrom, typeEnd));
-    if (names === undefined) return false;
-  }
+  const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
+  if (declared === undefined) return false; // not declared: the general path says so
   // every block is declared by now: hash the type's names once, on its first reference
-  let hashed = ctx.hashedNames.get(names);
-  if (hashed === undefined) {
-    hashed = new Map();
-    for (const [name, d] of names) {
+  let hashed = declared.hashed;
+  if (hashed === null) {
+    hashed = declared.hashed = new Map();
+    for (const [name, d] of declared.names) {
       const h = nameHash(name, 0, name.length);
       hashed.set(h, hashed.has(h) ? null : d);
     }
-    ctx.hashedNames.set(names, hashed);
   }
   let decl: BlockDecl | null | undefined = hashed.get(nameHash(s, nameFrom, nameEnd));
-  if (decl === null) decl = names.get(s.slice(nameFrom, nameEnd)); // two names with one hash
+  if (decl === null) decl = declared.names.get(s.slice(nameFrom, nameEnd)); // two names with one hash
   else if (decl !== undefined && (decl.name.length !== nameEnd - nameFrom || !s.startsWith(decl.name, nameFrom))) decl = undefined;
   if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
-  const target = attributeIn(decl.model.block, s, nameEnd + 1, n);
-  if (target === undefined) return false;
-  if (from.model !== undefined && attribute !== undefined) {
-    const rule = RULES_BY_TYPE.get(from.model.key)?.get(attribute);
-    if (rule !== undefined) {
-      let ok = false;
-      for (const t of rule) if (t.kind === kind && t.type === decl.model.type && t.attribute.length === 1 && t.attribute[0] === target.name) ok = true;
-      if (!ok) return false;
-    }
-    if (expects !== undefined && !compatible(expects, target.type)) return false;
-    if (from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
-      // the region check runs once both blocks are converted (see blockDone)
-      (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
-    }
+  // The rest depends only on where the reference is made and on the target's type and
+  // attribute, which repeat from one reference to the next: the last verdict per type is kept.
+  const attrFrom = nameEnd + 1;
+  let verdict = declared.verdict;
+  if (
+    verdict === null ||
+    verdict.from !== from.model ||
+    verdict.attribute !== attribute ||
+    verdict.expects !== expects ||
+    verdict.target.name.length !== n - attrFrom ||
+    !s.startsWith(verdict.target.name, attrFrom)
+  ) {
+    const target = attributeIn(decl.model.block, s, attrFrom, n);
+    if (target === undefined) return false;
+    verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
+  }
+  if (!verdict.ok) return false;
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
+    // the region check runs once both blocks are converted (see blockDone)
+    (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
   return true;
+}
+
+/** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */
+function targetAllowed(kind: "resource" | "data", type: string, target: AttributeModel, from: TypeModel | undefined, attribute: string | undefined, expects: CtyType | undefined): boolean {
+  if (from === undefined || attribute === undefined) return true;
+  const rule = RULES_BY_TYPE.get(from.key)?.get(attribute);
+  if (rule !== undefined && !rule.some((t) => t.kind === kind && t.type === type && t.attribute.length === 1 && t.attribute[0] === target.name)) return false;
+  return expects === undefined || compatible(expects, target.type);
+}
+
+/** How many referenced types declaredType keeps at hand: a service refers to three in turn. */
+const RECENT_TYPES = 4;
+
+/** The blocks of the type named s[from, to), if any is declared: a recently referenced one, or by hash. */
+function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: number, to: number): DeclaredType | undefined {
+  const recent = ctx.recentlyReferenced;
+  for (let i = 0; i < recent.length; i++) {
+    const t = recent[i]!;
+    if (t.type.length === to - from && t.kind === kind && s.startsWith(t.type, from)) return t;
+  }
+  const byHash = ctx.hashedTypes[kind].get(nameHash(s, from, to));
+  if (byHash === undefined) return undefined;
+  let declared: DeclaredType | undefined;
+  if (byHash !== null && byHash.type.length === to - from && s.startsWith(byHash.type, from)) declared = byHash;
+  else {
+    // two types with one hash: the slow way
+    const type = s.slice(from, to);
+    const names = ctx.declared[kind].get(type);
+    if (names === undefined) return undefined;
+    declared = { kind, type, names, hashed: null, verdict: null };
+  }
+  if (recent.length === RECENT_TYPES) recent.pop();
+  recent.unshift(declared);
+  return declared;
 }
 
 /** The attribute of a block named s[from, to), found without slicing the name. */

@@ -3,6 +3,14 @@
 
 export type TypeKind = "resource" | "data" | "provider";
 
+/**
+ * The one value every validator consumer passes for a value that is not known yet (an HCL
+ * template, a CDKTF token, the provider's unknown). The generated validators accept exactly this
+ * string wherever a value goes and skip the rules that read it: one string comparison, where
+ * looking for templates in every string would cost a regular expression per value.
+ */
+export const UNKNOWN_VALUE = "${unknown}";
+
 /** Terraform's type constraint, in the JSON form `terraform providers schema -json` prints. */
 export type CtyType =
   | "string"

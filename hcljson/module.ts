@@ -200,7 +200,7 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
         byType.set(decl.type, (names = new Map()));
         const hashedTypes = ctx.hashedTypes[decl.blockType];
         const h = nameHash(decl.type, 0, decl.type.length);
-        hashedTypes.set(h, hashedTypes.has(h) ? null : { type: decl.type, names });
+        hashedTypes.set(h, hashedTypes.has(h) ? null : { kind: decl.blockType, type: decl.type, names, hashed: null, verdict: null });
       }
     }
     last = ctx.lastType = { blockType: decl.blockType, type: decl.type, model: modelOf(ctx, types, decl.blockType, decl.type) ?? null, names };

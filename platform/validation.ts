@@ -5,7 +5,8 @@
 // references, state-dependent checks) run after this, in the domain core.
 
 import { loadType, loadedType, validateBody } from "../hcljson/body.js";
-import type { BlockModel } from "../hcljson/model-types.js";
+import { formatPath, type PathSegment } from "../hcljson/attribute-path.js";
+import { UNKNOWN_VALUE, type BlockModel } from "../hcljson/model-types.js";
 import { PlatformError, type Issue, type Warning } from "./errors.js";
 
 export type BodyType =
@@ -30,6 +31,9 @@ export async function prepareValidation(key: BodyType): Promise<void> {
 export function checkBody(key: BodyType, body: Record<string, unknown>): Warning[] {
   const { model } = loadedType(key);
   const config = configPart(model.block, body);
+  // the validators let unknown values pass (they serve plans too); a stored value must be known
+  const unknown = unknownAt(config, []);
+  if (unknown) throw invalidBody(model.type, [{ severity: "error", path: unknown, message: `${formatPath(unknown)} is not known yet; the platform needs a known value` }]);
   const issues = validateBody(key, config);
   const errors = issues.filter((i) => i.severity === "error");
   if (errors.length > 0) throw invalidBody(model.type, errors);
@@ -59,4 +63,21 @@ function configPart(block: BlockModel, body: Record<string, unknown>): Record<st
     }
   }
   return out;
+}
+
+/** The path of the first unknown value in a body, if any. */
+function unknownAt(value: unknown, path: PathSegment[]): PathSegment[] | undefined {
+  if (value === UNKNOWN_VALUE) return path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unknownAt(value[i], [...path, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const found = unknownAt(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

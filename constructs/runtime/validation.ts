@@ -8,11 +8,10 @@
 import { Annotations, Token, type TerraformElement } from "cdktf";
 import { formatPath, type PathSegment } from "../../hcljson/attribute-path.js";
 import { loadTypeSync, setEntry, validatePreparedBody } from "../../hcljson/body.js";
-import type { BlockModel, Issue, TypeModel } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type Issue, type TypeModel } from "../../hcljson/model-types.js";
+import { hasTemplate } from "../../hcljson/templates.js";
 import { suggest } from "../../hcljson/suggest.js";
 
-/** What an unresolved token becomes for the validator: a template, hence an unknown value. */
-export const UNKNOWN = "${unknown}";
 
 // Warnings already added per construct: `Testing.synth` and repeated `app.synth()` calls run the
 // validation again, and a warning should appear once.
@@ -135,8 +134,10 @@ function isTokenObject(value: object): boolean {
 export function withUnknowns(value: unknown): unknown {
   switch (typeof value) {
     case "string":
-      // Token strings hold `${TfToken[…]}` (or `#{…}` for list tokens): test only those.
-      return (value.includes("${") || value.includes("#{")) && Token.isUnresolved(value) ? UNKNOWN : value;
+      // Token strings hold `${TfToken[…]}` (or `#{…}` for list tokens): test only those. A
+      // template written by hand ("${var.region}") is just as unknown: Terraform evaluates it.
+      if (value.includes("${") || value.includes("#{")) return Token.isUnresolved(value) || hasTemplate(value) ? UNKNOWN : value;
+      return value.includes("%{") && hasTemplate(value) ? UNKNOWN : value;
     case "number":
       // Number tokens are special doubles of magnitude ~1e289: ordinary numbers skip the test.
       return (value > -1e200 && value < 1e200) || !Token.isUnresolved(value) ? value : UNKNOWN;

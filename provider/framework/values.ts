@@ -1,9 +1,9 @@
 // Schema-aware helpers over bodies: equality (sets compare without order), and the body
 // transformations the RPCs need (validation view, platform input, secrets for redaction).
+import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
 import { type Body, type Value, UNKNOWN } from "../codec.js";
 import { type CtyType, type SchemaAttribute, type SchemaBlock, type SchemaBlockType, nestedAsBlock } from "../schema.js";
 
-export const UNKNOWN_TEXT = "${unknown}";
 
 // ---------------------------------------------------------------------------------------------
 // equality: a canonical string per value in which set elements are sorted
@@ -136,7 +136,7 @@ export function containsUnknown(value: Value | undefined): boolean {
  * removed (absent and null are the same; ARCHITECTURE.md section 1).
  */
 export function validationBody(body: Body): Body {
-  return transform(body, (value) => (value === UNKNOWN ? UNKNOWN_TEXT : value)) as Body;
+  return transform(body, (value) => (value === UNKNOWN ? UNKNOWN_VALUE : value)) as Body;
 }
 
 /** Removes nulls and unknowns, recursively: what a platform request should carry. */

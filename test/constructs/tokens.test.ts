@@ -5,7 +5,8 @@ import { afterAll, describe, expect, test } from "vitest";
 import { Fn, TerraformLocal, TerraformVariable, Token, type IResolvable } from "cdktf";
 import { RestoreChannel } from "schemaform/containerbackup";
 import { ConnectorObjStore, ConnectorSrcDb, LogExporter, PeeringConnection, Service, TsdbProvider, Vpcs } from "schemaform/tsdb";
-import { UNKNOWN, withUnknowns } from "../../constructs/runtime/validation.js";
+import { withUnknowns } from "../../constructs/runtime/validation.js";
+import { UNKNOWN_VALUE as UNKNOWN } from "../../hcljson/model-types.js";
 import { cleanOutdirs, newStack, synthErrors, synthesize } from "./helpers.js";
 
 afterAll(cleanOutdirs);
@@ -115,11 +116,11 @@ describe("tokens never trip a rule", () => {
       c: v.numberValue,
       d: v.listValue,
       e: [1, v.stringValue, "x"],
-      f: { g: v.booleanValue, h: null, i: undefined, j: "${literal.template}" },
+      f: { g: v.booleanValue, h: null, i: undefined, j: "${literal.template}", m: "$${escaped}", n: "%{ if true }x%{ endif }" },
       k: 3,
       l: false,
     });
-    expect(out).toEqual({ a: UNKNOWN, b: UNKNOWN, c: UNKNOWN, d: UNKNOWN, e: [1, UNKNOWN, "x"], f: { g: UNKNOWN, j: "${literal.template}" }, k: 3, l: false });
+    expect(out).toEqual({ a: UNKNOWN, b: UNKNOWN, c: UNKNOWN, d: UNKNOWN, e: [1, UNKNOWN, "x"], f: { g: UNKNOWN, j: UNKNOWN, m: "$${escaped}", n: UNKNOWN }, k: 3, l: false });
   });
 });
 

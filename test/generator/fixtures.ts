@@ -2,6 +2,7 @@
 // style), on a fixture provider `fx`, so a change to one transform shows up in one place.
 import { schemaDocument, type SchemaDocument, type SchemaNode } from "../../generator/schema-source.js";
 import type { DocExample } from "../../generator/doc-examples.js";
+import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
 
 export interface Fixture {
   name: string;
@@ -76,7 +77,8 @@ export const providerFixture: SchemaDocument = schemaDocument("provider.fx.schem
 
 export const providerExample: DocExample = { blocks: [{ key: "provider.fx", name: "fx", body: { endpoint: "https://fx.example.com" } }] };
 
-const TEMPLATE = "${var.x}";
+/** What every consumer hands the validators for a value not known yet. */
+const UNKNOWN = UNKNOWN_VALUE;
 
 export const fixtures: Fixture[] = [
   fixture("string-pattern", {
@@ -92,7 +94,7 @@ export const fixtures: Fixture[] = [
     },
     required: ["name"],
     example: { name: "abc" },
-    valid: [{ name: TEMPLATE }],
+    valid: [{ name: UNKNOWN }],
     invalid: [{ name: "ABC" }, {}, { name: "abcdefghijk" }, { name: 3 }],
   }),
   fixture("enum", {
@@ -101,7 +103,7 @@ export const fixtures: Fixture[] = [
       cpu: { type: "integer", enum: [1, 2, 4], description: "CPU count." },
     },
     example: { tier: "small", cpu: 2 },
-    valid: [{ tier: TEMPLATE, cpu: TEMPLATE }],
+    valid: [{ tier: UNKNOWN, cpu: UNKNOWN }],
     invalid: [{ tier: "medium" }, { cpu: 3 }],
   }),
   fixture("number-range", {
@@ -114,7 +116,7 @@ export const fixtures: Fixture[] = [
       password: { type: "string", minLength: 8, description: "Password.", "x-terraform": { sensitive: true, computed: true } },
       password_wo: { type: "string", writeOnly: true, description: "Write-only password.", "x-terraform": { sensitive: true } },
     },
-    example: { password_wo: TEMPLATE },
+    example: { password_wo: "${var.x}" },
     invalid: [{ password: "short" }],
   }),
   fixture("computed", {
@@ -155,7 +157,7 @@ export const fixtures: Fixture[] = [
       weights: { type: "object", additionalProperties: { type: "number" }, description: "Weights." },
     },
     example: { names: ["a"], cidrs: ["10.0.0.0/8"], labels: { team: "x" }, weights: { a: 1.5 } },
-    valid: [{ names: [TEMPLATE], cidrs: TEMPLATE, labels: { team: TEMPLATE } }],
+    valid: [{ names: [UNKNOWN], cidrs: UNKNOWN, labels: { team: UNKNOWN } }],
     invalid: [{ names: [] }, { cidrs: ["x"] }, { cidrs: ["1.0.0.0/8", "1.0.0.0/8"] }, { labels: { a: 1 } }],
   }),
   fixture("nested-attribute", {
@@ -187,7 +189,7 @@ export const fixtures: Fixture[] = [
       },
     },
     example: { credentials: { type: "role", role: "reader" }, columns: [{ source: "a", target: "b" }] },
-    valid: [{ credentials: { type: TEMPLATE } }, { columns: TEMPLATE }],
+    valid: [{ credentials: { type: UNKNOWN } }, { columns: UNKNOWN }],
     invalid: [{ credentials: { type: "role" } }, { credentials: { type: "public", key_id: "k" } }, { columns: [{ target: "b" }] }],
   }),
   fixture("blocks", {
@@ -230,8 +232,8 @@ export const fixtures: Fixture[] = [
       { message: "mode = y requires level = 2", path: "mode", if: { properties: { mode: { const: "y" } }, required: ["mode"] }, then: { properties: { level: { const: 2 } }, required: ["level"] } },
     ],
     example: { c: "c", mode: "y", level: 2 },
-    valid: [{ d: "d", key: "k", secret: "s" }, { c: "c", mode: "y", level: TEMPLATE }, { c: "c", mode: TEMPLATE, level: 1 }],
-    invalid: [{ c: "c", a: "a", b: "b" }, {}, { c: "c", d: "d" }, { d: "d", key: "k" }, { c: "c", mode: "y", level: 1 }, { c: TEMPLATE, d: "d" }],
+    valid: [{ d: "d", key: "k", secret: "s" }, { c: "c", mode: "y", level: UNKNOWN }, { c: "c", mode: UNKNOWN, level: 1 }],
+    invalid: [{ c: "c", a: "a", b: "b" }, {}, { c: "c", d: "d" }, { d: "d", key: "k" }, { c: "c", mode: "y", level: 1 }, { c: UNKNOWN, d: "d" }],
   }),
   fixture("import-formats", {
     properties: {

@@ -164,6 +164,12 @@ export function behaviourSuite(name: string, factory: Factory): void {
       expect(ha.port).toBe(body.port);
     });
 
+    it("refuses a value that is not known yet: the platform stores known values only", async () => {
+      const unknown = await rejection(() => c.services.create(P, { milli_cpu: "${unknown}", memory_gb: 4 } as never));
+      expect(unknown.code).toBe("invalid");
+      expect(unknown.message).toMatch(/milli_cpu is not known yet/);
+    });
+
     it("applies the CPU/memory and HA rules", async () => {
       expect((await rejection(() => c.services.create(P, { milli_cpu: 1000, memory_gb: 8 }))).code).toBe("invalid");
       expect((await rejection(() => c.services.create(P, { ha_replicas: 1, sync_replicas: 1 }))).message).toMatch(/sync_replicas = 1 requires ha_replicas = 2/);
