@@ -3,6 +3,7 @@
 // as a Bearer token, or an access key + secret key exchanged for a short-lived session token
 // (refreshed before it expires, and once more on a 401).
 
+import { deferredCaFetch } from "./deferred-ca.js";
 import { PlatformError, isPlatformErrorCode, type Issue } from "./errors.js";
 import { ROUTE_BY_OP, encodeRequest } from "./routes.js";
 import type { PlatformClient } from "./types.js";
@@ -47,7 +48,10 @@ export function createHttpClient(options: HttpClientOptions): PlatformClient {
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") throw new PlatformError("invalid", `endpoint '${options.endpoint}' must be an http:// or https:// URL`);
   const root = base.href.replace(/\/+$/, "");
-  const doFetch = options.fetch ?? fetch;
+  // An https endpoint may be signed by a private CA that the provider's launcher kept out of
+  // Node's start-up (deferred-ca.ts); its file is read on the first request.
+  let chosenFetch = options.fetch ?? (base.protocol === "https:" ? undefined : fetch);
+  const doFetch: typeof fetch = (input, init) => (chosenFetch ??= deferredCaFetch() ?? fetch)(input, init);
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const credentials = options.credentials;
   let session: Session | undefined;

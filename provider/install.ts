@@ -2,7 +2,9 @@
 // mirror in the unpacked layout (reference §14.1, §14.3)
 //
 //   <mirror>/registry.terraform.io/schemaform/<name>/<version>/<os>_<arch>/
-//       terraform-provider-<name>   the bundled plugin (one file, `#!/usr/bin/env node`, mode 0755)
+//       terraform-provider-<name>   the bundled plugin (one file, mode 0755: a `#!/bin/sh` launcher
+//                                   that starts `node` from PATH on the same file, which is also
+//                                   JavaScript; see LAUNCHER in scripts/bundle-provider.mjs)
 //       better_sqlite3.node         the embedded platform's native addon (provider/native.ts)
 //       package.json                {"type":"commonjs"}: the extensionless executable is CommonJS
 //                                   even below a package.json that says "module"

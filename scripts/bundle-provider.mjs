@@ -3,18 +3,26 @@
 // `schemaform provider install` copies it, with better-sqlite3's native addon, into
 // a Terraform filesystem mirror as terraform-provider-<name>.
 //
-// Why one CommonJS file with a shebang: Terraform hashes every file of an installed provider
-// on every command (the lock file's h1: hash), so there is no node_modules tree; the executable
-// has no extension, and extensionless files are CommonJS to Node; and CommonJS starts a little
-// faster than the ESM loader, which counts because Terraform starts several plugin processes
-// per command.
+// Why one CommonJS file: Terraform hashes every file of an installed provider on every command
+// (the lock file's h1: hash), so there is no node_modules tree; the executable has no
+// extension, and extensionless files are CommonJS to Node; and CommonJS starts a little faster
+// than the ESM loader, which counts because Terraform starts several plugin processes per
+// command.
+//
+// The file, from the top:
+// - LAUNCHER, two lines that are a POSIX sh script and JavaScript at once: sh starts `node` on
+//   the same file, without NODE_EXTRA_CA_CERTS (see LAUNCHER);
+// - provider/code-cache.ts, which compiles the code units below through a V8 code cache kept
+//   in the user's cache directory (never in the package, whose bytes must not change);
+// - the main code unit: the bundle of the entry point, embedded as a string and run as this
+//   module.
 //
 // Start-up: the process must print its handshake line fast (Terraform waits for it, several
 // times per command), so only the transport is compiled at start. The runtime modules that
 // the entry imports dynamically (framework, provider definitions, generated validators; one
 // per provider, `runtimes/<name>.ts`, holding only that provider's generated types) are
-// bundled on their own and embedded as strings, and only the served provider's is compiled, on
-// the first RPC that needs it: their size never slows the handshake down.
+// bundled on their own and embedded as strings (code units too), and only the served provider's
+// is compiled, on the first RPC that needs it: their size never slows the handshake down.
 //
 // Build-time work that would otherwise happen at every start:
 // - the protocol descriptor is parsed from the .proto files here and embedded as JSON
@@ -25,8 +33,9 @@
 // - the `long` package is left out: int64 fields decode as plain numbers.
 //
 // The output is deterministic (same sources, same bytes), so reinstalling the same build never
-// changes the lock-file hash.
-import { existsSync, mkdirSync } from "node:fs";
+// changes the lock-file hash. A code unit's cache entry is named by a hash of its code.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -89,8 +98,10 @@ function commonOptions(minify) {
 
 /**
  * Replaces a dynamically imported `runtime.ts` by a module that compiles the runtime's own
- * bundle from a string when it is first imported. One runtime per executable keeps a single
- * copy of the framework (classes such as HandlerError must be one class).
+ * bundle from a string when it is first imported, as a code unit (its V8 code cache entry is
+ * written when the process exits, with every function the process used). One runtime per
+ * executable keeps a single copy of the framework (classes such as HandlerError must be one
+ * class).
  *
  * A `static-responses.ts` beside a `runtime.ts` is replaced by the answers the runtime's
  * `staticResponses()` gives at build time (base64 protobuf bytes per provider and gRPC path):
@@ -120,15 +131,15 @@ function lazyRuntime(minify) {
       );
       build.onLoad({ filter: /.*/, namespace: "lazy-runtime" }, async (args) => {
         const code = await runtimeCode(args.path);
+        const provider = /[\\/]runtimes[\\/]([\w-]+)\.ts$/.exec(args.path)?.[1];
+        const name = provider ? `runtime-${provider}` : "runtime";
         return {
           loader: "js",
           resolveDir: dirname(args.path),
           contents: [
-            `const wrapper = require("node:vm").runInThisContext(`,
-            `  "(function (exports, require, module, __filename, __dirname, __schemaform_bundle_url) {" + ${JSON.stringify(code)} + "\\n})",`,
-            `  { filename: __filename + "#runtime" },`,
+            `__schemaform_code_cache.compile(${unitLiteral(name, code, "__filename + \"#runtime\"")})(`,
+            `  module.exports, require, module, __filename, __dirname, __schemaform_bundle_url, __schemaform_code_cache,`,
             `);`,
-            `wrapper(module.exports, require, module, __filename, __dirname, __schemaform_bundle_url);`,
           ].join("\n"),
         };
       });
@@ -190,21 +201,65 @@ async function evaluateStaticResponses(path, code) {
 }
 
 /**
+ * The executable's first two lines, which make it a POSIX sh script as well as JavaScript: sh
+ * runs line 2, which starts `node` on this same file with NODE_EXTRA_CA_CERTS moved to
+ * SCHEMAFORM_EXTRA_CA_CERTS; Node skips the `#!` line and reads line 2 as a string statement
+ * and a comment. Node 20 loads that file and its own root certificates at start-up, 40-70 ms
+ * per process, and Terraform starts several provider processes per command; the platform
+ * client reads the file when an https endpoint needs it (platform/deferred-ca.ts). `node` is
+ * found on PATH, as with `#!/usr/bin/env node`. The next line must not start with `(`, `[` or
+ * a template: JavaScript would read it as a continuation of the string.
+ */
+export const LAUNCHER =
+  "#!/bin/sh\n" +
+  '":" //; if [ -n "${NODE_EXTRA_CA_CERTS-}" ]; then export SCHEMAFORM_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS"; fi; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"\n';
+
+/**
+ * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and a
+ * hash of it that names its cache entry (the same sources give the same bytes and names).
+ */
+function unitLiteral(name, code, filenameExpression) {
+  const hash = createHash("sha256").update(code).digest("hex").slice(0, 20);
+  return `{ name: ${JSON.stringify(name)}, hash: ${JSON.stringify(hash)}, code: ${JSON.stringify(code)}, filename: ${filenameExpression} }`;
+}
+
+/**
+ * The code that runs first, after the launcher lines: provider/code-cache.ts, which compiles
+ * the bundle's main code (embedded as a string) through the V8 code cache.
+ */
+async function bootCode(minify) {
+  const result = await esbuild.build({
+    ...commonOptions(minify),
+    entryPoints: [join(ROOT, "provider", "code-cache.ts")],
+    format: "iife",
+    globalName: "__schemaform_boot",
+    write: false,
+    outfile: "boot.js",
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
  * Bundles one entry point into one executable CommonJS file. Exported for tests, which bundle
  * their fixture provider the same way.
  */
 export async function bundleProvider({ entryPoint, outfile, minify = true }) {
-  mkdirSync(dirname(outfile), { recursive: true });
   const options = commonOptions(minify);
-  await esbuild.build({
-    ...options,
-    entryPoints: [entryPoint],
-    outfile,
-    banner: {
-      js: '#!/usr/bin/env node\nconst __schemaform_bundle_url = require("node:url").pathToFileURL(__filename).href;',
-    },
-    plugins: [lazyRuntime(minify), ...options.plugins],
-  });
+  const [main, boot] = await Promise.all([
+    esbuild.build({ ...options, entryPoints: [entryPoint], write: false, outfile: "main.cjs", plugins: [lazyRuntime(minify), ...options.plugins] }),
+    bootCode(minify),
+  ]);
+  // A declaration first: the line after the launcher must not start with `(`, `[` or a template.
+  const executable =
+    LAUNCHER +
+    "var __schemaform_code_cache;\n" +
+    boot +
+    "__schemaform_code_cache = __schemaform_boot.openCodeCache();\n" +
+    `__schemaform_code_cache.compile(${unitLiteral("main", main.outputFiles[0].text, "__filename")})(\n` +
+    '  exports, require, module, __filename, __dirname, require("node:url").pathToFileURL(__filename).href, __schemaform_code_cache,\n' +
+    ");\n";
+  mkdirSync(dirname(outfile), { recursive: true });
+  writeFileSync(outfile, executable);
   return outfile;
 }
 

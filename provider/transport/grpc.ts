@@ -42,8 +42,9 @@ export function createGrpcServer(router: Router, tls?: TlsIdentity): http2.Http2
       // Terraform gave us (and, in the handshake, prove that it holds its key). The check is
       // ours, right after the handshake, instead of OpenSSL's chain validation with that
       // certificate as the only CA: naming any CA makes Node build a trust store from its ~140
-      // bundled root certificates (20-30 ms at every start, unless NODE_EXTRA_CA_CERTS made
-      // Node parse them already), and would also accept certificates those roots issued.
+      // bundled root certificates (20-30 ms at every start; the launcher keeps
+      // NODE_EXTRA_CA_CERTS, which would make Node do it at start-up, away), and would also
+      // accept certificates those roots issued.
       ca: [],
       requestCert: true,
       rejectUnauthorized: false,

@@ -5,10 +5,11 @@
 // the protocol descriptor, the handlers and the provider schema load on the first RPC (and we
 // start loading them right after the handshake, while Terraform connects).
 import { writeSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { bundleCodeCache } from "../code-cache.js";
 import { log } from "../log.js";
 import { createServerIdentity } from "./cert.js";
 import { createGrpcServer, type Router, type UnaryRoute } from "./grpc.js";
+import { listen } from "./listen.js";
 
 /** go-plugin's magic cookie for Terraform providers: proves Terraform launched us. */
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
@@ -56,13 +57,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const router = lazyRouter(options.router, options.staticResponses);
   const server = createGrpcServer(router, identity && { key: identity.keyPem, cert: identity.certPem, clientCert: clientCert! });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    // Port 0: PLUGIN_MIN_PORT/MAX_PORT are only advisory.
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  writeHandshake(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|tcp|127.0.0.1:${port}|grpc|${identity?.certBase64 ?? ""}\n`);
+  const address = await listen(server, env);
+  writeHandshake(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|${address}|grpc|${identity?.certBase64 ?? ""}\n`);
+  // The next process starts from what this one compiled up to here (when it had no cache).
+  setImmediate(() => bundleCodeCache()?.save("main"));
   // Without precomputed answers, warm up while Terraform connects. With them, load nothing
   // eagerly: Terraform starts one process per command only to read the schema, and the event
   // loop is single-threaded, so a warm-up would only hold back the TLS handshake.

@@ -78,7 +78,8 @@ export class PluginClient {
       ? grpc.credentials.createSsl(Buffer.from(certPem(handshake.cert)), Buffer.from(identity.keyPem), Buffer.from(identity.certPem))
       : grpc.credentials.createInsecure();
     // Like go-plugin: trust exactly the handshake certificate, with ServerName "localhost".
-    this.client = new grpc.Client(handshake.address, credentials, { "grpc.ssl_target_name_override": "localhost", "grpc.default_authority": "localhost" });
+    const target = handshake.network === "unix" ? `unix:${handshake.address}` : handshake.address;
+    this.client = new grpc.Client(target, credentials, { "grpc.ssl_target_name_override": "localhost", "grpc.default_authority": "localhost" });
   }
 
   /** Calls a unary method, e.g. call("/tfplugin6.Provider/GetProviderSchema", "tfplugin6.GetProviderSchema.Request", ...). */

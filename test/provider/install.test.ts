@@ -1,6 +1,6 @@
 // `schemaform provider install`: mirror layout, determinism (lock files never break on a
 // reinstall), upgrades, the CLI config for --dir, and Terraform's implied local mirror.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/commands/provider.js";
 import { hash1, hashDirectory } from "../../provider/hash.js";
 import { InstallConflictError, cliConfig, installProviders, installedNativeAddon, terraformPlatform } from "../../provider/install.js";
-import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../../scripts/bundle-provider.mjs";
+import { DEFERRED_CA_ENV } from "../../platform/deferred-ca.js";
+import { LAUNCHER, PROVIDER_BUNDLE, ROOT, bundleProvider } from "../../scripts/bundle-provider.mjs";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../provider/transport/serve.js";
 import { bundleFixture } from "./helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-install-"));
@@ -44,7 +46,7 @@ describe("installProviders", () => {
     expect(installed.directory).toBe(join(mirror(), "registry.terraform.io", "schemaform", "fixture", "1.0.0", terraformPlatform()));
     const executable = join(installed.directory, "terraform-provider-fixture");
     expect(statSync(executable).mode & 0o111).toBe(0o111);
-    expect(readFileSync(executable, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(readFileSync(executable, "utf8").startsWith(LAUNCHER)).toBe(true);
     expect(JSON.parse(readFileSync(join(installed.directory, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
     expect(hashDirectory(installed.directory)).toBe(installed.hash);
   });
@@ -76,6 +78,50 @@ describe("installProviders", () => {
     expect(text).toContain(`path    = ${JSON.stringify(mirror())}`);
     expect(text).toContain('include = ["registry.terraform.io/schemaform/*"]');
     expect(text).toMatch(/direct \{\n\s+exclude = \["registry\.terraform\.io\/schemaform\/\*"\]/);
+  });
+});
+
+describe("the executable's launcher lines (sh and JavaScript at once)", () => {
+  // What Node sees, printed by the JavaScript after the launcher.
+  const probe = `${LAUNCHER}const seen = { argv: process.argv.slice(1), extra: process.env.NODE_EXTRA_CA_CERTS ?? null, deferred: process.env.${DEFERRED_CA_ENV} ?? null };\nconsole.log(JSON.stringify(seen));\n`;
+  const directory = join(work, "dir with spaces");
+  const script = join(directory, "terraform-provider-probe");
+  beforeAll(() => {
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(script, probe, { mode: 0o755 });
+  });
+  const shells = ["sh", "dash", "bash"].filter((shell) => spawnSync(shell, ["-c", "exit 0"]).status === 0);
+
+  for (const shell of shells) {
+    for (const extra of [undefined, "/etc/ssl/certs/ca-certificates.crt", "/path with spaces/$HOME/*.pem"]) {
+      it(`${shell}: runs node on the same file with NODE_EXTRA_CA_CERTS ${extra ? `(${extra}) deferred` : "unset"}`, () => {
+        const env: NodeJS.ProcessEnv = { ...process.env };
+        delete env.NODE_EXTRA_CA_CERTS;
+        delete env[DEFERRED_CA_ENV];
+        if (extra) env.NODE_EXTRA_CA_CERTS = extra;
+        const result = spawnSync(shell, [script, "one arg", "*", "$HOME"], { env, encoding: "utf8" });
+        expect(result.stderr).toBe("");
+        expect(JSON.parse(result.stdout)).toEqual({ argv: [script, "one arg", "*", "$HOME"], extra: null, deferred: extra ?? null });
+      });
+    }
+  }
+
+  it("starts the installed provider through its #! line, with NODE_EXTRA_CA_CERTS set", async () => {
+    const [installed] = installProviders({ providers: ["fixture"], bundle, nativeAddon: addon(), version: "3.0.0", mirror: join(work, "launch-mirror") });
+    const executable = join(installed!.directory, "terraform-provider-fixture");
+    const child = spawn(executable, [], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, TF_DISABLE_PLUGIN_TLS: "1", PLUGIN_CLIENT_CERT: "" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()));
+        child.once("exit", (code) => reject(new Error(`exited with ${code} before the handshake`)));
+      });
+      expect(line).toMatch(/^1\|6\|(unix|tcp)\|[^|]+\|grpc\|\n$/);
+    } finally {
+      child.kill();
+    }
   });
 });
 

@@ -2,15 +2,17 @@
 // gRPC calls, Shutdown. Runs the bundled fixture provider.
 import { X509Certificate } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerIdentity } from "../../provider/transport/cert.js";
 import { MAGIC_COOKIE_KEY } from "../../provider/transport/serve.js";
 import { PluginClient, bundleFixture, certPem, clientIdentity, launch, parseHandshake } from "./helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-transport-"));
+/** Where the plugin listens on a unix socket (TCP elsewhere). */
+const UNIX = process.platform !== "win32";
 let bundle: string;
 let identity: ServerIdentity;
 
@@ -36,8 +38,8 @@ describe("with mTLS (Terraform's default)", () => {
     const plugin = await launch(bundle, { PLUGIN_CLIENT_CERT: identity.certPem });
     try {
       const handshake = parseHandshake(plugin.handshake);
-      expect(handshake).toMatchObject({ core: "1", protocol: "6", network: "tcp", kind: "grpc" });
-      expect(handshake.address).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(handshake).toMatchObject({ core: "1", protocol: "6", network: UNIX ? "unix" : "tcp", kind: "grpc" });
+      if (!UNIX) expect(handshake.address).toMatch(/^127\.0\.0\.1:\d+$/);
       expect(handshake.cert).toMatch(/^[A-Za-z0-9+/]+$/);
       const cert = new X509Certificate(Buffer.from(handshake.cert, "base64"));
       expect(cert.subjectAltName).toBe("DNS:localhost");
@@ -125,6 +127,80 @@ describe("with TF_DISABLE_PLUGIN_TLS (no client certificate)", () => {
     } finally {
       client.close();
       plugin.child.kill();
+    }
+  });
+});
+
+describe.runIf(UNIX)("the unix socket", () => {
+  it("is in a private directory (PLUGIN_UNIX_SOCKET_DIR when set) that goes when the process exits", async () => {
+    const parent = mkdtempSync(join(work, "sockets-"));
+    const plugin = await launch(bundle, { PLUGIN_CLIENT_CERT: identity.certPem, PLUGIN_UNIX_SOCKET_DIR: parent });
+    const handshake = parseHandshake(plugin.handshake);
+    expect(handshake.network).toBe("unix");
+    expect(dirname(dirname(handshake.address))).toBe(parent);
+    expect(statSync(dirname(handshake.address)).mode & 0o777).toBe(0o700);
+    const client = new PluginClient(handshake, identity);
+    await client.shutdown();
+    expect(await plugin.exited).toBe(0);
+    client.close();
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("goes too when the process is terminated (SIGTERM)", async () => {
+    const parent = mkdtempSync(join(work, "sockets-"));
+    const plugin = await launch(bundle, { PLUGIN_CLIENT_CERT: identity.certPem, PLUGIN_UNIX_SOCKET_DIR: parent });
+    plugin.child.kill("SIGTERM");
+    await plugin.exited;
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("falls back to TCP when the socket path would be too long for Terraform to dial", async () => {
+    const parent = join(work, "d".repeat(120));
+    mkdirSync(parent);
+    const plugin = await launch(bundle, { PLUGIN_CLIENT_CERT: identity.certPem, PLUGIN_UNIX_SOCKET_DIR: parent });
+    try {
+      const handshake = parseHandshake(plugin.handshake);
+      expect(handshake.network).toBe("tcp");
+      const client = new PluginClient(handshake, identity);
+      expect(Object.keys((await client.provider("GetProviderSchema")).resource_schemas)).toEqual(["fixture_thing"]);
+      client.close();
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      plugin.child.kill();
+    }
+  });
+});
+
+describe("the V8 code cache (SCHEMAFORM_CACHE_DIR)", () => {
+  const cacheDir = join(work, "cache");
+  const entries = (prefix: string) => (existsSync(join(cacheDir, "v8")) ? readdirSync(join(cacheDir, "v8")).filter((name) => name.startsWith(prefix) && name.endsWith(".bin")) : []);
+  const waitFor = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    return check();
+  };
+
+  it("is written after the handshake (main code) and at exit (runtime), and a corrupt entry is only a miss", async () => {
+    const env = { PLUGIN_CLIENT_CERT: identity.certPem, SCHEMAFORM_CACHE_DIR: cacheDir };
+    const first = await launch(bundle, env);
+    expect(await waitFor(() => entries("main-").length === 1)).toBe(true);
+    const client = new PluginClient(parseHandshake(first.handshake), identity);
+    await client.provider("ValidateResourceConfig", { type_name: "fixture_thing" });
+    expect(entries("runtime-")).toEqual([]);
+    await client.shutdown();
+    expect(await first.exited).toBe(0);
+    client.close();
+    expect(entries("runtime-")).toHaveLength(1);
+
+    const main = join(cacheDir, "v8", entries("main-")[0]!);
+    writeFileSync(main, "garbage");
+    const second = await launch(bundle, env);
+    try {
+      const again = new PluginClient(parseHandshake(second.handshake), identity);
+      expect(Object.keys((await again.provider("GetProviderSchema")).resource_schemas)).toEqual(["fixture_thing"]);
+      again.close();
+      expect(await waitFor(() => readFileSync(main).length > 1000)).toBe(true);
+    } finally {
+      second.child.kill();
     }
   });
 });
