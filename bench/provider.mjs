@@ -16,6 +16,8 @@
 //   BENCH_ENV              JSON of extra environment for Terraform and the plugin ("{work}" replaced too)
 //   BENCH_SIZES            e.g. "1,100,500" (empty: handshake only)   BENCH_RUNS  plans per size (default 5)
 //   BENCH_LAUNCHES         handshake launches (default 15)
+//   BENCH_FLOOR            "0" skips the largest size's plans against one long-lived, reattached
+//                          provider process (the floor without process start-ups)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -39,6 +41,7 @@ const options = {
   sizes: (env.BENCH_SIZES ?? "1,100,500").split(",").filter((n) => n.trim() !== "").map(Number),
   runs: Number(env.BENCH_RUNS ?? 5),
   launches: Number(env.BENCH_LAUNCHES ?? 15),
+  floor: env.BENCH_FLOOR !== "0",
 };
 const VERSION = "0.0.1";
 
@@ -106,6 +109,47 @@ async function handshakeLatency(executable, clientCert) {
     samples_ms: samples.map(round),
     first_launch_without_code_cache_ms: round(cold),
   };
+}
+
+/**
+ * The floor under the plan ratio: the same plans with one provider process started beforehand
+ * and handed to Terraform through TF_REATTACH_PROVIDERS (as provider developers debug), so no
+ * process starts and no TLS (reattaching has no certificate exchange). What remains is
+ * Terraform's own work per RPC and ours.
+ */
+async function reattachedPlans(executable, ours, baseline, tfEnv) {
+  const child = spawn(executable, [], {
+    env: { ...process.env, ...options.extraEnv, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "6" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  try {
+    const line = await new Promise((resolve, reject) => {
+      child.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`the provider exited (${code}) before its handshake`)));
+    });
+    const [, , network, address] = line.split("|");
+    const reattach = JSON.stringify({
+      [`registry.terraform.io/schemaform/${options.provider}`]: { Protocol: "grpc", ProtocolVersion: 6, Pid: child.pid, Test: true, Addr: { Network: network, String: address } },
+    });
+    const oursRuns = [];
+    const baselineRuns = [];
+    for (let run = 0; run < options.runs; run++) {
+      const result = terraform(ours, { ...tfEnv, TF_REATTACH_PROVIDERS: reattach }, ["plan", "-detailed-exitcode", "-no-color"]);
+      if (result.status !== 0) throw new Error(`reattached plan was not clean (exit ${result.status}):\n${result.output.slice(-4000)}`);
+      oursRuns.push(result.ms);
+      baselineRuns.push(must(terraform(baseline, tfEnv, ["plan", "-detailed-exitcode", "-no-color"]), "baseline plan").ms);
+    }
+    return {
+      provider_ms: round(median(oursRuns)),
+      terraform_data_ms: round(median(baselineRuns)),
+      ratio: round(median(oursRuns) / median(baselineRuns)),
+      provider_runs_ms: oursRuns.map(round),
+      terraform_data_runs_ms: baselineRuns.map(round),
+    };
+  } finally {
+    child.kill();
+  }
 }
 
 function terraform(cwd, tfEnv, args) {
@@ -179,6 +223,10 @@ async function main() {
       terraform_data_runs_ms: baselineRuns.map(round),
     };
     log(`  ${options.resource}: ${entry.provider_ms} ms, terraform_data: ${entry.terraform_data_ms} ms, ratio ${entry.ratio}`);
+    if (n === Math.max(...options.sizes) && options.floor) {
+      entry.without_process_starts = await reattachedPlans(executable, ours, baseline, tfEnv);
+      log(`  the same with one long-lived provider process (no start-ups, no TLS): ratio ${entry.without_process_starts.ratio}`);
+    }
     plans.push(entry);
     for (const directory of [ours, baseline]) terraform(directory, tfEnv, ["destroy", "-auto-approve", "-no-color", "-parallelism=10"]);
   }
@@ -203,7 +251,7 @@ async function main() {
     added_ms_per_resource_vs_terraform_data: perResource,
     added_fixed_ms_vs_terraform_data: fixed,
     notes:
-      "handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), against `node -e console.log(1)` interleaved, after one launch that wrote the V8 code cache (first_launch_without_code_cache_ms). plan = `terraform plan` (refresh, no changes), median of runs interleaved with the terraform_data baseline; ratio = provider / terraform_data.",
+      "handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), against `node -e console.log(1)` interleaved, after one launch that wrote the V8 code cache (first_launch_without_code_cache_ms). plan = `terraform plan` (refresh, no changes), median of runs interleaved with the terraform_data baseline; ratio = provider / terraform_data. without_process_starts = the same plans against one provider process started beforehand and reattached (TF_REATTACH_PROVIDERS: no start-ups, no TLS), the floor that start-up work cannot go below.",
   };
   const out = join(ROOT, "bench", "results", "provider.json");
   mkdirSync(dirname(out), { recursive: true });

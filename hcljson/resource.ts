@@ -54,51 +54,54 @@ interface Entry {
   attr: AttributeModel | null;
   block: NestedBlockModel | null;
 }
-type Table = (Entry[] | undefined)[];
+type BodyClass = new () => Record<string, unknown>;
+
+/** What converting bodies of one block type needs, made once per type. */
+interface Table {
+  /** entries by name length */
+  byLength: (Entry[] | undefined)[];
+  /**
+   * The constructor of the type's canonical bodies: V8 sizes the objects a constructor makes to
+   * the properties they end up with, so a body of eleven arguments is built in place instead of
+   * growing its property storage two or three times on the way.
+   */
+  Body: BodyClass;
+}
 const tables = new WeakMap<BlockModel, Table>();
 
+// blocks come in runs of one type, with nested blocks in between: two entries in front of the WeakMap
 let lastBlock: BlockModel | null = null;
 let lastTable: Table | null = null;
+let previousBlock: BlockModel | null = null;
+let previousTable: Table | null = null;
 
 function tableOf(block: BlockModel): Table {
-  // blocks come in runs of one type: a one-entry cache in front of the WeakMap
   if (block === lastBlock) return lastTable!;
-  let table = tables.get(block);
-  if (table) {
-    lastBlock = block;
-    lastTable = table;
-    return table;
+  let table: Table | undefined;
+  if (block === previousBlock) table = previousTable!;
+  else {
+    table = tables.get(block);
+    if (table === undefined) {
+      table = { byLength: [], Body: class {} as unknown as BodyClass };
+      const byLength = table.byLength;
+      let index = 0;
+      const add = (e: Entry) => (byLength[e.name.length] ??= []).push(e);
+      for (const name of Object.keys(block.attributes)) add({ name, first: name.charCodeAt(0), index: index++, attr: block.attributes[name]!, block: null });
+      for (const name of Object.keys(block.blocks)) add({ name, first: name.charCodeAt(0), index: index++, attr: null, block: block.blocks[name]! });
+      tables.set(block, table);
+    }
   }
-  table = [];
-  let index = 0;
-  const add = (e: Entry) => (table![e.name.length] ??= []).push(e);
-  for (const name of Object.keys(block.attributes)) add({ name, first: name.charCodeAt(0), index: index++, attr: block.attributes[name]!, block: null });
-  for (const name of Object.keys(block.blocks)) add({ name, first: name.charCodeAt(0), index: index++, attr: null, block: block.blocks[name]! });
-  tables.set(block, table);
+  previousBlock = lastBlock;
+  previousTable = lastTable;
+  lastBlock = block;
+  lastTable = table;
   return table;
-}
-
-type BodyClass = new () => Record<string, unknown>;
-const bodyClasses = new WeakMap<BlockModel, BodyClass>();
-
-/**
- * A constructor per block type for its canonical bodies: V8 sizes the objects a constructor
- * makes to the properties they end up with, so a body of eleven arguments is built in place
- * instead of growing its property storage two or three times on the way.
- */
-function bodyClass(block: BlockModel): BodyClass {
-  let Body = bodyClasses.get(block);
-  if (Body === undefined) {
-    Body = class {} as unknown as BodyClass;
-    bodyClasses.set(block, Body);
-  }
-  return Body;
 }
 
 function lookup(doc: JsonDoc, k: number, table: Table): Entry | undefined {
   if (doc.kinds[k] === K_STRING) {
     const from = doc.starts[k]! + 1;
-    const candidates = table[doc.ends[k]! - from - 1];
+    const candidates = table.byLength[doc.ends[k]! - from - 1];
     if (candidates === undefined) return undefined;
     const text = doc.text;
     const first = text.charCodeAt(from);
@@ -109,7 +112,7 @@ function lookup(doc: JsonDoc, k: number, table: Table): Entry | undefined {
     return undefined;
   }
   const name = doc.str(k);
-  return table[name.length]?.find((e) => e.name === name);
+  return table.byLength[name.length]?.find((e) => e.name === name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +140,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   let escape = -1;
   let looseSeen: Map<string, number> | null = null;
   const st: ConvertState | null = model ? resetState(ctx, decl) : null;
-  const out: Record<string, unknown> | null = model ? new (bodyClass(model.block))() : null;
+  const out: Record<string, unknown> | null = table !== null ? new table.Body() : null;
   const acc: Accumulator | null = model ? topAccumulator(decl.body) : null;
   const metaNames = isResource ? RESOURCE_META : DATA_META;
 
@@ -557,9 +560,9 @@ function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel
 
 function convertBlockBody(ctx: Ctx, st: ConvertState, body: number, block: BlockModel, base: string): Record<string, unknown> {
   const doc = ctx.doc;
-  const out: Record<string, unknown> = {};
-  const acc = newAccumulator(body);
   const table = tableOf(block);
+  const out = new table.Body();
+  const acc = newAccumulator(body);
   const end = doc.nexts[body]!;
   for (let k = body + 1; k < end; k = doc.nexts[k + 1]!) {
     const entry = lookup(doc, k, table);
@@ -712,8 +715,8 @@ function convertNested(ctx: Ctx, st: ConvertState, node: number, attr: Attribute
 
 function convertNestedObject(ctx: Ctx, st: ConvertState, node: number, block: BlockModel, base: string, sensitive: boolean): Record<string, unknown> {
   const doc = ctx.doc;
-  const out: Record<string, unknown> = {};
   const table = tableOf(block);
+  const out = new table.Body();
   const acc = newAccumulator(node);
   const end = doc.nexts[node]!;
   for (let k = node + 1; k < end; k = doc.nexts[k + 1]!) {
