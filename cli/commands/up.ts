@@ -225,6 +225,13 @@ export async function up(args: Arguments): Promise<number> {
       const { code } = await exec(terraform, stepArgs, { cwd: stack.directory, env });
       if (code !== 0) {
         process.stderr.write(`schemaform up: terraform ${step} failed (exit code ${code})\n`);
+        if (step === "apply") {
+          // The commonest surprise: the platform's data lives per user, the state per stack.
+          process.stderr.write(
+            `If Terraform reported that resources already exist: the embedded platform in ${dataDir} outlives this stack's state, so another copy of the app, or this one before its state was removed, created them. ` +
+              `Destroy them from that copy, or start from an empty platform with SCHEMAFORM_DATA_DIR set to another directory.\n`,
+          );
+        }
         return code;
       }
     }
