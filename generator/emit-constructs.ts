@@ -7,6 +7,7 @@
 // (an attribute table) drives synthesis and validation at run time.
 import type { AttributeModel, CtyType, NestedBlockModel, TypeModel } from "../hcljson/model-types.js";
 import { attributesInterfaceName } from "./emit-types.js";
+import { ctyType } from "./model.js";
 import { camelCase, fileName, pascalCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 
@@ -312,7 +313,7 @@ function referenceClass(ref: ReferenceClass, queue: ReferenceClass[], cdktf: Set
       fields.push("  }");
       continue;
     }
-    const [type, expression] = tokenGetter(name, ctyOf(prop), false, cdktf);
+    const [type, expression] = tokenGetter(name, ctyType(prop), false, cdktf);
     fields.push(`  public get ${member}(): ${type} {`);
     fields.push(`    return ${expression};`);
     fields.push("  }");
@@ -334,24 +335,6 @@ function referenceClass(ref: ReferenceClass, queue: ReferenceClass[], cdktf: Set
   out.push("}");
   out.push("");
   return out;
-}
-
-function ctyOf(node: SchemaNode): CtyType {
-  switch (node.type) {
-    case "string":
-      return "string";
-    case "integer":
-    case "number":
-      return "number";
-    case "boolean":
-      return "bool";
-    case "array":
-      return [node.uniqueItems ? "set" : "list", ctyOf(node.items ?? { type: "string" })];
-    case "object":
-      return ["map", ctyOf(node.additionalProperties ?? { type: "string" })];
-    default:
-      return "string";
-  }
 }
 
 function docComment(text: string, indent: string): string {

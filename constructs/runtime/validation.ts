@@ -12,7 +12,6 @@ import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type Issue, type TypeModel }
 import { hasTemplate } from "../../hcljson/templates.js";
 import { suggest } from "../../hcljson/suggest.js";
 
-
 // Warnings already added per construct: `Testing.synth` and repeated `app.synth()` calls run the
 // validation again, and a warning should appear once.
 const warned = new WeakMap<TerraformElement, Set<string>>();
