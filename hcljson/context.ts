@@ -1,4 +1,5 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
+import type { BlockNames } from "./block-names.js";
 import type { RawDiagnostic, Severity } from "./diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "./model-types.js";
 import type { JsonDoc } from "./parser.js";
@@ -124,9 +125,7 @@ export interface FoundReference {
 export interface DeclaredType {
   kind: "resource" | "data";
   type: string;
-  names: Map<string, BlockDecl>;
-  /** name hash → block, null when two names share a hash */
-  hashed: Map<number, BlockDecl | null> | null;
+  names: BlockNames;
   /** the last reference's verdict: from where, to which attribute, and whether that is allowed */
   verdict: { from: TypeModel | undefined; attribute: string | undefined; expects: CtyType | undefined; target: AttributeModel; ok: boolean } | null;
 }
@@ -139,11 +138,11 @@ export class Ctx {
   /** once set, references are handed to it as they are found */
   referenceSink: ((found: FoundReference) => void) | null = null;
   /** resources and data sources by kind, type and name */
-  readonly declared = { resource: new Map<string, Map<string, BlockDecl>>(), data: new Map<string, Map<string, BlockDecl>>() };
+  readonly declared = { resource: new Map<string, BlockNames>(), data: new Map<string, BlockNames>() };
   /** region checks waiting for the other block to be converted */
   readonly pendingRegions: { from: BlockDecl; check: RegionCheck }[] = [];
   /** the last type looked up by register(): most blocks come in runs of one type */
-  lastType: { blockType: string; type: string; model: TypeModel | null; names: Map<string, BlockDecl> | null } | null = null;
+  lastType: { blockType: string; type: string; model: TypeModel | null; names: BlockNames | null } | null = null;
   /** type hash → the type's names, null when two types share a hash */
   readonly hashedTypes = { resource: new Map<number, DeclaredType | null>(), data: new Map<number, DeclaredType | null>() };
   /** the types literal references went to last, most recent first: references come in runs */
@@ -217,13 +216,6 @@ export function repetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | 
   }
   decl.repetition = found;
   return found;
-}
-
-/** A hash of s[from, to) (30 bits, a small integer key), the same for a name and its text in the source. */
-export function nameHash(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5 & 0x3fffffff;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) & 0x3fffffff;
-  return h;
 }
 
 export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false): SourceFile {

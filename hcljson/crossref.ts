@@ -3,7 +3,8 @@
 // compatible type and the right instance keys; ids go to the right resource type and attribute
 // (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
 // attaches it; a read replica is in its source's region.
-import { joinPath, nameHash, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
+import { nameHash } from "./block-names.js";
+import { joinPath, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
 import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
 import { K_STRING } from "./parser.js";
 import { locate } from "./resource.js";
@@ -138,18 +139,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
   if (parts !== (kind === "data" ? 4 : 3)) return false;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
   if (declared === undefined) return false; // not declared: the general path says so
-  // every block is declared by now: hash the type's names once, on its first reference
-  let hashed = declared.hashed;
-  if (hashed === null) {
-    hashed = declared.hashed = new Map();
-    for (const [name, d] of declared.names) {
-      const h = nameHash(name, 0, name.length);
-      hashed.set(h, hashed.has(h) ? null : d);
-    }
-  }
-  let decl: BlockDecl | null | undefined = hashed.get(nameHash(s, nameFrom, nameEnd));
-  if (decl === null) decl = declared.names.get(s.slice(nameFrom, nameEnd)); // two names with one hash
-  else if (decl !== undefined && (decl.name.length !== nameEnd - nameFrom || !s.startsWith(decl.name, nameFrom))) decl = undefined;
+  const decl = declared.names.find(s, nameFrom, nameEnd);
   if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
   // The rest depends only on where the reference is made and on the target's type and
   // attribute, which repeat from one reference to the next: the last verdict per type is kept.
@@ -202,7 +192,7 @@ function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: numb
     const type = s.slice(from, to);
     const names = ctx.declared[kind].get(type);
     if (names === undefined) return undefined;
-    declared = { kind, type, names, hashed: null, verdict: null };
+    declared = { kind, type, names, verdict: null };
   }
   if (recent.length === RECENT_TYPES) recent.pop();
   recent.unshift(declared);

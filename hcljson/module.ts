@@ -2,7 +2,8 @@
 // directory. Parses every file, checks the language rules, converts and validates the blocks of
 // our types, then checks across blocks; returns diagnostics with lines and columns.
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
-import { Ctx, nameHash, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
+import { BlockNames, nameHash } from "./block-names.js";
+import { Ctx, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences } from "./crossref.js";
 import { checkRoot, where } from "./language.js";
@@ -192,15 +193,15 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   // blocks come in runs of one type (the same label string): look the type up once per run
   let last = ctx.lastType;
   if (last === null || last.type !== decl.type || last.blockType !== decl.blockType) {
-    let names: Map<string, BlockDecl> | null = null;
+    let names: BlockNames | null = null;
     if (decl.blockType === "resource" || decl.blockType === "data") {
       const byType = ctx.declared[decl.blockType];
       names = byType.get(decl.type) ?? null;
       if (!names) {
-        byType.set(decl.type, (names = new Map()));
+        byType.set(decl.type, (names = new BlockNames()));
         const hashedTypes = ctx.hashedTypes[decl.blockType];
         const h = nameHash(decl.type, 0, decl.type.length);
-        hashedTypes.set(h, hashedTypes.has(h) ? null : { kind: decl.blockType, type: decl.type, names, hashed: null, verdict: null });
+        hashedTypes.set(h, hashedTypes.has(h) ? null : { kind: decl.blockType, type: decl.type, names, verdict: null });
       }
     }
     last = ctx.lastType = { blockType: decl.blockType, type: decl.type, model: modelOf(ctx, types, decl.blockType, decl.type) ?? null, names };
@@ -210,11 +211,8 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   // a check block's scoped data source is registered too: its assertions refer to it
   const names = last.names;
   if (names === null) return;
-  const earlier = names.get(decl.name);
-  if (!earlier) {
-    names.set(decl.name, decl);
-    return;
-  }
+  const earlier = names.add(decl);
+  if (earlier === undefined) return;
   if (ctx.files[decl.file]!.override || ctx.files[earlier.file]!.override) return;
   ctx.use(earlier.file);
   const at = where(ctx, earlier.header);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { K_NUMBER, parseJson } from "../../hcljson/parser.js";
 import { LineMap } from "../../hcljson/positions.js";
@@ -60,6 +61,59 @@ describe("parser", () => {
     const r = parseJson(deep);
     expect(r.ok).toBe(false);
     expect(r.problem!.summary).toBe("Nesting too deep");
+  });
+
+  it("reads characters beyond Latin-1 as string content, wherever their low byte is a quote or brace", () => {
+    // U+2022 and U+227B end in 0x22 (") and 0x7B ({): the parser must not mistake them for syntax
+    const text = '{"k\u2022": "a\u2022b\u227Bc😀", "n": 1}';
+    expect(parseJson(text).doc!.toValue(0)).toEqual(JSON.parse(text));
+    expect(problemAt('{"a": 1, \u2022}')).toMatchObject({ line: 1, column: 10, summary: "Invalid object property name" });
+    expect(problemAt("[1, \u227B]")).toMatchObject({ line: 1, column: 5, summary: "Invalid character" });
+  });
+
+  it("is not misled by a longer document parsed before", () => {
+    // the byte buffer is reused: what follows the text must never be read as part of it
+    expect(parseJson(`{"a": "${"x".repeat(10000)}", "b": [1, 2, 3]}`).ok).toBe(true);
+    expect(problemAt('{"a": "x')).toMatchObject({ summary: "Unterminated string" });
+    expect(parseJson(`[${"1,".repeat(5000)}1]`).ok).toBe(true);
+    expect(problemAt('["\\u12')).toMatchObject({ summary: "Invalid escape sequence" });
+    expect(problemAt("[12")).toMatchObject({ summary: "Unclosed array" });
+    expect(problemAt("[tru")).toMatchObject({ summary: "Invalid JSON keyword" });
+  });
+
+  it("agrees with JSON.parse on random documents of any characters", () => {
+    const anyString = fc.string({ unit: "binary", maxLength: 8 });
+    const value = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        anyString,
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie("v"), { maxLength: 4 }),
+        fc.dictionary(anyString, tie("v"), { maxKeys: 4 }),
+      ),
+    })).v;
+    const edit = fc.record({ at: fc.nat(), remove: fc.nat(3), insert: fc.oneof(fc.constantFrom('"', "\\", "{", "}", ",", ":", "\u2022", "\u227B", "1e", "-"), fc.string({ unit: "binary", maxLength: 2 })) });
+    fc.assert(
+      fc.property(value, fc.boolean(), fc.array(edit, { maxLength: 2 }), (v, pretty, edits) => {
+        let text = JSON.stringify(v, null, pretty ? 2 : undefined);
+        for (const e of edits) {
+          const at = e.at % (text.length + 1);
+          text = text.slice(0, at) + e.insert + text.slice(at + e.remove);
+        }
+        if (text.charCodeAt(0) === 0xfeff) return; // a byte order mark is the caller's business
+        let expected: unknown;
+        try {
+          expected = { ok: true, value: JSON.parse(text) };
+        } catch {
+          expected = { ok: false };
+        }
+        const r = parseJson(text);
+        expect(r.ok ? { ok: true, value: r.doc!.toValue(0) } : { ok: false }).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("accepts what JSON.parse accepts on ordinary documents", () => {
