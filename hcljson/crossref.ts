@@ -4,7 +4,7 @@
 // (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
 // attaches it; a read replica is in its source's region.
 import { nameHash } from "./block-names.js";
-import { joinPath, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
+import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
 import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
 import { K_STRING } from "./parser.js";
 import { locate } from "./resource.js";
@@ -273,7 +273,7 @@ function report(ctx: Ctx, found: FoundReference, code: string, message: string):
     end = start + 1 + found.ref.end;
     start = start + 1 + found.ref.start;
   }
-  ctx.report("error", code, message, start, end, found.address ?? found.from?.address ?? null, found.path, found.file);
+  ctx.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null) ?? null, found.path, found.file);
 }
 
 function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
@@ -402,10 +402,10 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     ctx.report(
       "error",
       "region-mismatch",
-      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${target.address} (${quote(targetRegion)}); a read replica must be in its source's region.`,
+      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${addressOf(target)} (${quote(targetRegion)}); a read replica must be in its source's region.`,
       loc.start,
       loc.end,
-      service.address,
+      addressOf(service),
       "region_code",
       service.file,
     );
@@ -416,7 +416,7 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     node: check.node,
     ref: { root: "", steps: [], start: check.start, end: check.end },
     whole: true,
-    address: service.address,
+    address: addressOf(service),
     path: check.attribute,
     from: service,
     attribute: check.attribute,
@@ -426,6 +426,6 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     ctx,
     found,
     "region-mismatch",
-    `Exporter region mismatch: ${target.address} is in region ${quote(targetRegion)}, but ${service.address} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
+    `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
   );
 }

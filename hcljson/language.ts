@@ -3,7 +3,7 @@
 // "//" comments, duplicate arguments, the core blocks (variable, output, locals, module,
 // terraform, moved, removed, import, check), meta-arguments, reference-only positions and
 // templates. Provider attributes of our types are handled by convert.ts.
-import { BlockDecl, joinPath, quote, type Ctx } from "./context.js";
+import { addressOf, joinPath, newBlockDecl, quote, type BlockDecl, type Ctx } from "./context.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal } from "./templates.js";
@@ -259,8 +259,8 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
       const isResource = labels === 2 && key !== "action";
       // resources are many: their decl keeps type and name, and builds labels and address lazily
       const decl = isResource
-        ? new BlockDecl(key, prefix[0]!, last, null, ctx.fileIndex, header, body, null)
-        : new BlockDecl(key, labels === 0 ? "" : (prefix[0] ?? last), last, labels === 0 ? [] : [...prefix, last], ctx.fileIndex, header, body, null);
+        ? newBlockDecl(key, prefix[0]!, last, null, ctx.fileIndex, header, body, null)
+        : newBlockDecl(key, labels === 0 ? "" : (prefix[0] ?? last), last, labels === 0 ? [] : [...prefix, last], ctx.fileIndex, header, body, null);
       if (labels > 0) {
         if (prefix.length > 0 && prefix[0] !== lastTypeChecked) {
           lastTypeChecked = prefix[0]!;
@@ -282,10 +282,10 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkVariable(ctx, decl);
           break;
         case "output":
-          checkBody(ctx, body, OUTPUT, decl.address, null, header);
+          checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
           break;
         case "module":
-          checkBody(ctx, body, MODULE, decl.address, null, header);
+          checkBody(ctx, body, MODULE, addressOf(decl), null, header);
           break;
         case "terraform":
           checkBody(ctx, body, TERRAFORM, "terraform", null, header);
@@ -303,7 +303,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkCheck(ctx, decl, visitor);
           break;
         case "action":
-          checkLooseBody(ctx, body, decl.address, null);
+          checkLooseBody(ctx, body, addressOf(decl), null);
           break;
       }
     });
@@ -325,7 +325,7 @@ export function isName(s: string): boolean {
 function checkLabel(ctx: Ctx, decl: BlockDecl, index: number, label: string): void {
   if (isName(label)) return;
   const what = LABEL_NAMES[decl.blockType]?.[index] ?? "name";
-  ctx.error("invalid-name", `Invalid ${what}: A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes (got ${quote(label)}).`, decl.header, decl.address, null);
+  ctx.error("invalid-name", `Invalid ${what}: A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes (got ${quote(label)}).`, decl.header, addressOf(decl), null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -693,7 +693,7 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
 // Core blocks with extra rules
 
 function checkVariable(ctx: Ctx, decl: BlockDecl): void {
-  const seen = checkBody(ctx, decl.body, VARIABLE, decl.address, null, decl.header);
+  const seen = checkBody(ctx, decl.body, VARIABLE, addressOf(decl), null, decl.header);
   const doc = ctx.doc;
   const typeKey = seen.get("type");
   const defaultKey = seen.get("default");
@@ -706,7 +706,7 @@ function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   const problem = conversionProblem(doc, defaultKey + 1, parsed.type, where);
   if (problem) {
     const inside = where.length ? ` (at ${where.map((w) => (typeof w === "number" ? `[${w}]` : `.${w}`)).join("").replace(/^\./, "")})` : "";
-    ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, decl.address, "default");
+    ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, addressOf(decl), "default");
   }
 }
 
@@ -793,25 +793,25 @@ function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {
     const name = doc.str(k);
     if (name === "//") continue;
     if (name === "assert") {
-      forEachInstance(ctx, k + 1, "assert", decl.address, "assert", (body) => {
+      forEachInstance(ctx, k + 1, "assert", addressOf(decl), "assert", (body) => {
         asserts++;
-        checkBody(ctx, body, condition, decl.address, "assert", k);
+        checkBody(ctx, body, condition, addressOf(decl), "assert", k);
       });
     } else if (name === "data") {
       walkLabels(ctx, k + 1, "data", 2, [], k, (prefix, last, header, body) => {
         datas++;
         if (datas > 1) {
-          ctx.error("duplicate-block", "Multiple data resource blocks: A check block may contain at most one nested data block.", header, decl.address, null);
+          ctx.error("duplicate-block", "Multiple data resource blocks: A check block may contain at most one nested data block.", header, addressOf(decl), null);
           return;
         }
-        const scoped = new BlockDecl("data", prefix[0]!, last, null, ctx.fileIndex, header, body, `${decl.address}.data.${prefix[0]}.${last}`, true);
+        const scoped = newBlockDecl("data", prefix[0]!, last, null, ctx.fileIndex, header, body, `${addressOf(decl)}.data.${prefix[0]}.${last}`, true);
         checkLabel(ctx, scoped, 0, prefix[0]!);
         checkLabel(ctx, scoped, 1, last);
         visitor.resource(scoped);
       });
     } else {
-      unknownName(ctx, name, k, ["assert", "data"], decl.address, name);
+      unknownName(ctx, name, k, ["assert", "data"], addressOf(decl), name);
     }
   }
-  if (asserts === 0) ctx.error("missing-argument", 'Missing required block: A check block must contain at least one "assert" block.', decl.header, decl.address, null);
+  if (asserts === 0) ctx.error("missing-argument", 'Missing required block: A check block must contain at least one "assert" block.', decl.header, addressOf(decl), null);
 }

@@ -3,7 +3,7 @@
 // our types, then checks across blocks; returns diagnostics with lines and columns.
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
 import { BlockNames, nameHash } from "./block-names.js";
-import { Ctx, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
+import { addressOf, Ctx, labelsOf, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences } from "./crossref.js";
 import { checkRoot, where } from "./language.js";
@@ -152,17 +152,17 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
 }
 
 const DUPLICATE_WORDING: Record<string, (d: BlockDecl) => [string, string]> = {
-  resource: (d) => [`Duplicate resource ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} resource named ${quote(d.labels[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
-  data: (d) => [`Duplicate data ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} data resource named ${quote(d.labels[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
-  ephemeral: (d) => [`Duplicate ephemeral ${quote(d.labels[0]!)} configuration`, `A ${d.labels[0]} ephemeral resource named ${quote(d.labels[1]!)} was already declared at %s.`],
-  variable: (d) => ["Duplicate variable declaration", `A variable named ${quote(d.labels[0]!)} was already declared at %s. Variable names must be unique within a module.`],
-  output: (d) => ["Duplicate output definition", `An output named ${quote(d.labels[0]!)} was already defined at %s. Output names must be unique within a module.`],
-  module: (d) => ["Duplicate module call", `A module call named ${quote(d.labels[0]!)} was already defined at %s. Module calls must have unique names within a module.`],
-  check: (d) => ["Duplicate check block", `A check block named ${quote(d.labels[0]!)} was already defined at %s.`],
+  resource: (d) => [`Duplicate resource ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} resource named ${quote(labelsOf(d)[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  data: (d) => [`Duplicate data ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} data resource named ${quote(labelsOf(d)[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  ephemeral: (d) => [`Duplicate ephemeral ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} ephemeral resource named ${quote(labelsOf(d)[1]!)} was already declared at %s.`],
+  variable: (d) => ["Duplicate variable declaration", `A variable named ${quote(labelsOf(d)[0]!)} was already declared at %s. Variable names must be unique within a module.`],
+  output: (d) => ["Duplicate output definition", `An output named ${quote(labelsOf(d)[0]!)} was already defined at %s. Output names must be unique within a module.`],
+  module: (d) => ["Duplicate module call", `A module call named ${quote(labelsOf(d)[0]!)} was already defined at %s. Module calls must have unique names within a module.`],
+  check: (d) => ["Duplicate check block", `A check block named ${quote(labelsOf(d)[0]!)} was already defined at %s.`],
   provider: (d) =>
-    d.labels[1]
-      ? ["Duplicate provider configuration", `A provider configuration for ${quote(d.labels[0]!)} with alias ${quote(d.labels[1])} was already given at %s. Each configuration for the same provider must have a distinct alias.`]
-      : ["Duplicate provider configuration", `A default (non-aliased) provider configuration for ${quote(d.labels[0]!)} was already given at %s. If multiple configurations are required, set the "alias" argument for alternative configurations.`],
+    labelsOf(d)[1]
+      ? ["Duplicate provider configuration", `A provider configuration for ${quote(labelsOf(d)[0]!)} with alias ${quote(labelsOf(d)[1])} was already given at %s. Each configuration for the same provider must have a distinct alias.`]
+      : ["Duplicate provider configuration", `A default (non-aliased) provider configuration for ${quote(labelsOf(d)[0]!)} was already given at %s. If multiple configurations are required, set the "alias" argument for alternative configurations.`],
 };
 
 /** The model of a block type, looked up once per type and run (most blocks share a few types). */
@@ -183,7 +183,7 @@ function registerProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   if (model) decl.model = model;
   const doc = ctx.doc;
   for (const k of doc.members(decl.body)) {
-    if (doc.str(k) === "alias" && doc.isString(k + 1)) decl.labels = [decl.type, doc.str(k + 1)];
+    if (doc.str(k) === "alias" && doc.isString(k + 1)) decl.labelList = [decl.type, doc.str(k + 1)];
   }
 }
 
@@ -218,7 +218,7 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const at = where(ctx, earlier.header);
   ctx.use(decl.file);
   const [summary, detail] = DUPLICATE_WORDING[decl.blockType]!(decl);
-  ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, decl.address, null);
+  ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
 }
 
 function checkDuplicates(ctx: Ctx): void {
@@ -227,7 +227,7 @@ function checkDuplicates(ctx: Ctx): void {
     const wording = DUPLICATE_WORDING[decl.blockType];
     if (!wording || ctx.files[decl.file]!.override || decl.blockType === "resource" || decl.blockType === "data") continue;
     // the address names the block uniquely (resource "a.b", data "data.a.b", "var.x", …)
-    const id = decl.blockType === "provider" && decl.labels.length > 1 ? `${decl.address}\u0000${decl.labels[1]}` : decl.blockType === "data" || decl.blockType === "resource" ? decl.address : `${decl.blockType}\u0000${decl.address}`;
+    const id = decl.blockType === "provider" && labelsOf(decl).length > 1 ? `${addressOf(decl)}\u0000${labelsOf(decl)[1]}` : decl.blockType === "data" || decl.blockType === "resource" ? addressOf(decl) : `${decl.blockType}\u0000${addressOf(decl)}`;
     const earlier = first.get(id);
     if (!earlier) {
       first.set(id, decl);
@@ -237,6 +237,6 @@ function checkDuplicates(ctx: Ctx): void {
     const at = where(ctx, earlier.header);
     ctx.use(decl.file);
     const [summary, detail] = wording(decl);
-    ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, decl.address, null);
+    ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
   }
 }

@@ -4,7 +4,7 @@
 // normalised (object / array / null → one object for `single`, an array for `list` and `set`),
 // literal strings are converted to numbers and bools as go-cty does, and every problem found on
 // the way is reported at its node. Issues from validateBody are mapped back to nodes by locate().
-import { joinPath, quote, type BlockDecl, type Ctx } from "./context.js";
+import { addressOf, joinPath, quote, type BlockDecl, type Ctx } from "./context.js";
 import {
   CONNECTION,
   DYNAMIC,
@@ -168,51 +168,51 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
         metaSeen ??= new Map();
         const first = metaSeen.get(name);
         if (first !== undefined) {
-          duplicateArgument(ctx, name, k, first, decl.address, name);
+          duplicateArgument(ctx, name, k, first, addressOf(decl), name);
           continue;
         }
         metaSeen.set(name, k);
-        checkAttribute(ctx, k + 1, name === "provider" ? "provider-ref" : name === "depends_on" ? "refs" : name, name, decl.address, name);
+        checkAttribute(ctx, k + 1, name === "provider" ? "provider-ref" : name === "depends_on" ? "refs" : name, name, addressOf(decl), name);
 
         continue;
       }
       case "lifecycle":
-        forEachInstance(ctx, k + 1, "lifecycle", decl.address, "lifecycle", (body) => {
+        forEachInstance(ctx, k + 1, "lifecycle", addressOf(decl), "lifecycle", (body) => {
           if (lifecycleSeen >= 0) {
-            ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, lifecycleSeen)}.`, body, decl.address, "lifecycle");
+            ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, lifecycleSeen)}.`, body, addressOf(decl), "lifecycle");
             return;
           }
           lifecycleSeen = body;
-          checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, decl.address, "lifecycle", k);
+          checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
         });
         continue;
       case "provisioner":
         if (!isResource) break;
-        forEachInstance(ctx, k + 1, "provisioner", decl.address, "provisioner", (labelled) => {
+        forEachInstance(ctx, k + 1, "provisioner", addressOf(decl), "provisioner", (labelled) => {
           // {"local-exec": {…}}: one label (the provisioner type)
           for (const p of doc.members(labelled)) {
             if (doc.str(p) === "//") continue;
-            forEachInstance(ctx, p + 1, "provisioner", decl.address, `provisioner.${doc.str(p)}`, (body) => checkBody(ctx, body, PROVISIONER, decl.address, `provisioner.${doc.str(p)}`, p));
+            forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), `provisioner.${doc.str(p)}`, (body) => checkBody(ctx, body, PROVISIONER, addressOf(decl), `provisioner.${doc.str(p)}`, p));
           }
         });
         continue;
       case "connection":
         if (!isResource) break;
-        forEachInstance(ctx, k + 1, "connection", decl.address, "connection", (body) => checkBody(ctx, body, CONNECTION, decl.address, "connection", k));
+        forEachInstance(ctx, k + 1, "connection", addressOf(decl), "connection", (body) => checkBody(ctx, body, CONNECTION, addressOf(decl), "connection", k));
         continue;
       case "locals":
-        ctx.error("reserved-name", 'Reserved block type name in resource block: The block type name "locals" is reserved for use by Terraform in a future version.', k, decl.address, null);
+        ctx.error("reserved-name", 'Reserved block type name in resource block: The block type name "locals" is reserved for use by Terraform in a future version.', k, addressOf(decl), null);
         continue;
       case "_":
         if (kind === "data" || isResource || kind === "ephemeral") {
           if (escape >= 0) {
-            ctx.error("duplicate-block", `Duplicate escaping block: The special block type "_" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each ${kind} block can have only one such block; another was defined at ${where(ctx, escape)}.`, k, decl.address, "_");
+            ctx.error("duplicate-block", `Duplicate escaping block: The special block type "_" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each ${kind} block can have only one such block; another was defined at ${where(ctx, escape)}.`, k, addressOf(decl), "_");
             continue;
           }
           escape = k;
           if (acc) acc.escape = k + 1;
           if (doc.kinds[k + 1] !== K_OBJECT) {
-            blockShapeError(ctx, k + 1, "_", decl.address, "_");
+            blockShapeError(ctx, k + 1, "_", addressOf(decl), "_");
             continue;
           }
           if (model) {
@@ -221,13 +221,13 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
               if (doc.str(e) === "//") continue;
               convertMember(ctx, st!, e, model.block, null, out!, acc!, true);
             }
-          } else checkLooseBody(ctx, k + 1, decl.address, null);
+          } else checkLooseBody(ctx, k + 1, addressOf(decl), null);
           continue;
         }
         break;
       case "dynamic":
         if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!);
-        else checkLooseDynamic(ctx, k + 1, decl.address);
+        else checkLooseDynamic(ctx, k + 1, addressOf(decl));
         continue;
       default:
         break;
@@ -239,10 +239,10 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       if (vk !== K_OBJECT && vk !== K_ARRAY) {
         looseSeen ??= new Map();
         const first = looseSeen.get(name);
-        if (first !== undefined) duplicateArgument(ctx, name, k, first, decl.address, name);
+        if (first !== undefined) duplicateArgument(ctx, name, k, first, addressOf(decl), name);
         else looseSeen.set(name, k);
       }
-      checkLooseMember(ctx, k, decl.address);
+      checkLooseMember(ctx, k, addressOf(decl));
     }
   }
   // what references to this block need to know (saves repetitionOf a scan of the body)
@@ -252,7 +252,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
     decl.repetition = count !== undefined && doc.kinds[count + 1] !== K_NULL ? "count" : forEach !== undefined && doc.kinds[forEach + 1] !== K_NULL ? "for_each" : null;
   }
   if (metaSeen?.has("count") && metaSeen.has("for_each")) {
-    ctx.error("count-and-for-each", 'Invalid combination of "count" and "for_each": The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.', metaSeen.get("for_each")!, decl.address, "for_each");
+    ctx.error("count-and-for-each", 'Invalid combination of "count" and "for_each": The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.', metaSeen.get("for_each")!, addressOf(decl), "for_each");
   }
   if (!model) return;
   decl.model = model;
@@ -266,7 +266,7 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   const doc = ctx.doc;
   const model = decl.model ?? types.model(`provider.${decl.type}`);
   if (model) decl.model = model;
-  const address = decl.address;
+  const address = addressOf(decl);
   const st: ConvertState | null = model ? resetState(ctx, decl) : null;
   const out: Record<string, unknown> = {};
   const acc = newAccumulator(decl.body);
@@ -412,7 +412,7 @@ function addReported(st: ConvertState, path: string): void {
 
 function reportAt(ctx: Ctx, st: ConvertState, severity: "error", code: string, message: string, node: number, path: string | null): void {
   if (path !== null) addReported(st, path);
-  ctx.error(code, message, node, st.decl.address, path);
+  ctx.error(code, message, node, addressOf(st.decl), path);
 }
 
 /** The first property named `name` in the bodies of an accumulator (for "already set at"). */
@@ -461,7 +461,7 @@ function convertMember(ctx: Ctx, st: ConvertState, k: number, block: BlockModel,
     }
     const path = joinPath(base, name);
     addReported(st, path);
-    unknownName(ctx, name, k, [...Object.keys(block.attributes).filter((a) => !block.attributes[a]!.computed || block.attributes[a]!.optional), ...Object.keys(block.blocks), ...extraNames], st.decl.address, path);
+    unknownName(ctx, name, k, [...Object.keys(block.attributes).filter((a) => !block.attributes[a]!.computed || block.attributes[a]!.optional), ...Object.keys(block.blocks), ...extraNames], addressOf(st.decl), path);
   }
 }
 
@@ -472,7 +472,7 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
     const path = base === null ? name : `${base}.${name}`; // model names are identifiers
     if (markSeen(acc, entry.index)) {
       addReported(st, path);
-      duplicateArgument(ctx, name, k, firstKey(ctx, acc, name), st.decl.address, path);
+      duplicateArgument(ctx, name, k, firstKey(ctx, acc, name), addressOf(st.decl), path);
       return;
     }
     const attr = entry.attr;
@@ -494,14 +494,14 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
       if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false);
       else if (doc.kinds[c] !== K_NULL) {
         addReported(st, path);
-        blockShapeError(ctx, c, name, st.decl.address, path);
+        blockShapeError(ctx, c, name, addressOf(st.decl), path);
       }
     }
   } else if (kind !== K_NULL) {
     addReported(st, path);
     if (doc.isString(k + 1) && hasTemplate(doc.str(k + 1))) {
-      ctx.error("block-shape", `Unsupported argument: ${quote(name)} is a nested block, not an argument, so it cannot be set from an expression; use a "dynamic" block to generate it.`, k + 1, st.decl.address, path);
-    } else blockShapeError(ctx, k + 1, name, st.decl.address, path);
+      ctx.error("block-shape", `Unsupported argument: ${quote(name)} is a nested block, not an argument, so it cannot be set from an expression; use a "dynamic" block to generate it.`, k + 1, addressOf(st.decl), path);
+    } else blockShapeError(ctx, k + 1, name, addressOf(st.decl), path);
   }
 }
 
@@ -514,7 +514,7 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
       // a dynamic block may generate none: only two static blocks are certainly too many
       if (dynamic || (st.dynamicBlocks !== null && st.dynamicBlocks.includes(path))) return;
       addReported(st, path);
-      ctx.error("too-many-blocks", `Too many ${name} blocks: No more than 1 ${quote(name)} block is allowed; another was defined before.`, body, st.decl.address, path);
+      ctx.error("too-many-blocks", `Too many ${name} blocks: No more than 1 ${quote(name)} block is allowed; another was defined before.`, body, addressOf(st.decl), path);
       return;
     }
     out[name] = convertBlockBody(ctx, st, body, nested.block, path);
@@ -526,7 +526,7 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
 
 function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
   const doc = ctx.doc;
-  const address = st.decl.address;
+  const address = addressOf(st.decl);
   if (doc.kinds[k + 1] !== K_OBJECT) {
     if (doc.kinds[k + 1] !== K_NULL) blockShapeError(ctx, k + 1, "dynamic", address, joinPath(base, "dynamic"));
     return;
@@ -593,7 +593,7 @@ function numberText(doc: JsonDoc, node: number): string {
 /** A template string: checked, references recorded; the validator sees the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): string {
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
-  checkString(ctx, node, st.decl.address, path, st.decl, attr ? attr.name : undefined, t);
+  checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   return UNKNOWN_VALUE;
 }
 
@@ -665,7 +665,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, name
       reportAt(ctx, st, "error", "duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, firstKey(ctx, newAccumulator(node), key))}.`, k, keyPath);
       continue;
     }
-    if (hasTemplate(key)) checkString(ctx, k, st.decl.address, path);
+    if (hasTemplate(key)) checkString(ctx, k, addressOf(st.decl), path);
     let elementType: CtyType | undefined;
     if (shape === "map") elementType = inner as CtyType;
     else {
@@ -759,7 +759,7 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
   try {
     issues = types.validate(key, body);
   } catch (error) {
-    ctx.error("internal", `Internal error while validating ${model.key}: ${(error as Error).message}`, st.decl.header, st.decl.address, null);
+    ctx.error("internal", `Internal error while validating ${model.key}: ${(error as Error).message}`, st.decl.header, addressOf(st.decl), null);
     return;
   }
   for (const issue of issues) {
@@ -768,7 +768,7 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
     const loc = locate(ctx, st.decl, model.block, issue.path);
     const message = issue.message;
     const code = issue.severity === "warning" ? "deprecated" : "schema";
-    ctx.report(issue.severity, code, message, loc.start, loc.end, st.decl.address, path === "" ? null : path);
+    ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BlockNames, nameHash } from "../../hcljson/block-names.js";
-import { BlockDecl } from "../../hcljson/context.js";
+import { newBlockDecl } from "../../hcljson/context.js";
 import { validateHclJson } from "../../hcljson/index.js";
 
-const decl = (name: string) => new BlockDecl("resource", "tsdb_vpcs", name, null, 0, 0, 0, null);
+const decl = (name: string) => newBlockDecl("resource", "tsdb_vpcs", name, null, 0, 0, 0, null);
 
 /** Two resource names with the same 30-bit hash (found by search, so the test needs no magic constants). */
 function collidingNames(): [string, string] {
