@@ -11,9 +11,11 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 /**
- * A valid configuration of our resources of about `target` bytes, pretty-printed with two spaces.
- * style "cdktf": what `cdktf synth` writes (every resource carries its "//" metadata comment);
- * style "compact": hand-written, no comments.
+ * A valid configuration of our resources of about `target` bytes.
+ * style "cdktf": what `cdktf synth` writes (two-space indents, every resource carries its "//"
+ * metadata comment); style "compact": hand-written (two-space indents, no comments); style
+ * "minified": what a generator writes without indenting (no whitespace, no comments: the most
+ * resources per megabyte).
  */
 export function generateConfiguration(target, style = "cdktf") {
   const root = {
@@ -77,14 +79,15 @@ export function generateConfiguration(target, style = "cdktf") {
       }
     }
     parts.push(r);
-    size += JSON.stringify(r, null, 2).length;
+    // minified, a part adds its blocks only (its type keys merge into the root's)
+    size += style === "minified" ? Object.values(r).reduce((n, blocks) => n + JSON.stringify(blocks).length - 1, 0) : JSON.stringify(r, null, 2).length;
     i++;
   }
   // one object per resource type, as CDKTF and most generators emit it
   for (const part of parts) {
     for (const [type, blocks] of Object.entries(part)) Object.assign((root.resource[type] ??= {}), blocks);
   }
-  return { text: JSON.stringify(root, null, 2), groups: i };
+  return { text: style === "minified" ? JSON.stringify(root) : JSON.stringify(root, null, 2), groups: i };
 }
 
 function median(xs) {
@@ -157,14 +160,14 @@ function round(x) {
 async function main() {
   await preloadTypes();
   const results = [];
-  for (const style of ["cdktf", "compact"]) {
+  for (const style of ["cdktf", "compact", "minified"]) {
     results.push(await measure("1MB", 1 * MB, 25, style));
     results.push(await measure("10MB", 10 * MB, 25, style));
   }
   const out = {
     benchmark:
       "schemaform validate vs JSON.parse (same text, same process, alternating rounds): ratioToJsonParse = median validate time / median JSON.parse time; medianOfRoundRatios = median over rounds of that round's validate/JSON.parse; ratioOfFastestRuns = fastest validate / fastest JSON.parse",
-    styles: { cdktf: "as cdktf synth writes it: every resource carries a \"//\" metadata comment", compact: "hand-written: no comments" },
+    styles: { cdktf: "as cdktf synth writes it: every resource carries a \"//\" metadata comment", compact: "hand-written: two-space indents, no comments", minified: "no whitespace, no comments" },
     node: process.version,
     cpu: cpus()[0]?.model ?? "unknown",
     date: new Date().toISOString(),
