@@ -58,7 +58,7 @@ export function newBlockDecl(blockType: string, type: string, name: string, labe
   // An object literal: V8 notes where literals are allocated, sees that nearly all of these
   // outlive a young-generation collection, and then allocates them in the old generation
   // directly. Instances of a class are copied by the scavenger, twice, and a 10 MB module has
-  // tens of thousands of blocks (measured: validate 5-9% faster).
+  // tens of thousands of blocks (measured there: scavenges took 9-10 ms per run, now 5-6.5 ms).
   return { blockType, type, name, labelList: labels, addressText: address, file, header, body, scoped, repetition: undefined, model: undefined, region: undefined, done: false, regionChecks: undefined };
 }
 

@@ -151,18 +151,19 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
   });
 }
 
-const DUPLICATE_WORDING: Record<string, (d: BlockDecl) => [string, string]> = {
-  resource: (d) => [`Duplicate resource ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} resource named ${quote(labelsOf(d)[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
-  data: (d) => [`Duplicate data ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} data resource named ${quote(labelsOf(d)[1]!)} was already declared at %s. Resource names must be unique per type in each module.`],
-  ephemeral: (d) => [`Duplicate ephemeral ${quote(labelsOf(d)[0]!)} configuration`, `A ${labelsOf(d)[0]} ephemeral resource named ${quote(labelsOf(d)[1]!)} was already declared at %s.`],
-  variable: (d) => ["Duplicate variable declaration", `A variable named ${quote(labelsOf(d)[0]!)} was already declared at %s. Variable names must be unique within a module.`],
-  output: (d) => ["Duplicate output definition", `An output named ${quote(labelsOf(d)[0]!)} was already defined at %s. Output names must be unique within a module.`],
-  module: (d) => ["Duplicate module call", `A module call named ${quote(labelsOf(d)[0]!)} was already defined at %s. Module calls must have unique names within a module.`],
-  check: (d) => ["Duplicate check block", `A check block named ${quote(labelsOf(d)[0]!)} was already defined at %s.`],
-  provider: (d) =>
-    labelsOf(d)[1]
-      ? ["Duplicate provider configuration", `A provider configuration for ${quote(labelsOf(d)[0]!)} with alias ${quote(labelsOf(d)[1])} was already given at %s. Each configuration for the same provider must have a distinct alias.`]
-      : ["Duplicate provider configuration", `A default (non-aliased) provider configuration for ${quote(labelsOf(d)[0]!)} was already given at %s. If multiple configurations are required, set the "alias" argument for alternative configurations.`],
+/** Summary and detail of a second block of a kind, given its labels; `%s` is where the first is. */
+const DUPLICATE_WORDING: Record<string, (labels: string[]) => [string, string]> = {
+  resource: ([type, name]) => [`Duplicate resource ${quote(type!)} configuration`, `A ${type} resource named ${quote(name!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  data: ([type, name]) => [`Duplicate data ${quote(type!)} configuration`, `A ${type} data resource named ${quote(name!)} was already declared at %s. Resource names must be unique per type in each module.`],
+  ephemeral: ([type, name]) => [`Duplicate ephemeral ${quote(type!)} configuration`, `A ${type} ephemeral resource named ${quote(name!)} was already declared at %s.`],
+  variable: ([name]) => ["Duplicate variable declaration", `A variable named ${quote(name!)} was already declared at %s. Variable names must be unique within a module.`],
+  output: ([name]) => ["Duplicate output definition", `An output named ${quote(name!)} was already defined at %s. Output names must be unique within a module.`],
+  module: ([name]) => ["Duplicate module call", `A module call named ${quote(name!)} was already defined at %s. Module calls must have unique names within a module.`],
+  check: ([name]) => ["Duplicate check block", `A check block named ${quote(name!)} was already defined at %s.`],
+  provider: ([name, alias]) =>
+    alias
+      ? ["Duplicate provider configuration", `A provider configuration for ${quote(name!)} with alias ${quote(alias)} was already given at %s. Each configuration for the same provider must have a distinct alias.`]
+      : ["Duplicate provider configuration", `A default (non-aliased) provider configuration for ${quote(name!)} was already given at %s. If multiple configurations are required, set the "alias" argument for alternative configurations.`],
 };
 
 /** The model of a block type, looked up once per type and run (most blocks share a few types). */
@@ -217,7 +218,7 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   ctx.use(earlier.file);
   const at = where(ctx, earlier.header);
   ctx.use(decl.file);
-  const [summary, detail] = DUPLICATE_WORDING[decl.blockType]!(decl);
+  const [summary, detail] = DUPLICATE_WORDING[decl.blockType]!(labelsOf(decl));
   ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
 }
 
@@ -226,8 +227,9 @@ function checkDuplicates(ctx: Ctx): void {
   for (const decl of ctx.blocks) {
     const wording = DUPLICATE_WORDING[decl.blockType];
     if (!wording || ctx.files[decl.file]!.override || decl.blockType === "resource" || decl.blockType === "data") continue;
-    // the address names the block uniquely (resource "a.b", data "data.a.b", "var.x", …)
-    const id = decl.blockType === "provider" && labelsOf(decl).length > 1 ? `${addressOf(decl)}\u0000${labelsOf(decl)[1]}` : decl.blockType === "data" || decl.blockType === "resource" ? addressOf(decl) : `${decl.blockType}\u0000${addressOf(decl)}`;
+    // the address names the block ("var.x", "output.y", …); a provider configuration also its alias
+    const alias = decl.blockType === "provider" ? labelsOf(decl)[1] : undefined;
+    const id = alias !== undefined ? `${addressOf(decl)}\u0000${alias}` : `${decl.blockType}\u0000${addressOf(decl)}`;
     const earlier = first.get(id);
     if (!earlier) {
       first.set(id, decl);
@@ -236,7 +238,7 @@ function checkDuplicates(ctx: Ctx): void {
     ctx.use(earlier.file);
     const at = where(ctx, earlier.header);
     ctx.use(decl.file);
-    const [summary, detail] = wording(decl);
+    const [summary, detail] = wording(labelsOf(decl));
     ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
   }
 }
