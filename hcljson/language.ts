@@ -6,7 +6,7 @@
 import { addressOf, joinPath, newBlockDecl, quote, type BlockDecl, type Ctx } from "./context.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
-import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal } from "./templates.js";
+import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -15,6 +15,7 @@ import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpress
 type AttrKind =
   | "expr" // any expression
   | "string" // literal string (templates are not interpreted)
+  | "constraint" // literal version constraint string, e.g. ">= 1.5, < 2.0"
   | "bool" // literal bool (with cty's string conversion)
   | "literal" // any literal JSON value
   | "type" // a type constraint
@@ -47,6 +48,8 @@ export interface BodySpec {
   blocks: Map<string, BlockSpec>;
   /** what other properties are: module inputs are expressions; otherwise unknown names are errors */
   other?: "expr";
+  /** a condition block (validation, precondition, postcondition, assert): see checkConditionRefers */
+  isCondition?: boolean;
 }
 
 function spec(attrs: Record<string, AttrKind | AttrSpec>, blocks: Record<string, BlockSpec> = {}, other?: "expr"): BodySpec {
@@ -55,7 +58,7 @@ function spec(attrs: Record<string, AttrKind | AttrSpec>, blocks: Record<string,
   return { attrs: a, blocks: new Map(Object.entries(blocks)), other };
 }
 
-const condition = spec({ condition: { kind: "expr", required: true }, error_message: { kind: "expr", required: true } });
+const condition: BodySpec = { ...spec({ condition: { kind: "expr", required: true }, error_message: { kind: "expr", required: true } }), isCondition: true };
 const connection = spec({ type: "string" }, {}, "expr");
 const provisioner = spec({ when: "when", on_failure: "on_failure" }, { connection: { labels: 0, body: connection, single: true } }, "expr");
 
@@ -75,9 +78,9 @@ const OUTPUT = spec(
   { value: { kind: "expr", required: true }, description: "string", sensitive: "bool", ephemeral: "bool", depends_on: "refs", deprecated: "string" },
   { precondition: { labels: 0, body: condition } },
 );
-const MODULE = spec({ source: { kind: "string", required: true }, version: "string", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
+const MODULE = spec({ source: { kind: "string", required: true }, version: "constraint", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
 const TERRAFORM = spec(
-  { required_version: "string", experiments: "literal", language: "literal" },
+  { required_version: "constraint", experiments: "literal", language: "literal" },
   {
     required_providers: { labels: 0, body: "literal" },
     backend: { labels: 1, body: "literal", single: true },
@@ -112,7 +115,6 @@ export const TOP_LEVEL: ReadonlyMap<string, number> = new Map([
   ["check", 1],
 ]);
 
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 // ---------------------------------------------------------------------------------------------
 // Block shapes
@@ -128,20 +130,22 @@ export function forEachInstance(ctx: Ctx, value: number, what: string, address: 
   else if (kind === K_ARRAY) {
     const end = doc.nexts[value]!;
     for (let c = value + 1; c < end; c = doc.nexts[c]!) {
-      if (doc.kinds[c] === K_OBJECT) each(c);
-      else if (doc.kinds[c] !== K_NULL) blockShapeError(ctx, c, what, address, path);
+      const element = doc.kinds[c];
+      if (element === K_OBJECT) each(c);
+      else if (element === K_ARRAY) forEachInstance(ctx, c, what, address, path, each); // Terraform flattens nested arrays
+      else if (element !== K_NULL) blockElementError(ctx, c, address, path);
     }
   } else if (kind !== K_NULL) blockShapeError(ctx, value, what, address, path);
 }
 
+/** A block given as something other than an object or an array (Terraform's wording). */
 export function blockShapeError(ctx: Ctx, node: number, what: string, address: string | null, path: string | null): void {
-  ctx.error(
-    "block-shape",
-    `Incorrect JSON value type: Either a JSON object or a JSON array of objects is required, representing the contents of one or more "${what}" blocks.`,
-    node,
-    address,
-    path,
-  );
+  ctx.error("block-shape", `Incorrect JSON value type: Either a JSON object or a JSON array is required, representing the contents of one or more "${what}" blocks.`, node, address, path);
+}
+
+/** An element of an array of blocks that is not an object (Terraform's wording). */
+export function blockElementError(ctx: Ctx, node: number, address: string | null, path: string | null): void {
+  ctx.error("block-shape", "Incorrect JSON value type: Either a JSON object or JSON array of objects is required here, to define arguments and child blocks.", node, address, path);
 }
 
 /**
@@ -159,40 +163,73 @@ function walkLabels(ctx: Ctx, value: number, blockType: string, remaining: numbe
     forEachInstance(ctx, value, blockType, null, null, (body) => each(labels, "", inArray ? body : header, body));
     return;
   }
-  const kind = doc.kinds[value];
-  if (kind === K_NULL) return;
-  if (kind === K_ARRAY) {
-    for (const element of doc.elements(value)) {
-      if (doc.kinds[element] === K_OBJECT) walkLabels(ctx, element, blockType, remaining, labels, header, each);
-      else if (doc.kinds[element] !== K_NULL) labelShapeError(ctx, element, blockType, labels.length);
-    }
-    return;
-  }
-  if (kind !== K_OBJECT) {
-    labelShapeError(ctx, value, blockType, labels.length);
-    return;
-  }
-  const end = doc.nexts[value]!;
-  for (let k = value + 1; k < end; k = doc.nexts[k + 1]!) {
+  forEachLabel(ctx, value, blockType, labels.length, null, null, (k) => {
     const label = doc.str(k);
-    if (label === "//") continue;
-    if (remaining === 1) {
-      const v = k + 1;
-      const vk = doc.kinds[v];
-      if (vk === K_OBJECT) each(labels, label, k, v);
-      else if (vk === K_ARRAY) {
-        const vend = doc.nexts[v]!;
-        for (let c = v + 1; c < vend; c = doc.nexts[c]!) {
-          if (doc.kinds[c] === K_OBJECT) each(labels, label, c, c);
-          else if (doc.kinds[c] !== K_NULL) blockShapeError(ctx, c, blockType, null, null);
-        }
-      } else if (vk !== K_NULL) blockShapeError(ctx, v, blockType, null, null);
-      continue;
+    if (remaining > 1) {
+      labels.push(label);
+      walkLabels(ctx, k + 1, blockType, remaining - 1, labels, k, each);
+      labels.pop();
+      return;
     }
-    labels.push(label);
-    walkLabels(ctx, k + 1, blockType, remaining - 1, labels, k, each);
-    labels.pop();
+    const v = k + 1;
+    const vk = doc.kinds[v];
+    if (vk === K_OBJECT) each(labels, label, k, v);
+    else if (vk === K_ARRAY) {
+      const vend = doc.nexts[v]!;
+      for (let c = v + 1; c < vend; c = doc.nexts[c]!) {
+        if (doc.kinds[c] === K_OBJECT) each(labels, label, c, c);
+        else if (doc.kinds[c] !== K_NULL) blockElementError(ctx, c, null, null);
+      }
+    } else if (vk !== K_NULL) blockShapeError(ctx, v, blockType, null, null);
+  });
+}
+
+/** What each label of a block type is, in the words of Terraform's messages ("the resource block's type"). */
+const LABEL_KINDS: Record<string, string[]> = {
+  resource: ["type", "name"],
+  data: ["type", "name"],
+  ephemeral: ["type", "name"],
+  action: ["type", "name"],
+  provider: ["name"],
+  variable: ["name"],
+  output: ["name"],
+  module: ["name"],
+  check: ["name"],
+  provisioner: ["type"],
+  dynamic: ["type"],
+  backend: ["type"],
+  provider_meta: ["provider"],
+};
+
+/**
+ * One label level of a block: an object whose keys are labels, or an array of such objects, with
+ * at least one label in all. Terraform's JSON decoder reports `null`, `{}` and `[]` here as a
+ * missing label (at a body they mean "no block"), and reads "//" here as a label, not a comment.
+ * Calls `each` with every label's property-name node.
+ */
+export function forEachLabel(ctx: Ctx, value: number, blockType: string, level: number, address: string | null, path: string | null, each: (key: number) => void): void {
+  const doc = ctx.doc;
+  const labelKind = LABEL_KINDS[blockType]?.[level] ?? "label";
+  let labels = 0;
+  const visit = (object: number) => {
+    const end = doc.nexts[object]!;
+    for (let k = object + 1; k < end; k = doc.nexts[k + 1]!) {
+      labels++;
+      each(k);
+    }
+  };
+  const kind = doc.kinds[value];
+  if (kind === K_OBJECT) visit(value);
+  else if (kind === K_ARRAY) {
+    const end = doc.nexts[value]!;
+    for (let c = value + 1; c < end; c = doc.nexts[c]!) {
+      if (doc.kinds[c] === K_OBJECT) visit(c);
+      else ctx.error("block-shape", `Incorrect JSON value type: A JSON object is required here, to specify ${labelKind} labels for this block.`, c, address, path);
+    }
+  } else if (kind !== K_NULL) {
+    ctx.error("block-shape", `Incorrect JSON value type: Either a JSON object or JSON array of objects is required here, to specify ${labelKind} labels for this block.`, value, address, path);
   }
+  if (labels === 0) ctx.error("missing-label", `Missing block label: At least one object property is required, whose name represents the ${blockType} block's ${labelKind}.`, value, address, path);
 }
 
 const LABEL_NAMES: Record<string, string[]> = {
@@ -207,10 +244,6 @@ const LABEL_NAMES: Record<string, string[]> = {
   check: ["check name"],
 };
 
-function labelShapeError(ctx: Ctx, node: number, blockType: string, level: number): void {
-  const label = LABEL_NAMES[blockType]?.[level] ?? "label";
-  ctx.error("block-shape", `Incorrect JSON value type: A JSON object is required, whose keys represent the ${label} of a "${blockType}" block.`, node, null, null);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The root
@@ -285,7 +318,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
           break;
         case "module":
-          checkBody(ctx, body, MODULE, addressOf(decl), null, header);
+          checkModuleSource(ctx, checkBody(ctx, body, MODULE, addressOf(decl), null, header), addressOf(decl));
           break;
         case "terraform":
           checkBody(ctx, body, TERRAFORM, "terraform", null, header);
@@ -310,14 +343,17 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
   }
 }
 
+/** HCL's identifiers: a Unicode letter or "_", then letters, digits, "_" and "-". */
+const UNICODE_NAME = /^[\p{ID_Start}_][\p{ID_Continue}-]*$/u;
+
 export function isName(s: string): boolean {
   const n = s.length;
   if (n === 0) return false;
   let c = s.charCodeAt(0);
-  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return c > 127 && UNICODE_NAME.test(s);
   for (let i = 1; i < n; i++) {
     c = s.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return c > 127 && UNICODE_NAME.test(s);
   }
   return true;
 }
@@ -397,29 +433,63 @@ export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string |
       ctx.error("missing-argument", `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`, header, address, joinPath(base, name));
     }
   }
+  if (s.isCondition && seen !== null) checkConditionRefers(ctx, seen, address, base);
   return seen ?? NOTHING_SEEN;
 }
 
-function walkNestedLabels(ctx: Ctx, value: number, what: string, labels: number, address: string | null, path: string | null, each: (body: number) => void): void {
+/**
+ * Terraform refuses a condition that refers to nothing (its result could never change), and a
+ * variable's validation condition that does not refer to the variable itself.
+ */
+function checkConditionRefers(ctx: Ctx, seen: ReadonlyMap<string, number>, address: string | null, base: string | null): void {
+  const key = seen.get("condition");
+  if (key === undefined) return;
+  const roots = referencedRoots(ctx, key + 1);
+  const blockName = base === null ? "condition" : base.slice(base.lastIndexOf(".") + 1);
+  const path = joinPath(base, "condition");
+  if (roots.length === 0) {
+    ctx.error("condition-reference", `Invalid ${blockName} expression: The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.`, key + 1, address, path);
+  }
+  if (blockName === "validation" && address !== null && address.startsWith("var.")) {
+    const variable = address.slice(4);
+    if (!roots.some((r) => r.root === "var" && r.steps[0]?.kind === "attr" && r.steps[0].name === variable)) {
+      ctx.error("condition-reference", `Invalid variable validation condition: The condition for variable ${quote(variable)} must refer to var.${variable} in order to test incoming values.`, key + 1, address, path);
+    }
+  }
+}
+
+/** Whether a condition (the value after its property name `key`) refers to anything. */
+export function conditionRefers(ctx: Ctx, key: number): boolean {
+  return referencedRoots(ctx, key + 1).length > 0;
+}
+
+const LITERAL_WORDS = new Set(["true", "false", "null"]);
+
+/** The references in an expression's templates (a literal refers to nothing). */
+function referencedRoots(ctx: Ctx, node: number): Reference[] {
   const doc = ctx.doc;
+  const out: Reference[] = [];
+  const visit = (n: number) => {
+    const kind = doc.kinds[n];
+    if (kind === K_OBJECT || kind === K_ARRAY) {
+      const end = doc.nexts[n]!;
+      for (let c = n + 1; c < end; c = doc.nexts[c]!) visit(c);
+    } else if (doc.isString(n)) {
+      const text = doc.str(n);
+      if (!hasTemplate(text)) return;
+      for (const r of analyzeTemplate(text).references) if (!LITERAL_WORDS.has(r.root)) out.push(r);
+    }
+  };
+  visit(node);
+  return out;
+}
+
+function walkNestedLabels(ctx: Ctx, value: number, what: string, labels: number, address: string | null, path: string | null, each: (body: number) => void, level = 0): void {
   if (labels === 0) {
     forEachInstance(ctx, value, what, address, path, each);
     return;
   }
-  const kind = doc.kinds[value];
-  if (kind === K_NULL) return;
-  if (kind === K_ARRAY) {
-    for (const e of doc.elements(value)) walkNestedLabels(ctx, e, what, labels, address, path, each);
-    return;
-  }
-  if (kind !== K_OBJECT) {
-    ctx.error("block-shape", `Incorrect JSON value type: A JSON object is required, whose keys represent the labels of a "${what}" block.`, value, address, path);
-    return;
-  }
-  for (const k of doc.members(value)) {
-    if (doc.str(k) === "//") continue;
-    walkNestedLabels(ctx, k + 1, what, labels - 1, address, path, each);
-  }
+  forEachLabel(ctx, value, what, level, address, path, (k) => walkNestedLabels(ctx, k + 1, what, labels - 1, address, path, each, level + 1));
 }
 
 /** A body we know nothing about (another provider's resource): check its values as expressions. */
@@ -450,8 +520,10 @@ export function checkLooseBody(ctx: Ctx, body: number, address: string | null, b
 // Expressions and attribute kinds
 
 /**
- * Checks an expression: templates parse, expression objects have no duplicate keys (unless
- * `maybeBlocks`: the value might be nested blocks, where duplicates are legal).
+ * Checks an expression: templates parse, expression objects have no duplicate keys. With
+ * `maybeBlocks` the value might also be nested blocks (another provider's, whose schema we do not
+ * have), where a repeated key can be a second block; but a key repeated with a string, number or
+ * bool value is an error either way (a duplicate attribute, or a duplicate argument).
  */
 export function checkExpression(ctx: Ctx, node: number, address: string | null, path: string | null, maybeBlocks = false): void {
   const doc = ctx.doc;
@@ -461,14 +533,14 @@ export function checkExpression(ctx: Ctx, node: number, address: string | null, 
     const end = doc.nexts[node]!;
     for (let k = node + 1; k < end; k = doc.nexts[k + 1]!) {
       const key = doc.str(k);
-      if (!maybeBlocks) {
+      if (!maybeBlocks || (key !== "//" && isPrimitive(doc.kinds[k + 1]!))) {
         keys ??= new Map();
         const first = keys.get(key);
         if (first !== undefined) {
           ctx.errorAtProperty("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, joinPath(path, key));
         } else keys.set(key, k);
-        if (hasTemplate(key)) checkString(ctx, k, address, path);
       }
+      if (!maybeBlocks && hasTemplate(key)) checkString(ctx, k, address, path);
       checkExpression(ctx, k + 1, address, joinPath(path, key), maybeBlocks && key !== "//");
     }
   } else if (kind === K_ARRAY) {
@@ -478,6 +550,10 @@ export function checkExpression(ctx: Ctx, node: number, address: string | null, 
   } else if (doc.isString(node)) {
     checkString(ctx, node, address, path);
   }
+}
+
+function isPrimitive(kind: number): boolean {
+  return kind !== K_OBJECT && kind !== K_ARRAY && kind !== K_NULL;
 }
 
 /** Template syntax and references of one string in an expression position. */
@@ -542,6 +618,11 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
       return;
     case "string":
       if (vk !== K_NULL && !doc.isString(value)) ctx.error("value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(name)}: a string is required.`, value, address, path);
+      return;
+    case "constraint":
+      if (vk === K_NULL) return;
+      if (!doc.isString(value)) ctx.error("value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(name)}: a string is required.`, value, address, path);
+      else if (!isVersionConstraint(doc.str(value))) ctx.error("version-constraint", "Invalid version constraint: This string does not use correct version constraint syntax.", value, address, path);
       return;
     case "bool":
       if (vk === K_TRUE || vk === K_FALSE || vk === K_NULL) return;
@@ -625,7 +706,7 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
     }
     case "ident": {
       const s = doc.isString(value) ? doc.str(value) : "";
-      if (!NAME_RE.test(s)) invalidExpression(ctx, value, address, path, "The iterator name must be a bare identifier, such as \"item\".");
+      if (!isName(s)) invalidExpression(ctx, value, address, path, "The iterator name must be a bare identifier, such as \"item\".");
       return;
     }
   }
@@ -655,8 +736,29 @@ export function checkCount(ctx: Ctx, value: number, address: string | null, path
     ctx.error("count", 'Incorrect value type: Invalid expression value: a number is required for "count".', value, address, path);
     return;
   }
+  const digits = kind === K_NUMBER ? doc.raw(value) : doc.str(value).trim();
   if (!Number.isInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
+  else if (!fitsInt64(digits, n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
   else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+/** One term of a version constraint, as hashicorp/go-version reads it: an operator, then a version. */
+const CONSTRAINT_TERM = /^\s*(=|!=|>|<|>=|<=|~>)?\s*v?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z~-]+(\.[0-9A-Za-z~-]+)*)?(\+[0-9A-Za-z~-]+(\.[0-9A-Za-z~-]+)*)?\s*$/;
+
+/** Whether a string is a version constraint: comma-separated terms such as ">= 1.2.0" or "~> 1.5". */
+function isVersionConstraint(s: string): boolean {
+  return s.split(",").every((term) => CONSTRAINT_TERM.test(term));
+}
+
+/** Whether a whole number (its text, and its value as a double) is within int64, Terraform's range for count. */
+function fitsInt64(text: string, n: number): boolean {
+  if (Math.abs(n) < 2 ** 62) return true;
+  // doubles cannot tell 2^63 - 1 from 2^63: decide on the digits when they are plain
+  if (/^-?[0-9]+$/.test(text)) {
+    const big = BigInt(text);
+    return big >= -(2n ** 63n) && big < 2n ** 63n;
+  }
+  return n >= -(2 ** 63) && n < 2 ** 63;
 }
 
 export function checkForEach(ctx: Ctx, value: number, address: string | null, path: string | null): void {
@@ -692,7 +794,30 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
 // ---------------------------------------------------------------------------------------------
 // Core blocks with extra rules
 
+/** A module's `version` applies to registry modules only: Terraform refuses it beside a local path. */
+function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, address: string): void {
+  const doc = ctx.doc;
+  const source = seen.get("source");
+  const version = seen.get("version");
+  if (source === undefined || version === undefined || doc.kinds[version + 1] === K_NULL || !doc.isString(source + 1)) return;
+  const path = doc.str(source + 1);
+  if (!path.startsWith("./") && !path.startsWith("../")) return;
+  ctx.error(
+    "module-source",
+    `Invalid registry module source address: Failed to parse module registry address: can't use local directory ${quote(path)} as a module registry address. Terraform assumed that you intended a module registry source address because you also set the argument "version", which applies only to registry modules.`,
+    source + 1,
+    address,
+    "source",
+  );
+}
+
+/** Names a variable cannot have: they mean something else as arguments of a module block. */
+const RESERVED_VARIABLE_NAMES = new Set(["count", "depends_on", "for_each", "lifecycle", "locals", "providers", "provider", "source", "version"]);
+
 function checkVariable(ctx: Ctx, decl: BlockDecl): void {
+  if (RESERVED_VARIABLE_NAMES.has(decl.name)) {
+    ctx.error("invalid-name", `Invalid variable name: The variable name ${quote(decl.name)} is reserved due to its special meaning inside module blocks.`, decl.header, addressOf(decl), null);
+  }
   const seen = checkBody(ctx, decl.body, VARIABLE, addressOf(decl), null, decl.header);
   const doc = ctx.doc;
   const typeKey = seen.get("type");
@@ -725,7 +850,7 @@ function checkLocals(ctx: Ctx, body: number): void {
       const p = file.lines.position(file.doc!.start(first.key));
       ctx.error("duplicate-local", `Duplicate local value definition: A local value named ${quote(name)} was already defined at ${file.name}:${p.line},${p.column}. Local value names must be unique within a module.`, k, "locals", name);
     } else seen.set(name, { file: ctx.fileIndex, key: k });
-    if (!NAME_RE.test(name)) ctx.error("invalid-name", `Invalid local value name: ${quote(name)} is not a valid name; a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, k, "locals", null);
+    if (!isName(name)) ctx.error("invalid-name", `Invalid local value name: ${quote(name)} is not a valid name; a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, k, "locals", null);
     checkExpression(ctx, k + 1, "locals", joinPath("local", name).replace(/^local\./, ""));
   }
 }
@@ -794,8 +919,9 @@ function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {
     if (name === "//") continue;
     if (name === "assert") {
       forEachInstance(ctx, k + 1, "assert", addressOf(decl), "assert", (body) => {
-        asserts++;
-        checkBody(ctx, body, condition, addressOf(decl), "assert", k);
+        // an assert whose condition refers to nothing is dropped (and reported by checkBody)
+        const conditionKey = checkBody(ctx, body, condition, addressOf(decl), "assert", k).get("condition");
+        if (conditionKey === undefined || conditionRefers(ctx, conditionKey)) asserts++;
       });
     } else if (name === "data") {
       walkLabels(ctx, k + 1, "data", 2, [], k, (prefix, last, header, body) => {
@@ -813,5 +939,5 @@ function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {
       unknownName(ctx, name, k, ["assert", "data"], addressOf(decl), name);
     }
   }
-  if (asserts === 0) ctx.error("missing-argument", 'Missing required block: A check block must contain at least one "assert" block.', decl.header, addressOf(decl), null);
+  if (asserts === 0) ctx.error("missing-argument", "Zero assert blocks: Check blocks must have at least one assert block.", decl.header, addressOf(decl), null);
 }

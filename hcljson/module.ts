@@ -98,6 +98,10 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
       return;
     }
     ctx.use(i);
+    // the parser reads past a byte order mark so that the rest is checked too; Terraform refuses it
+    if (p.file.text.charCodeAt(0) === 0xfeff) {
+      ctx.report("error", "json-syntax", "Invalid start of value: A JSON value must start with a brace, a bracket, a number, a string, or a keyword (this file starts with a byte order mark, which Terraform does not accept; save it as UTF-8 without BOM).", 0, 1, null, null, i);
+    }
     checkRoot(ctx, { resource: (decl) => register(ctx, decl, types), provider: (decl) => registerProvider(ctx, decl, types) });
   });
   checkDuplicates(ctx);

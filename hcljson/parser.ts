@@ -200,7 +200,7 @@ export function parseJson(text: string): ParseResult {
   ends = new Int32Array(cap);
   nexts = new Int32Array(cap);
   try {
-    if (len > 0 && text.charCodeAt(0) === 0xfeff) pos = 1; // a byte order mark: the caller decides
+    if (len > 0 && text.charCodeAt(0) === 0xfeff) pos = 1; // a byte order mark: the caller reports it (module.ts)
     skipWs();
     if (pos >= len) fail("Empty JSON file", "The file contains no JSON value; a configuration needs at least an empty object {}.", pos, pos);
     parseValue(0);

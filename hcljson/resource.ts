@@ -11,6 +11,7 @@ import {
   LIFECYCLE_DATA,
   LIFECYCLE_RESOURCE,
   PROVISIONER,
+  blockElementError,
   blockShapeError,
   checkAttribute,
   checkBody,
@@ -19,6 +20,7 @@ import {
   checkString,
   duplicateArgument,
   forEachInstance,
+  forEachLabel,
   unknownName,
   where,
 } from "./language.js";
@@ -188,12 +190,10 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
         continue;
       case "provisioner":
         if (!isResource) break;
-        forEachInstance(ctx, k + 1, "provisioner", addressOf(decl), "provisioner", (labelled) => {
-          // {"local-exec": {…}}: one label (the provisioner type)
-          for (const p of doc.members(labelled)) {
-            if (doc.str(p) === "//") continue;
-            forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), `provisioner.${doc.str(p)}`, (body) => checkBody(ctx, body, PROVISIONER, addressOf(decl), `provisioner.${doc.str(p)}`, p));
-          }
+        // {"local-exec": {…}}: one label (the provisioner type)
+        forEachLabel(ctx, k + 1, "provisioner", 0, addressOf(decl), "provisioner", (p) => {
+          const path = `provisioner.${doc.str(p)}`;
+          forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => checkBody(ctx, body, PROVISIONER, addressOf(decl), path, p));
         });
         continue;
       case "connection":
@@ -310,17 +310,12 @@ function checkLooseMember(ctx: Ctx, k: number, address: string): void {
 
 function checkLooseDynamic(ctx: Ctx, value: number, address: string): void {
   const doc = ctx.doc;
-  if (doc.kinds[value] !== K_OBJECT) {
-    blockShapeError(ctx, value, "dynamic", address, "dynamic");
-    return;
-  }
-  for (const t of doc.members(value)) {
+  forEachLabel(ctx, value, "dynamic", 0, address, "dynamic", (t) => {
     const target = doc.str(t);
-    if (target === "//") continue;
     forEachInstance(ctx, t + 1, "dynamic", address, `dynamic.${target}`, (body) => {
       checkDynamicBody(ctx, body, target, address, t, (content) => checkLooseBody(ctx, content, address, `dynamic.${target}.content`));
     });
-  }
+  });
 }
 
 /** The body of one `dynamic "<target>"` block: for_each, iterator, labels, content. */
@@ -494,7 +489,7 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
       if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false);
       else if (doc.kinds[c] !== K_NULL) {
         addReported(st, path);
-        blockShapeError(ctx, c, name, addressOf(st.decl), path);
+        blockElementError(ctx, c, addressOf(st.decl), path);
       }
     }
   } else if (kind !== K_NULL) {
@@ -525,37 +520,36 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
 }
 
 function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
+  const address = addressOf(st.decl);
+  forEachLabel(ctx, k + 1, "dynamic", 0, address, joinPath(base, "dynamic"), (t) => collectDynamicTarget(ctx, st, t, block, base, out));
+}
+
+/** One `dynamic "<target>"` of our types: the target must be a nested block; its contents are converted as instances of it. */
+function collectDynamicTarget(ctx: Ctx, st: ConvertState, t: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
   const doc = ctx.doc;
   const address = addressOf(st.decl);
-  if (doc.kinds[k + 1] !== K_OBJECT) {
-    if (doc.kinds[k + 1] !== K_NULL) blockShapeError(ctx, k + 1, "dynamic", address, joinPath(base, "dynamic"));
+  const target = doc.str(t);
+  const nested = Object.prototype.hasOwnProperty.call(block.blocks, target) ? block.blocks[target]! : undefined;
+  const path = joinPath(base, target);
+  if (!nested) {
+    const hint = suggest(target, Object.keys(block.blocks));
+    const isAttr = Object.prototype.hasOwnProperty.call(block.attributes, target);
+    ctx.error(
+      "unknown-argument",
+      isAttr
+        ? `Unsupported block type: ${quote(target)} is an argument, not a nested block, so it cannot be generated with a dynamic block.`
+        : `Unsupported block type: Blocks of type ${quote(target)} are not expected here.${hint ? ` Did you mean "${hint}"?` : ""}`,
+      t,
+      address,
+      path,
+    );
+    addReported(st, path);
     return;
   }
-  for (const t of doc.members(k + 1)) {
-    const target = doc.str(t);
-    if (target === "//") continue;
-    const nested = Object.prototype.hasOwnProperty.call(block.blocks, target) ? block.blocks[target]! : undefined;
-    const path = joinPath(base, target);
-    if (!nested) {
-      const hint = suggest(target, Object.keys(block.blocks));
-      const isAttr = Object.prototype.hasOwnProperty.call(block.attributes, target);
-      ctx.error(
-        "unknown-argument",
-        isAttr
-          ? `Unsupported block type: ${quote(target)} is an argument, not a nested block, so it cannot be generated with a dynamic block.`
-          : `Unsupported block type: Blocks of type ${quote(target)} are not expected here.${hint ? ` Did you mean "${hint}"?` : ""}`,
-        t,
-        address,
-        path,
-      );
-      addReported(st, path);
-      continue;
-    }
-    (st.dynamicBlocks ??= []).push(path);
-    forEachInstance(ctx, t + 1, "dynamic", address, `${joinPath(base, "dynamic")}.${target}`, (body) => {
-      checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, out, true));
-    });
-  }
+  (st.dynamicBlocks ??= []).push(path);
+  forEachInstance(ctx, t + 1, "dynamic", address, `${joinPath(base, "dynamic")}.${target}`, (body) => {
+    checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, out, true));
+  });
 }
 
 function convertBlockBody(ctx: Ctx, st: ConvertState, body: number, block: BlockModel, base: string): Record<string, unknown> {

@@ -71,7 +71,7 @@ describe("schemaform validate", () => {
     expect(await run([`--format=sarif`, `${fixtures}invalid/top-level.tf.json`])).toBe(1);
     const sarif = JSON.parse(out);
     expect(sarif.version).toBe("2.1.0");
-    expect(sarif.runs[0].results.length).toBe(5);
+    expect(sarif.runs[0].results.length).toBe(6);
   });
 
   it("warnings do not fail unless --max-warnings is exceeded", async () => {
