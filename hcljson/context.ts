@@ -153,7 +153,7 @@ export class Ctx {
   /** resource, data and provider blocks, checked once every file has been read */
   readonly pending: BlockDecl[] = [];
   /** import blocks' targets in this module (for "not declared" warnings) */
-  readonly imports: { file: number; node: number; type: string; name: string }[] = [];
+  readonly imports: { file: number; node: number; type: string; name: string; to: string; module: string | null }[] = [];
   /** `${…}` references are collected only for these roots (our providers' types, and data) */
   fileIndex = 0;
   doc!: JsonDoc;

@@ -252,7 +252,16 @@ export function blockDone(ctx: Ctx, decl: BlockDecl): void {
 /** What can only be checked once every block is converted. */
 export function finishCrossReferences(ctx: Ctx): void {
   for (const c of ctx.pendingRegions) checkRegion(ctx, c.from, c.check);
+  const modules = new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name));
   for (const imp of ctx.imports) {
+    if (imp.module !== null) {
+      // a resource inside a module call: only the call itself can be seen from here
+      if (!modules.has(imp.module)) {
+        ctx.use(imp.file);
+        ctx.error("import-target", `Configuration for import target does not exist: The configuration for the given import target ${imp.to} does not exist. All target instances must have an associated configuration to be imported.`, imp.node, "import", "to");
+      }
+      continue;
+    }
     if (!ctx.declared.resource.get(imp.type)?.has(imp.name) && (imp.type.startsWith("tsdb_") || imp.type.startsWith("containerbackup_"))) {
       ctx.use(imp.file);
       ctx.warning("import-target", `Import target not declared: There is no resource block for ${imp.type}.${imp.name} in this module; Terraform needs one unless it generates configuration (plan -generate-config-out).`, imp.node, "import", "to");

@@ -794,13 +794,19 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
 // ---------------------------------------------------------------------------------------------
 // Core blocks with extra rules
 
-/** A module's `version` applies to registry modules only: Terraform refuses it beside a local path. */
+/** A module's source is a literal address; `version` applies to registry modules only, never beside a local path. */
 function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, address: string): void {
   const doc = ctx.doc;
   const source = seen.get("source");
-  const version = seen.get("version");
-  if (source === undefined || version === undefined || doc.kinds[version + 1] === K_NULL || !doc.isString(source + 1)) return;
+  if (source === undefined || !doc.isString(source + 1)) return;
   const path = doc.str(source + 1);
+  if (hasTemplate(path)) {
+    // a literal string here: Terraform reads "${…}" as a (meaningless) remote address
+    ctx.error("module-source", `Invalid module source address: Terraform failed to determine your intended installation method for remote module package ${quote(path)}; the source address must be a literal string, not a template.`, source + 1, address, "source");
+    return;
+  }
+  const version = seen.get("version");
+  if (version === undefined || doc.kinds[version + 1] === K_NULL) return;
   if (!path.startsWith("./") && !path.startsWith("../")) return;
   ctx.error(
     "module-source",
@@ -881,12 +887,12 @@ function checkImport(ctx: Ctx, decl: BlockDecl): void {
   if (!t) return; // already reported
   let steps = [...t.steps];
   let root = t.root;
-  let inModule = false;
+  let module: string | null = null;
   // module.NAME[...] prefixes
   while (root === "module") {
-    inModule = true;
     const name = steps[0];
     if (!name || name.kind !== "attr") break;
+    module ??= name.name;
     steps = steps.slice(1);
     while (steps[0]?.kind === "index") steps = steps.slice(1);
     const next = steps[0];
@@ -905,9 +911,7 @@ function checkImport(ctx: Ctx, decl: BlockDecl): void {
     ctx.error("import", `Invalid import address: The "to" argument must be the address of a managed resource, such as "tsdb_service.example" (got ${quote(s)}).`, toKey + 1, "import", "to");
     return;
   }
-  if (!inModule) {
-    ctx.imports.push({ file: ctx.fileIndex, node: toKey + 1, type: root, name: (steps[0] as { name: string }).name });
-  }
+  ctx.imports.push({ file: ctx.fileIndex, node: toKey + 1, type: root, name: (steps[0] as { name: string }).name, to: s, module });
 }
 
 function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {

@@ -288,7 +288,20 @@ function checkExpression(s: string, from: number, to: number, refs: Reference[],
     prevSignificant = c;
     i++;
   }
-  return null;
+  return danglingOperator(s, from, to);
+}
+
+const OPERATOR_CHARS = new Set([...`+-*/%<>=!&|?:`].map((c) => c.charCodeAt(0)));
+
+/** An expression that ends in an operator ("${1 +}") lacks its last operand, as Terraform reports. */
+function danglingOperator(s: string, from: number, to: number): TemplateProblem | null {
+  let j = to - 1;
+  while (j >= from && isSpace(s.charCodeAt(j))) j--;
+  const c = s.charCodeAt(j);
+  if (!OPERATOR_CHARS.has(c)) return null;
+  // a splat ("list.*", "list[*]") ends in "*" legitimately
+  if (c === 42 && (s.charCodeAt(j - 1) === 46 || s.charCodeAt(j - 1) === 91)) return null;
+  return { summary: "Invalid expression", detail: "Expected the start of an expression, but found an invalid expression token.", offset: to };
 }
 
 function parseSteps(s: string, from: number, to: number): { steps: TraversalStep[]; end: number; problem: TemplateProblem | null } {
