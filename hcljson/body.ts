@@ -114,16 +114,16 @@ function explain(errors: AjvError[], data: unknown, model: TypeModel, validator:
       continue;
     }
     const explained = explainKeyword(error, objectPath, data, model, validator);
-    if (explained) push(issues, seen, explained.path, explained.message);
+    if (explained) push(issues, seen, explained.path, explained.message, explained.missing);
   }
   return issues;
 }
 
-function push(issues: Issue[], seen: Set<string>, path: PathSegment[], message: string): void {
+function push(issues: Issue[], seen: Set<string>, path: PathSegment[], message: string, missing?: boolean): void {
   const id = `${formatPath(path)}\u0000${message}`;
   if (seen.has(id)) return;
   seen.add(id);
-  issues.push({ severity: "error", path, message });
+  issues.push(missing ? { severity: "error", path, message, missing } : { severity: "error", path, message });
 }
 
 /** Rules on nested objects say which object they are about. */
@@ -147,11 +147,11 @@ function explainKeyword(
   data: unknown,
   model: TypeModel,
   validator: ValidatorModule,
-): { path: PathSegment[]; message: string } | undefined {
+): { path: PathSegment[]; message: string; missing?: boolean } | undefined {
   const p = error.params;
   switch (error.keyword) {
     case "required":
-      return { path: [...objectPath, p.missingProperty], message: `${name([...objectPath, p.missingProperty])} is required` };
+      return { path: [...objectPath, p.missingProperty], message: `${name([...objectPath, p.missingProperty])} is required`, missing: true };
     case "additionalProperties": {
       const path = [...objectPath, p.additionalProperty as string];
       const block = blockAt(model.block, objectPath);

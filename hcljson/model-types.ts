@@ -83,4 +83,6 @@ export interface Issue {
   /** Attribute path inside the body, e.g. ["tables", 0, "schema_name"]; [] for the whole body. */
   path: (string | number)[];
   message: string;
+  /** the path names a required argument or block that is absent (reported where the body ends, as Terraform does) */
+  missing?: boolean;
 }

@@ -482,11 +482,12 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
   const nested = entry.block!;
   const path = base === null ? name : joinPath(base, name);
   const kind = doc.kinds[k + 1];
-  if (kind === K_OBJECT) addInstance(ctx, st, k + 1, nested, path, out, false);
+  if (kind === K_OBJECT) addInstance(ctx, st, k + 1, nested, path, out, false, k + 1);
   else if (kind === K_ARRAY) {
     const end = doc.nexts[k + 1]!;
     for (let c = k + 2; c < end; c = doc.nexts[c]!) {
-      if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false);
+      // Terraform gives the blocks of an array the array's position
+      if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false, k + 1);
       else if (doc.kinds[c] !== K_NULL) {
         addReported(st, path);
         blockElementError(ctx, c, addressOf(st.decl), path);
@@ -500,8 +501,11 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
   }
 }
 
-/** Converts one block instance into the canonical body: an object (`single`) or an array element. */
-function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlockModel, path: string, out: Record<string, unknown>, dynamic: boolean): void {
+/**
+ * Converts one block instance into the canonical body: an object (`single`) or an array element.
+ * `at` is where the block is defined, for messages (its body, or the array holding it).
+ */
+function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlockModel, path: string, out: Record<string, unknown>, dynamic: boolean, at = body): void {
   const name = nested.name;
   const existing = out[name];
   if (nested.nesting === "single") {
@@ -509,7 +513,9 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
       // a dynamic block may generate none: only two static blocks are certainly too many
       if (dynamic || (st.dynamicBlocks !== null && st.dynamicBlocks.includes(path))) return;
       addReported(st, path);
-      ctx.error("too-many-blocks", `Too many ${name} blocks: No more than 1 ${quote(name)} block is allowed; another was defined before.`, body, addressOf(st.decl), path);
+      const first = path === name ? firstDefinition(ctx, st.decl.body, name) : -1;
+      const previous = first < 0 ? "" : ` Previous definition was at ${where(ctx, first)}.`;
+      ctx.error("too-many-blocks", `Duplicate ${name} block: Only one block of type ${quote(name)} is allowed.${previous}`, at, addressOf(st.decl), path);
       return;
     }
     out[name] = convertBlockBody(ctx, st, body, nested.block, path);
@@ -517,6 +523,13 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
   }
   const list = existing === undefined ? (out[name] = []) : existing;
   (list as unknown[]).push(convertBlockBody(ctx, st, body, nested.block, joinPath(path, (list as unknown[]).length)));
+}
+
+/** Where the first `name` block of a body is defined (its object, or the array holding it); -1 when none. */
+function firstDefinition(ctx: Ctx, body: number, name: string): number {
+  const doc = ctx.doc;
+  for (const k of doc.members(body)) if (doc.str(k) === name && (doc.kinds[k + 1] === K_OBJECT || doc.kinds[k + 1] === K_ARRAY)) return k + 1;
+  return -1;
 }
 
 function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
@@ -759,8 +772,8 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
   for (const issue of issues) {
     const path = formatIssuePath(issue.path);
     if (isCovered(st, path)) continue;
-    const loc = locate(ctx, st.decl, model.block, issue.path);
-    const message = issue.message;
+    const loc = issue.missing ? locateMissing(ctx, st.decl, model.block, issue.path) : locate(ctx, st.decl, model.block, issue.path);
+    const message = issue.missing ? missingMessage(model.block, issue.path) : issue.message;
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }
@@ -773,6 +786,27 @@ function isCovered(st: ConvertState, path: string): boolean {
     if (path === reported || path.startsWith(`${reported}.`) || path.startsWith(`${reported}[`)) return true;
   }
   return false;
+}
+
+/**
+ * Where an absent required argument is reported: the closing brace of the body that lacks it, as
+ * Terraform reports it (on a pretty-printed file, a different line from the block's name).
+ */
+function locateMissing(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } {
+  const end = path.length > 1 ? locate(ctx, decl, block, path.slice(0, -1)).end : ctx.doc.end(decl.body);
+  return { start: end - 1, end };
+}
+
+/** Terraform's words for an absent required argument or nested block. */
+function missingMessage(block: BlockModel, path: (string | number)[]): string {
+  let at: BlockModel | undefined = block;
+  for (const segment of path.slice(0, -1)) {
+    if (typeof segment === "number" || at === undefined) continue;
+    at = at.blocks[segment]?.block ?? at.attributes[segment]?.nested?.block;
+  }
+  const name = String(path[path.length - 1]);
+  if (at !== undefined && Object.prototype.hasOwnProperty.call(at.blocks, name)) return `Insufficient ${name} blocks: At least 1 ${quote(name)} block is required.`;
+  return `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`;
 }
 
 /**

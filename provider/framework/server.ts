@@ -89,7 +89,7 @@ export class ProviderServer<Client = unknown> {
       config = decodeMsgpack(msgpack, block);
       if (!config) return [];
       const secrets = collectSecrets(config, block);
-      const issues = [...((await this.definition.validate?.(key, validationBody(config))) ?? []), ...(extra?.(config) ?? [])];
+      const issues = [...((await this.definition.validate?.(key, validationBody(config, block))) ?? []), ...(extra?.(config) ?? [])];
       return issues.map((issue) => issueDiagnostic(issue, block, secrets));
     } catch (error) {
       return [exceptionDiagnostic(error, `Validating ${key}`, block, collectSecrets(config, block))];

@@ -2,7 +2,7 @@
 // transformations the RPCs need (validation view, platform input, secrets for redaction).
 import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
 import { type Body, type Value, UNKNOWN } from "../codec.js";
-import { type CtyType, type SchemaAttribute, type SchemaBlock, type SchemaBlockType, nestedAsBlock } from "../schema.js";
+import { type CtyType, type SchemaAttribute, type SchemaBlock, type SchemaBlockType, type SchemaNestedType, nestedAsBlock } from "../schema.js";
 
 
 // ---------------------------------------------------------------------------------------------
@@ -133,10 +133,68 @@ export function containsUnknown(value: Value | undefined): boolean {
 
 /**
  * The body the shared validator expects: unknown values become "${unknown}" and nulls are
- * removed (absent and null are the same; ARCHITECTURE.md section 1).
+ * removed (absent and null are the same; ARCHITECTURE.md section 1). Numbers the codec kept as
+ * decimal text (beyond what a double holds exactly) are numbers again: the validator judges their
+ * value, as `schemaform validate` does, and a whole number past 2^53 is still a whole number.
  */
-export function validationBody(body: Body): Body {
-  return transform(body, (value) => (value === UNKNOWN ? UNKNOWN_VALUE : value)) as Body;
+export function validationBody(body: Body, block: SchemaBlock): Body {
+  const known = transform(body, (value) => (value === UNKNOWN ? UNKNOWN_VALUE : value)) as Body;
+  return numbersIn(known, block);
+}
+
+function numbersIn(body: Body, block: SchemaBlock): Body {
+  let out: Body | null = null;
+  const set = (name: string, value: Value) => {
+    out ??= { ...body };
+    out[name] = value;
+  };
+  for (const [name, attribute] of Object.entries(block.attributes ?? {})) {
+    const value = body[name];
+    if (value === undefined) continue;
+    const type: CtyType | undefined = attribute.type ?? (attribute.nested_type ? nestedType(attribute.nested_type) : undefined);
+    if (type === undefined) continue;
+    const converted = numbersOf(value, type);
+    if (converted !== value) set(name, converted);
+  }
+  for (const [name, blockType] of Object.entries(block.block_types ?? {})) {
+    const value = body[name];
+    if (Array.isArray(value)) {
+      const items = value.map((item) => (isObject(item) ? numbersIn(item, blockType.block) : item));
+      if (items.some((item, i) => item !== value[i])) set(name, items);
+    } else if (isObject(value)) {
+      const converted = numbersIn(value, blockType.block);
+      if (converted !== value) set(name, converted);
+    }
+  }
+  return out ?? body;
+}
+
+function numbersOf(value: Value, type: CtyType): Value {
+  if (type === "number") return typeof value === "string" && value !== UNKNOWN_VALUE && /^-?\d/.test(value) ? Number(value) : value;
+  if (typeof type === "string" || type[0] === "tuple") return value;
+  if (type[0] === "object") {
+    if (!isObject(value)) return value;
+    return numbersIn(value, { attributes: Object.fromEntries(Object.entries(type[1]).map(([k, t]) => [k, { type: t }])) });
+  }
+  const element = type[1];
+  if (Array.isArray(value)) {
+    const items = value.map((item) => numbersOf(item, element));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (type[0] === "map" && isObject(value)) {
+    let out: Body | null = null;
+    for (const [k, item] of Object.entries(value)) {
+      const converted = numbersOf(item, element);
+      if (converted !== item) (out ??= { ...value })[k] = converted;
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
+function nestedType(nested: SchemaNestedType): CtyType {
+  const object: CtyType = ["object", Object.fromEntries(Object.entries(nested.attributes).map(([k, a]) => [k, a.type ?? (a.nested_type ? nestedType(a.nested_type) : "dynamic")]))];
+  return nested.nesting_mode === "single" ? object : [nested.nesting_mode === "map" ? "map" : "list", object];
 }
 
 /** Removes nulls and unknowns, recursively: what a platform request should carry. */

@@ -14,6 +14,6 @@ describe("the shared body validator", () => {
 
   it("treats null as absent and names the missing argument", () => {
     const issues = validateBody("resource.containerbackup_restore_channel", { location: "us-central1", destination_project: null });
-    expect(issues).toEqual([{ severity: "error", path: ["destination_project"], message: "destination_project is required" }]);
+    expect(issues).toEqual([{ severity: "error", path: ["destination_project"], message: "destination_project is required", missing: true }]);
   });
 });

@@ -107,6 +107,6 @@ describe("schemaform validate", () => {
       timeout: 60_000,
     });
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain("piped.tf.json:2:30: error: region_code is required");
+    expect(result.stdout).toContain('piped.tf.json:2:57: error: Missing required argument: The argument "region_code" is required');
   });
 });

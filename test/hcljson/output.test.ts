@@ -62,7 +62,7 @@ describe("machine formats", () => {
     const result = await validateModule([{ name: "a.tf.json", text: '{"resource": {"tsdb_vpcs": {"v": {"cidr": "10.0.0.0/16"}}}}' }]);
     const parsed = JSON.parse(formatJson(result.diagnostics));
     expect(parsed).toEqual([
-      expect.objectContaining({ severity: "error", file: "a.tf.json", line: 1, column: 29, address: "tsdb_vpcs.v", path: "region_code", message: expect.stringContaining("region_code is required") }),
+      expect.objectContaining({ severity: "error", file: "a.tf.json", line: 1, column: 56, address: "tsdb_vpcs.v", path: "region_code", message: expect.stringContaining('The argument "region_code" is required') }),
     ]);
   });
 
