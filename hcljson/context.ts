@@ -132,6 +132,8 @@ export interface DeclaredType {
 export class Ctx {
   readonly diagnostics: RawDiagnostic[] = [];
   readonly blocks: BlockDecl[] = [];
+  /** references to input variables, local values and module calls (checked once all are declared) */
+  readonly namedReferences: FoundReference[] = [];
   /** references found before every block was declared (resolved at the end) */
   readonly references: FoundReference[] = [];
   /** once set, references are handed to it as they are found */

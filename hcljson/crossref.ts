@@ -8,6 +8,7 @@ import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx, typ
 import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
 import { K_STRING } from "./parser.js";
 import { locate } from "./resource.js";
+import { declaredLocals } from "./language.js";
 import { suggest } from "./suggest.js";
 import { formatTraversal, type TraversalStep } from "./templates.js";
 
@@ -134,7 +135,11 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     nameFrom = d1 + 1;
     nameEnd = d2;
   }
-  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return true; // not a reference we check
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) {
+    // var, local and module references are checked by name (checkString collects them); others are not ours
+    const rootLength = rootEnd - (o + 2);
+    return !((rootLength === 3 && s.startsWith("var", o + 2)) || (rootLength === 5 && s.startsWith("local", o + 2)) || (rootLength === 6 && s.startsWith("module", o + 2)));
+  }
   // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
   if (parts !== (kind === "data" ? 4 : 3)) return false;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
@@ -253,6 +258,7 @@ export function blockDone(ctx: Ctx, decl: BlockDecl): void {
 export function finishCrossReferences(ctx: Ctx): void {
   for (const c of ctx.pendingRegions) checkRegion(ctx, c.from, c.check);
   const modules = new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name));
+  checkNamedReferences(ctx, modules);
   for (const imp of ctx.imports) {
     if (imp.module !== null) {
       // a resource inside a module call: only the call itself can be seen from here
@@ -265,6 +271,23 @@ export function finishCrossReferences(ctx: Ctx): void {
     if (!ctx.declared.resource.get(imp.type)?.has(imp.name) && (imp.type.startsWith("tsdb_") || imp.type.startsWith("containerbackup_"))) {
       ctx.use(imp.file);
       ctx.warning("import-target", `Import target not declared: There is no resource block for ${imp.type}.${imp.name} in this module; Terraform needs one unless it generates configuration (plan -generate-config-out).`, imp.node, "import", "to");
+    }
+  }
+}
+
+/** `var.X`, `local.X` and `module.X` name a variable, local value or module call this module declares. */
+function checkNamedReferences(ctx: Ctx, modules: ReadonlySet<string>): void {
+  if (ctx.namedReferences.length === 0) return;
+  const variables = new Set(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => b.name));
+  const locals = declaredLocals(ctx);
+  for (const found of ctx.namedReferences) {
+    const name = (found.ref.steps[0] as { name: string }).name;
+    if (found.ref.root === "var" && !variables.has(name)) {
+      report(ctx, found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared. This variable can be declared with a variable ${quote(name)} {} block.`);
+    } else if (found.ref.root === "local" && !locals.has(name)) {
+      report(ctx, found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.`);
+    } else if (found.ref.root === "module" && !modules.has(name)) {
+      report(ctx, found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.`);
     }
   }
 }

@@ -570,6 +570,10 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
     return;
   }
   for (const ref of info.references) {
+    if (ref.root === "var" || ref.root === "local" || ref.root === "module") {
+      if (ref.steps[0]?.kind === "attr") ctx.namedReferences.push({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
+      continue;
+    }
     if (!isInterestingRoot(ref.root, ref.steps)) continue;
     ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
   }
@@ -842,6 +846,11 @@ function checkVariable(ctx: Ctx, decl: BlockDecl): void {
 }
 
 const localsSeen = new WeakMap<Ctx, Map<string, { file: number; key: number }>>();
+
+/** The local values a module declares, by name. */
+export function declaredLocals(ctx: Ctx): ReadonlyMap<string, unknown> {
+  return localsSeen.get(ctx) ?? new Map();
+}
 
 function checkLocals(ctx: Ctx, body: number): void {
   const doc = ctx.doc;

@@ -3,8 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { validateHclJson } from "../../hcljson/index.js";
 
+/** Every variable the tests refer to, declared (an undeclared one is an error of its own). */
+const variable = Object.fromEntries(["vpc", "a", "b", "ha", "p", "q", "region"].map((name) => [name, {}]));
+
 const peering = (body: Record<string, unknown>) =>
   JSON.stringify({
+    variable,
     resource: {
       tsdb_peering_connection: {
         p: { platform_vpc_id: "${var.vpc}", peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_tgw_id: "tgw-0123456789abcdef0", ...body },
@@ -21,7 +25,7 @@ describe("unknown values", () => {
   });
 
   it("a rule that reads a template waits; a rule about presence does not", async () => {
-    const service = (body: Record<string, unknown>) => JSON.stringify({ resource: { tsdb_service: { s: body } } });
+    const service = (body: Record<string, unknown>) => JSON.stringify({ variable, resource: { tsdb_service: { s: body } } });
     expect(await errors(service({ sync_replicas: 1, ha_replicas: "${var.ha}" }))).toEqual([]);
     expect(await errors(service({ password: "${var.p}", password_wo: "${var.q}" }))).toEqual([expect.stringMatching(/password/)]);
   });
