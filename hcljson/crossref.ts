@@ -136,9 +136,15 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     nameEnd = d2;
   }
   if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) {
-    // var, local and module references are checked by name (checkString collects them); others are not ours
+    // var, local, module, each and count references are checked by checkString; others are not ours
     const rootLength = rootEnd - (o + 2);
-    return !((rootLength === 3 && s.startsWith("var", o + 2)) || (rootLength === 5 && s.startsWith("local", o + 2)) || (rootLength === 6 && s.startsWith("module", o + 2)));
+    const root = o + 2;
+    return !(
+      (rootLength === 3 && s.startsWith("var", root)) ||
+      (rootLength === 5 && (s.startsWith("local", root) || s.startsWith("count", root))) ||
+      (rootLength === 6 && s.startsWith("module", root)) ||
+      (rootLength === 4 && s.startsWith("each", root))
+    );
   }
   // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
   if (parts !== (kind === "data" ? 4 : 3)) return false;
@@ -283,11 +289,14 @@ function checkNamedReferences(ctx: Ctx, modules: ReadonlySet<string>): void {
   for (const found of ctx.namedReferences) {
     const name = (found.ref.steps[0] as { name: string }).name;
     if (found.ref.root === "var" && !variables.has(name)) {
-      report(ctx, found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared. This variable can be declared with a variable ${quote(name)} {} block.`);
+      const hint = suggest(name, variables);
+      report(ctx, found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
     } else if (found.ref.root === "local" && !locals.has(name)) {
-      report(ctx, found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.`);
+      const hint = suggest(name, locals.keys());
+      report(ctx, found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ""}`);
     } else if (found.ref.root === "module" && !modules.has(name)) {
-      report(ctx, found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.`);
+      const hint = suggest(name, modules);
+      report(ctx, found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
     }
   }
 }

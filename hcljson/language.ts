@@ -3,7 +3,7 @@
 // "//" comments, duplicate arguments, the core blocks (variable, output, locals, module,
 // terraform, moved, removed, import, check), meta-arguments, reference-only positions and
 // templates. Provider attributes of our types are handled by convert.ts.
-import { addressOf, joinPath, newBlockDecl, quote, type BlockDecl, type Ctx } from "./context.js";
+import { addressOf, joinPath, newBlockDecl, quote, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
@@ -318,7 +318,11 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
           break;
         case "module":
-          checkModuleSource(ctx, checkBody(ctx, body, MODULE, addressOf(decl), null, header), addressOf(decl));
+          withRepetition(ctx, () => {
+            const seen = checkBody(ctx, body, MODULE, addressOf(decl), null, header);
+            checkModuleSource(ctx, seen, addressOf(decl));
+            return repetitionSet(ctx, seen);
+          });
           break;
         case "terraform":
           checkBody(ctx, body, TERRAFORM, "terraform", null, header);
@@ -570,6 +574,12 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
     return;
   }
   for (const ref of info.references) {
+    if (ref.root === "each" || ref.root === "count") {
+      const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
+      if (ctx.repetitionRefs !== null) ctx.repetitionRefs.push(found);
+      else reportRepetitionRef(ctx, found);
+      continue;
+    }
     if (ref.root === "var" || ref.root === "local" || ref.root === "module") {
       if (ref.steps[0]?.kind === "attr") ctx.namedReferences.push({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
       continue;
@@ -577,6 +587,35 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
     if (!isInterestingRoot(ref.root, ref.steps)) continue;
     ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
   }
+}
+
+const REPETITION_WORDING = {
+  each: 'Reference to "each" in context without for_each: The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.',
+  count: 'Reference to "count" in non-counted context: The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.',
+};
+
+/** A reference to `each` or `count` where the block does not set for_each / count. */
+export function reportRepetitionRef(ctx: Ctx, found: FoundReference): void {
+  const doc = ctx.doc;
+  const node = found.node;
+  const exact = doc.kinds[node] === K_STRING;
+  const start = exact ? doc.start(node) + 1 + found.ref.start : doc.start(node);
+  const end = exact ? doc.start(node) + 1 + found.ref.end : doc.end(node);
+  ctx.report("error", "repetition-reference", REPETITION_WORDING[found.ref.root as "each" | "count"], start, end, found.address, found.path, found.file);
+}
+
+/** Runs `check` with `each` and `count` references collected, then judges them by what the block sets. */
+export function withRepetition(ctx: Ctx, check: () => "count" | "for_each" | null): void {
+  const refs: FoundReference[] = [];
+  const outer = ctx.repetitionRefs;
+  ctx.repetitionRefs = refs;
+  let repetition: "count" | "for_each" | null;
+  try {
+    repetition = check();
+  } finally {
+    ctx.repetitionRefs = outer;
+  }
+  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
 }
 
 function isInterestingRoot(root: string, steps: { kind: string; name?: string }[]): boolean {
@@ -870,10 +909,20 @@ function checkLocals(ctx: Ctx, body: number): void {
   }
 }
 
+/** Which of count and for_each a block sets (not null), from the property names checkBody saw. */
+function repetitionSet(ctx: Ctx, seen: ReadonlyMap<string, number>): "count" | "for_each" | null {
+  const set = (name: string) => seen.has(name) && ctx.doc.kinds[seen.get(name)! + 1] !== K_NULL;
+  return set("count") ? "count" : set("for_each") ? "for_each" : null;
+}
+
 function checkImport(ctx: Ctx, decl: BlockDecl): void {
   const file = ctx.files[ctx.fileIndex]!;
   if (file.override) ctx.error("import", "Invalid import block: Import blocks are not allowed in override files.", decl.header, "import", null);
-  const seen = checkBody(ctx, decl.body, IMPORT, "import", null, decl.header);
+  let seen: ReadonlyMap<string, number> = new Map();
+  withRepetition(ctx, () => {
+    seen = checkBody(ctx, decl.body, IMPORT, "import", null, decl.header);
+    return repetitionSet(ctx, seen);
+  });
   const doc = ctx.doc;
   const hasId = seen.has("id") && !doc.isNull(seen.get("id")! + 1);
   const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);

@@ -4,7 +4,7 @@
 // normalised (object / array / null → one object for `single`, an array for `list` and `set`),
 // literal strings are converted to numbers and bools as go-cty does, and every problem found on
 // the way is reported at its node. Issues from validateBody are mapped back to nodes by locate().
-import { addressOf, joinPath, quote, type BlockDecl, type Ctx } from "./context.js";
+import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx } from "./context.js";
 import {
   CONNECTION,
   DYNAMIC,
@@ -21,6 +21,7 @@ import {
   duplicateArgument,
   forEachInstance,
   forEachLabel,
+  reportRepetitionRef,
   unknownName,
   where,
 } from "./language.js";
@@ -138,6 +139,23 @@ interface ConvertState {
 }
 
 export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
+  const refs = ctx.blockRepetitionRefs;
+  refs.length = 0;
+  ctx.repetitionRefs = refs;
+  try {
+    checkResourceBody(ctx, decl, types);
+  } finally {
+    ctx.repetitionRefs = null;
+  }
+  // each and count are judged once the block's own count / for_each is known
+  if (refs.length > 0) {
+    const repetition = repetitionOf(ctx, decl);
+    for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
+    refs.length = 0;
+  }
+}
+
+function checkResourceBody(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const doc = ctx.doc;
   const kind = decl.blockType;
   // set when the block was declared (module.ts); looked up here for callers that skip that
