@@ -28,7 +28,7 @@ import {
 import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "./parser.js";
 import { suggest } from "./suggest.js";
-import { hasTemplate } from "./templates.js";
+import { hasTemplate, parseTraversal } from "./templates.js";
 import { fastReference } from "./crossref.js";
 import { parseBoolString, parseNumberString } from "./typeexpr.js";
 
@@ -211,7 +211,9 @@ function checkResourceBody(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
             return;
           }
           lifecycleSeen = body;
-          checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
+          const seen = checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
+          const ignored = seen.get("ignore_changes");
+          if (model && ignored !== undefined) checkIgnoredNames(ctx, ignored + 1, model.block, addressOf(decl));
         });
         continue;
       case "provisioner":
@@ -342,6 +344,23 @@ function checkLooseDynamic(ctx: Ctx, value: number, address: string): void {
       checkDynamicBody(ctx, body, target, address, t, (content) => checkLooseBody(ctx, content, address, `dynamic.${target}.content`));
     });
   });
+}
+
+/** Each name in lifecycle.ignore_changes is an argument or nested block of our type (Terraform checks it against the schema). */
+function checkIgnoredNames(ctx: Ctx, value: number, block: BlockModel, address: string): void {
+  const doc = ctx.doc;
+  if (doc.kinds[value] !== K_ARRAY) return;
+  for (const e of doc.elements(value)) {
+    if (!doc.isString(e)) continue;
+    const text = doc.str(e);
+    if (hasTemplate(text)) continue; // reported as a template in a reference-only position
+    const t = parseTraversal(text, false);
+    if (!t) continue;
+    const name = t.root;
+    if (Object.prototype.hasOwnProperty.call(block.attributes, name) || Object.prototype.hasOwnProperty.call(block.blocks, name)) continue;
+    const hint = suggest(name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
+    ctx.error("unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, e, address, "lifecycle.ignore_changes");
+  }
 }
 
 /** The body of one `dynamic "<target>"` block: for_each, iterator, labels, content. */
