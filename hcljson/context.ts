@@ -132,13 +132,6 @@ export interface DeclaredType {
 export class Ctx {
   readonly diagnostics: RawDiagnostic[] = [];
   readonly blocks: BlockDecl[] = [];
-  /**
-   * While a resource, data, module or import block is checked: its `each` and `count` references,
-   * judged once the block's count / for_each is known. null elsewhere, where neither may be used.
-   */
-  repetitionRefs: FoundReference[] | null = null;
-  /** the list repetitionRefs is while a resource or data block is checked (one block at a time) */
-  readonly blockRepetitionRefs: FoundReference[] = [];
   /** references to input variables, local values and module calls (checked once all are declared) */
   readonly namedReferences: FoundReference[] = [];
   /** references found before every block was declared (resolved at the end) */
@@ -167,6 +160,13 @@ export class Ctx {
   fileIndex = 0;
   doc!: JsonDoc;
   text = "";
+  /**
+   * While a resource, data, module or import block is checked: its `each` and `count` references,
+   * judged once the block's count / for_each is known. null elsewhere, where neither may be used.
+   */
+  repetitionRefs: FoundReference[] | null = null;
+  /** the list repetitionRefs is while a resource or data block is checked (one block at a time) */
+  readonly blockRepetitionRefs: FoundReference[] = [];
 
   constructor(readonly files: SourceFile[]) {}
 

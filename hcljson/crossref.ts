@@ -135,17 +135,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     nameFrom = d1 + 1;
     nameEnd = d2;
   }
-  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) {
-    // var, local, module, each and count references are checked by checkString; others are not ours
-    const rootLength = rootEnd - (o + 2);
-    const root = o + 2;
-    return !(
-      (rootLength === 3 && s.startsWith("var", root)) ||
-      (rootLength === 5 && (s.startsWith("local", root) || s.startsWith("count", root))) ||
-      (rootLength === 6 && s.startsWith("module", root)) ||
-      (rootLength === 4 && s.startsWith("each", root))
-    );
-  }
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return !checkedByName(s, o + 2, rootEnd);
   // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
   if (parts !== (kind === "data" ? 4 : 3)) return false;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
@@ -174,6 +164,22 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
   return true;
+}
+
+/** var, local, module, each and count references (root s[from, to)) are checked by checkString, not here. */
+function checkedByName(s: string, from: number, to: number): boolean {
+  switch (to - from) {
+    case 3:
+      return s.startsWith("var", from);
+    case 4:
+      return s.startsWith("each", from);
+    case 5:
+      return s.startsWith("local", from) || s.startsWith("count", from);
+    case 6:
+      return s.startsWith("module", from);
+    default:
+      return false;
+  }
 }
 
 /** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */

@@ -9,7 +9,7 @@ import { blockDone, checkReference, finishCrossReferences } from "./crossref.js"
 import { checkRoot, where } from "./language.js";
 import type { TypeModel } from "./model-types.js";
 import { K_ARRAY, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
-import { checkProvider, checkResource, type TypeSource } from "./resource.js";
+import { checkProvider, checkResource, judgeRepetitionRefs, type TypeSource } from "./resource.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -108,10 +108,17 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   // every block is declared now: references resolve as they are found
   ctx.referenceSink = (found) => checkReference(ctx, found);
   for (const found of ctx.references) checkReference(ctx, found);
+  // each and count references are collected per block and judged once its count / for_each is known
+  const repetitionRefs = ctx.blockRepetitionRefs;
   for (const decl of ctx.pending) {
     ctx.use(decl.file);
     if (decl.blockType === "provider") checkProvider(ctx, decl, types);
-    else checkResource(ctx, decl, types);
+    else {
+      ctx.repetitionRefs = repetitionRefs;
+      checkResource(ctx, decl, types);
+      ctx.repetitionRefs = null;
+      if (repetitionRefs.length > 0) judgeRepetitionRefs(ctx, decl);
+    }
     blockDone(ctx, decl);
   }
   finishCrossReferences(ctx);

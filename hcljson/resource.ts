@@ -138,24 +138,18 @@ interface ConvertState {
   attrType: CtyType;
 }
 
-export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
+/**
+ * Judges the `each` and `count` references a resource or data block made (collected while it was
+ * checked, see Ctx.repetitionRefs) now that its own count / for_each is known.
+ */
+export function judgeRepetitionRefs(ctx: Ctx, decl: BlockDecl): void {
   const refs = ctx.blockRepetitionRefs;
+  const repetition = repetitionOf(ctx, decl);
+  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
   refs.length = 0;
-  ctx.repetitionRefs = refs;
-  try {
-    checkResourceBody(ctx, decl, types);
-  } finally {
-    ctx.repetitionRefs = null;
-  }
-  // each and count are judged once the block's own count / for_each is known
-  if (refs.length > 0) {
-    const repetition = repetitionOf(ctx, decl);
-    for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
-    refs.length = 0;
-  }
 }
 
-function checkResourceBody(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
+export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const doc = ctx.doc;
   const kind = decl.blockType;
   // set when the block was declared (module.ts); looked up here for callers that skip that
