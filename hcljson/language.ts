@@ -318,11 +318,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
           break;
         case "module":
-          withRepetition(ctx, () => {
-            const seen = checkBody(ctx, body, MODULE, addressOf(decl), null, header);
-            checkModuleSource(ctx, seen, addressOf(decl));
-            return repetitionSet(ctx, seen);
-          });
+          checkModuleSource(ctx, checkRepeatableBody(ctx, body, MODULE, addressOf(decl), header), addressOf(decl));
           break;
         case "terraform":
           checkBody(ctx, body, TERRAFORM, "terraform", null, header);
@@ -595,7 +591,7 @@ const REPETITION_WORDING = {
 };
 
 /** A reference to `each` or `count` where the block does not set for_each / count. */
-export function reportRepetitionRef(ctx: Ctx, found: FoundReference): void {
+function reportRepetitionRef(ctx: Ctx, found: FoundReference): void {
   const doc = ctx.doc;
   const node = found.node;
   const exact = doc.kinds[node] === K_STRING;
@@ -604,18 +600,25 @@ export function reportRepetitionRef(ctx: Ctx, found: FoundReference): void {
   ctx.report("error", "repetition-reference", REPETITION_WORDING[found.ref.root as "each" | "count"], start, end, found.address, found.path, found.file);
 }
 
-/** Runs `check` with `each` and `count` references collected, then judges them by what the block sets. */
-export function withRepetition(ctx: Ctx, check: () => "count" | "for_each" | null): void {
+/** Reports the `each` and `count` references a block made that what it sets does not allow. */
+export function judgeRepetition(ctx: Ctx, refs: readonly FoundReference[], repetition: "count" | "for_each" | null): void {
+  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
+}
+
+/** checkBody for a block that may set count or for_each (module, import): its `each` and `count` references are judged by what it sets. */
+function checkRepeatableBody(ctx: Ctx, body: number, s: BodySpec, address: string, header: number): ReadonlyMap<string, number> {
   const refs: FoundReference[] = [];
   const outer = ctx.repetitionRefs;
   ctx.repetitionRefs = refs;
-  let repetition: "count" | "for_each" | null;
+  let seen: ReadonlyMap<string, number>;
   try {
-    repetition = check();
+    seen = checkBody(ctx, body, s, address, null, header);
   } finally {
     ctx.repetitionRefs = outer;
   }
-  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
+  const set = (name: string) => seen.has(name) && ctx.doc.kinds[seen.get(name)! + 1] !== K_NULL;
+  judgeRepetition(ctx, refs, set("count") ? "count" : set("for_each") ? "for_each" : null);
+  return seen;
 }
 
 function isInterestingRoot(root: string, steps: { kind: string; name?: string }[]): boolean {
@@ -909,20 +912,10 @@ function checkLocals(ctx: Ctx, body: number): void {
   }
 }
 
-/** Which of count and for_each a block sets (not null), from the property names checkBody saw. */
-function repetitionSet(ctx: Ctx, seen: ReadonlyMap<string, number>): "count" | "for_each" | null {
-  const set = (name: string) => seen.has(name) && ctx.doc.kinds[seen.get(name)! + 1] !== K_NULL;
-  return set("count") ? "count" : set("for_each") ? "for_each" : null;
-}
-
 function checkImport(ctx: Ctx, decl: BlockDecl): void {
   const file = ctx.files[ctx.fileIndex]!;
   if (file.override) ctx.error("import", "Invalid import block: Import blocks are not allowed in override files.", decl.header, "import", null);
-  let seen: ReadonlyMap<string, number> = new Map();
-  withRepetition(ctx, () => {
-    seen = checkBody(ctx, decl.body, IMPORT, "import", null, decl.header);
-    return repetitionSet(ctx, seen);
-  });
+  const seen = checkRepeatableBody(ctx, decl.body, IMPORT, "import", decl.header);
   const doc = ctx.doc;
   const hasId = seen.has("id") && !doc.isNull(seen.get("id")! + 1);
   const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);

@@ -21,7 +21,7 @@ import {
   duplicateArgument,
   forEachInstance,
   forEachLabel,
-  reportRepetitionRef,
+  judgeRepetition,
   unknownName,
   where,
 } from "./language.js";
@@ -143,10 +143,8 @@ interface ConvertState {
  * checked, see Ctx.repetitionRefs) now that its own count / for_each is known.
  */
 export function judgeRepetitionRefs(ctx: Ctx, decl: BlockDecl): void {
-  const refs = ctx.blockRepetitionRefs;
-  const repetition = repetitionOf(ctx, decl);
-  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
-  refs.length = 0;
+  judgeRepetition(ctx, ctx.blockRepetitionRefs, repetitionOf(ctx, decl));
+  ctx.blockRepetitionRefs.length = 0;
 }
 
 export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
