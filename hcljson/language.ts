@@ -184,21 +184,21 @@ function walkLabels(ctx: Ctx, value: number, blockType: string, remaining: numbe
   });
 }
 
-/** What each label of a block type is, in the words of Terraform's messages ("the resource block's type"). */
-const LABEL_KINDS: Record<string, string[]> = {
-  resource: ["type", "name"],
-  data: ["type", "name"],
-  ephemeral: ["type", "name"],
-  action: ["type", "name"],
-  provider: ["name"],
-  variable: ["name"],
-  output: ["name"],
-  module: ["name"],
-  check: ["name"],
-  provisioner: ["type"],
-  dynamic: ["type"],
-  backend: ["type"],
-  provider_meta: ["provider"],
+/** The labels of each labelled block type, in the words of Terraform's messages: "the resource block's type", "Invalid data source name". */
+const LABELS: Record<string, { noun: string; kinds: string[] }> = {
+  resource: { noun: "resource", kinds: ["type", "name"] },
+  data: { noun: "data source", kinds: ["type", "name"] },
+  ephemeral: { noun: "ephemeral resource", kinds: ["type", "name"] },
+  action: { noun: "action", kinds: ["type", "name"] },
+  provider: { noun: "provider", kinds: ["name"] },
+  variable: { noun: "variable", kinds: ["name"] },
+  output: { noun: "output", kinds: ["name"] },
+  module: { noun: "module", kinds: ["name"] },
+  check: { noun: "check", kinds: ["name"] },
+  provisioner: { noun: "provisioner", kinds: ["type"] },
+  dynamic: { noun: "dynamic block", kinds: ["type"] },
+  backend: { noun: "backend", kinds: ["type"] },
+  provider_meta: { noun: "provider_meta", kinds: ["provider"] },
 };
 
 /**
@@ -209,7 +209,7 @@ const LABEL_KINDS: Record<string, string[]> = {
  */
 export function forEachLabel(ctx: Ctx, value: number, blockType: string, level: number, address: string | null, path: string | null, each: (key: number) => void): void {
   const doc = ctx.doc;
-  const labelKind = LABEL_KINDS[blockType]?.[level] ?? "label";
+  const labelKind = LABELS[blockType]?.kinds[level] ?? "label";
   let labels = 0;
   const visit = (object: number) => {
     const end = doc.nexts[object]!;
@@ -232,17 +232,6 @@ export function forEachLabel(ctx: Ctx, value: number, blockType: string, level: 
   if (labels === 0) ctx.error("missing-label", `Missing block label: At least one object property is required, whose name represents the ${blockType} block's ${labelKind}.`, value, address, path);
 }
 
-const LABEL_NAMES: Record<string, string[]> = {
-  resource: ["resource type", "resource name"],
-  data: ["data source type", "data source name"],
-  ephemeral: ["ephemeral resource type", "ephemeral resource name"],
-  action: ["action type", "action name"],
-  provider: ["provider name"],
-  variable: ["variable name"],
-  output: ["output name"],
-  module: ["module name"],
-  check: ["check name"],
-};
 
 
 // ---------------------------------------------------------------------------------------------
@@ -360,7 +349,8 @@ export function isName(s: string): boolean {
 
 function checkLabel(ctx: Ctx, decl: BlockDecl, index: number, label: string): void {
   if (isName(label)) return;
-  const what = LABEL_NAMES[decl.blockType]?.[index] ?? "name";
+  const labels = LABELS[decl.blockType];
+  const what = labels && labels.kinds[index] !== undefined ? `${labels.noun} ${labels.kinds[index]}` : "name";
   ctx.error("invalid-name", `Invalid ${what}: A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes (got ${quote(label)}).`, decl.header, addressOf(decl), null);
 }
 
