@@ -2,7 +2,7 @@
 import type { BlockNames } from "./block-names.js";
 import type { RawDiagnostic, Severity } from "./diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "./model-types.js";
-import type { JsonDoc } from "./parser.js";
+import { K_STRING, type JsonDoc } from "./parser.js";
 import { LineMap } from "./positions.js";
 import type { Reference } from "./templates.js";
 
@@ -192,6 +192,19 @@ export class Ctx {
   /** Error covering a property: from its name to the end of its value. */
   errorAtProperty(code: string, message: string, keyNode: number, address: string | null, path: string | null): void {
     this.report("error", code, message, this.doc.start(keyNode), this.doc.end(keyNode + 1), address, path);
+  }
+
+  /** Error at a reference: its own characters when the string has no escapes, else the whole string. */
+  errorAtReference(found: FoundReference, code: string, message: string): void {
+    this.use(found.file);
+    const doc = this.doc;
+    let start = doc.start(found.node);
+    let end = doc.end(found.node);
+    if (doc.kinds[found.node] === K_STRING) {
+      end = start + 1 + found.ref.end;
+      start = start + 1 + found.ref.start;
+    }
+    this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
   }
 
   addReference(found: FoundReference): void {

@@ -239,11 +239,11 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   const rule = RULES_BY_TYPE.get(found.from.model.key)?.get(found.attribute);
   if (rule && !rule.some((t) => t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute))) {
     const shown = rule.map((t) => t.shown);
-    report(ctx, found, "reference-target", `Wrong reference: ${found.attribute} must reference ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown[0]}, not ${formatTraversal(found.ref)}.`);
+    ctx.errorAtReference(found, "reference-target", `Wrong reference: ${found.attribute} must reference ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown[0]}, not ${formatTraversal(found.ref)}.`);
     return;
   }
   if (found.expects && r.attributeType && !compatible(found.expects, r.attributeType)) {
-    report(ctx, found, "reference-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(found.attribute)}: ${formatTraversal(found.ref)} is ${describe(r.attributeType)}, but ${describe(found.expects)} is required.`);
+    ctx.errorAtReference(found, "reference-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(found.attribute)}: ${formatTraversal(found.ref)} is ${describe(r.attributeType)}, but ${describe(found.expects)} is required.`);
     return;
   }
   if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
@@ -296,31 +296,19 @@ function checkNamedReferences(ctx: Ctx, modules: ReadonlySet<string>): void {
     const name = (found.ref.steps[0] as { name: string }).name;
     if (found.ref.root === "var" && !variables.has(name)) {
       const hint = suggest(name, variables);
-      report(ctx, found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
+      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
     } else if (found.ref.root === "local" && !locals.has(name)) {
       const hint = suggest(name, locals.keys());
-      report(ctx, found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ""}`);
+      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ""}`);
     } else if (found.ref.root === "module" && !modules.has(name)) {
       const hint = suggest(name, modules);
-      report(ctx, found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
+      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
     }
   }
 }
 
 function sameNames(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function report(ctx: Ctx, found: FoundReference, code: string, message: string): void {
-  ctx.use(found.file);
-  const doc = ctx.doc;
-  let start = doc.start(found.node);
-  let end = doc.end(found.node);
-  if (doc.kinds[found.node] === K_STRING) {
-    end = start + 1 + found.ref.end;
-    start = start + 1 + found.ref.start;
-  }
-  ctx.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null) ?? null, found.path, found.file);
 }
 
 function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
@@ -335,14 +323,13 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
   }
   const nameStep = steps[at];
   if (!nameStep || nameStep.kind !== "attr") {
-    report(ctx, found, "invalid-reference", `Invalid reference: A reference to a ${kind === "data" ? "data source" : "resource"} type must be followed by at least one attribute access, specifying the ${kind === "data" ? "data source" : "resource"} name.`);
+    ctx.errorAtReference(found, "invalid-reference", `Invalid reference: A reference to a ${kind === "data" ? "data source" : "resource"} type must be followed by at least one attribute access, specifying the ${kind === "data" ? "data source" : "resource"} name.`);
     return null;
   }
   at++;
   const decl = ctx.declared[kind].get(type)?.get(nameStep.name);
   if (!decl) {
-    report(
-      ctx,
+    ctx.errorAtReference(
       found,
       "undeclared-reference",
       `Reference to undeclared ${kind === "data" ? "data source" : "resource"}: A ${kind === "data" ? "data" : "managed"} resource ${quote(type)} ${quote(nameStep.name)} has not been declared in this module.`,
@@ -354,8 +341,7 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
   const repetition = repetitionOf(ctx, decl);
   if (repetition) {
     if (first && first.kind === "attr") {
-      report(
-        ctx,
+      ctx.errorAtReference(
         found,
         "instance-key",
         `Missing resource instance key: Because ${shownName} has ${quote(repetition)} set, its attributes must be accessed on specific instances, e.g. ${shownName}[${repetition === "count" ? "count.index" : "each.key"}].`,
@@ -364,7 +350,7 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     }
     if (first) at++;
   } else if (first && first.kind === "index" && first.key !== null) {
-    report(ctx, found, "instance-key", `Unexpected resource instance key: Because ${shownName} does not have "count" or "for_each" set, references to it must not include an index key.`);
+    ctx.errorAtReference(found, "instance-key", `Unexpected resource instance key: Because ${shownName} does not have "count" or "for_each" set, references to it must not include an index key.`);
     return null;
   } else if (first && first.kind === "splat") at++;
   const rest = at === 0 ? steps : steps.slice(at);
@@ -386,7 +372,7 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       if (!block) {
         // inside an object-typed attribute
         if (t && typeof t !== "string" && t[0] === "object" && !Object.prototype.hasOwnProperty.call(t[1], step.name)) {
-          report(ctx, found, "unsupported-attribute", `Unsupported attribute: ${shownName}.${path} has no attribute named ${quote(step.name)}.`);
+          ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: ${shownName}.${path} has no attribute named ${quote(step.name)}.`);
           return null;
         }
         t = t && typeof t !== "string" && t[0] === "object" ? t[1][step.name] : undefined;
@@ -398,8 +384,7 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       const b: NestedBlockModel | undefined = member?.block;
       if (!a && !b) {
         const hint = suggest(step.name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
-        report(
-          ctx,
+        ctx.errorAtReference(
           found,
           "unsupported-attribute",
           `Unsupported attribute: ${path ? `${shownName}.${path}` : `This object (${shownName})`} has no argument, nested block, or exported attribute named ${quote(step.name)}.${hint ? ` Did you mean "${hint}"?` : ""}`,
@@ -469,8 +454,7 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     attribute: check.attribute,
     expects: undefined,
   };
-  report(
-    ctx,
+  ctx.errorAtReference(
     found,
     "region-mismatch",
     `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,

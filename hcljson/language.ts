@@ -3,7 +3,7 @@
 // "//" comments, duplicate arguments, the core blocks (variable, output, locals, module,
 // terraform, moved, removed, import, check), meta-arguments, reference-only positions and
 // templates. Provider attributes of our types are handled by convert.ts.
-import { addressOf, joinPath, newBlockDecl, quote, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
+import { addressOf, joinPath, newBlockDecl, quote, repetitionOf, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
@@ -307,7 +307,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
           break;
         case "module":
-          checkModuleSource(ctx, checkRepeatableBody(ctx, body, MODULE, addressOf(decl), header), addressOf(decl));
+          checkModuleSource(ctx, checkRepeatableBody(ctx, decl, MODULE, addressOf(decl)), addressOf(decl));
           break;
         case "terraform":
           checkBody(ctx, body, TERRAFORM, "terraform", null, header);
@@ -563,7 +563,7 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
     if (ref.root === "each" || ref.root === "count") {
       const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
       if (ctx.repetitionRefs !== null) ctx.repetitionRefs.push(found);
-      else reportRepetitionRef(ctx, found);
+      else ctx.errorAtReference(found, "repetition-reference", REPETITION_WORDING[ref.root]);
       continue;
     }
     if (ref.root === "var" || ref.root === "local" || ref.root === "module") {
@@ -580,34 +580,27 @@ const REPETITION_WORDING = {
   count: 'Reference to "count" in non-counted context: The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.',
 };
 
-/** A reference to `each` or `count` where the block does not set for_each / count. */
-function reportRepetitionRef(ctx: Ctx, found: FoundReference): void {
-  const doc = ctx.doc;
-  const node = found.node;
-  const exact = doc.kinds[node] === K_STRING;
-  const start = exact ? doc.start(node) + 1 + found.ref.start : doc.start(node);
-  const end = exact ? doc.start(node) + 1 + found.ref.end : doc.end(node);
-  ctx.report("error", "repetition-reference", REPETITION_WORDING[found.ref.root as "each" | "count"], start, end, found.address, found.path, found.file);
-}
 
 /** Reports the `each` and `count` references a block made that what it sets does not allow. */
 export function judgeRepetition(ctx: Ctx, refs: readonly FoundReference[], repetition: "count" | "for_each" | null): void {
-  for (const found of refs) if ((found.ref.root === "each" ? "for_each" : "count") !== repetition) reportRepetitionRef(ctx, found);
+  for (const found of refs) {
+    const root = found.ref.root as keyof typeof REPETITION_WORDING;
+    if ((root === "each" ? "for_each" : "count") !== repetition) ctx.errorAtReference(found, "repetition-reference", REPETITION_WORDING[root]);
+  }
 }
 
 /** checkBody for a block that may set count or for_each (module, import): its `each` and `count` references are judged by what it sets. */
-function checkRepeatableBody(ctx: Ctx, body: number, s: BodySpec, address: string, header: number): ReadonlyMap<string, number> {
+function checkRepeatableBody(ctx: Ctx, decl: BlockDecl, s: BodySpec, address: string): ReadonlyMap<string, number> {
   const refs: FoundReference[] = [];
   const outer = ctx.repetitionRefs;
   ctx.repetitionRefs = refs;
   let seen: ReadonlyMap<string, number>;
   try {
-    seen = checkBody(ctx, body, s, address, null, header);
+    seen = checkBody(ctx, decl.body, s, address, null, decl.header);
   } finally {
     ctx.repetitionRefs = outer;
   }
-  const set = (name: string) => seen.has(name) && ctx.doc.kinds[seen.get(name)! + 1] !== K_NULL;
-  judgeRepetition(ctx, refs, set("count") ? "count" : set("for_each") ? "for_each" : null);
+  judgeRepetition(ctx, refs, repetitionOf(ctx, decl));
   return seen;
 }
 
@@ -905,7 +898,7 @@ function checkLocals(ctx: Ctx, body: number): void {
 function checkImport(ctx: Ctx, decl: BlockDecl): void {
   const file = ctx.files[ctx.fileIndex]!;
   if (file.override) ctx.error("import", "Invalid import block: Import blocks are not allowed in override files.", decl.header, "import", null);
-  const seen = checkRepeatableBody(ctx, decl.body, IMPORT, "import", decl.header);
+  const seen = checkRepeatableBody(ctx, decl, IMPORT, "import");
   const doc = ctx.doc;
   const hasId = seen.has("id") && !doc.isNull(seen.get("id")! + 1);
   const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);

@@ -3,13 +3,13 @@
 // our types, then checks across blocks; returns diagnostics with lines and columns.
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
 import { BlockNames, nameHash } from "./block-names.js";
-import { addressOf, Ctx, labelsOf, newSourceFile, quote, type BlockDecl, type SourceFile } from "./context.js";
+import { addressOf, Ctx, labelsOf, newSourceFile, quote, repetitionOf, type BlockDecl, type SourceFile } from "./context.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences } from "./crossref.js";
-import { checkRoot, where } from "./language.js";
+import { checkRoot, judgeRepetition, where } from "./language.js";
 import type { TypeModel } from "./model-types.js";
 import { K_ARRAY, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
-import { checkProvider, checkResource, judgeRepetitionRefs, type TypeSource } from "./resource.js";
+import { checkProvider, checkResource, type TypeSource } from "./resource.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -117,7 +117,10 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
       ctx.repetitionRefs = repetitionRefs;
       checkResource(ctx, decl, types);
       ctx.repetitionRefs = null;
-      if (repetitionRefs.length > 0) judgeRepetitionRefs(ctx, decl);
+      if (repetitionRefs.length > 0) {
+        judgeRepetition(ctx, repetitionRefs, repetitionOf(ctx, decl));
+        repetitionRefs.length = 0;
+      }
     }
     blockDone(ctx, decl);
   }

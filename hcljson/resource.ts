@@ -4,7 +4,7 @@
 // normalised (object / array / null → one object for `single`, an array for `list` and `set`),
 // literal strings are converted to numbers and bools as go-cty does, and every problem found on
 // the way is reported at its node. Issues from validateBody are mapped back to nodes by locate().
-import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx } from "./context.js";
+import { addressOf, joinPath, quote, type BlockDecl, type Ctx } from "./context.js";
 import {
   CONNECTION,
   DYNAMIC,
@@ -21,7 +21,6 @@ import {
   duplicateArgument,
   forEachInstance,
   forEachLabel,
-  judgeRepetition,
   unknownName,
   where,
 } from "./language.js";
@@ -132,19 +131,9 @@ interface ConvertState {
    * The attribute whose value is being converted (not a nested block: blocks are not values):
    * Terraform reports any problem inside a value at the value's start, naming this attribute.
    */
-  attrName: string;
+  attr: AttributeModel | null;
   attrPath: string;
   attrValue: number;
-  attrType: CtyType;
-}
-
-/**
- * Judges the `each` and `count` references a resource or data block made (collected while it was
- * checked, see Ctx.repetitionRefs) now that its own count / for_each is known.
- */
-export function judgeRepetitionRefs(ctx: Ctx, decl: BlockDecl): void {
-  judgeRepetition(ctx, ctx.blockRepetitionRefs, repetitionOf(ctx, decl));
-  ctx.blockRepetitionRefs.length = 0;
 }
 
 export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
@@ -427,7 +416,7 @@ function hasOwn(o: object, k: string): boolean {
 function resetState(ctx: Ctx, decl: BlockDecl): ConvertState {
   let st = ctx.convertState as ConvertState | null;
   if (st === null) {
-    st = { decl, reported: null, dynamicBlocks: null, deprecated: false, attrName: "", attrPath: "", attrValue: 0, attrType: "string" };
+    st = { decl, reported: null, dynamicBlocks: null, deprecated: false, attr: null, attrPath: "", attrValue: 0 };
     ctx.convertState = st;
     return st;
   }
@@ -510,11 +499,10 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
     const attr = entry.attr;
     if (attr.sensitive) ctx.markSensitive(k + 1);
     if (attr.deprecated) st.deprecated = true;
-    st.attrName = name;
+    st.attr = attr;
     st.attrPath = path;
     st.attrValue = k + 1;
-    st.attrType = attr.type;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, name, path, base === null ? attr : null);
+    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, base === null ? attr : null);
     if (v !== undefined) out[name] = v;
     return;
   }
@@ -636,7 +624,7 @@ function insideValue(st: ConvertState, path: string): string {
     rest = rest.slice(m[0].length);
     segments.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? (JSON.parse(m[3]!) as string)));
   }
-  return describeInside(st.attrType, segments);
+  return describeInside(st.attr?.type, segments);
 }
 
 /** Terraform's description of a place inside a value of type `type`: "element 0: attribute "x": ". */
@@ -651,8 +639,8 @@ function describeInside(type: CtyType | undefined, segments: (string | number)[]
 }
 
 /** A value that cannot be converted to its type: reported at the attribute's value, as Terraform does. */
-function typeError(ctx: Ctx, st: ConvertState, _node: number, _name: string, t: CtyType, path: string, detail = `${typeName(t)} required`): undefined {
-  reportAt(ctx, st, "error", "value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(st.attrName)}: ${insideValue(st, path)}${detail}.`, st.attrValue, path);
+function typeError(ctx: Ctx, st: ConvertState, t: CtyType, path: string, detail = `${typeName(t)} required`): undefined {
+  reportAt(ctx, st, "error", "value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(st.attr?.name ?? "")}: ${insideValue(st, path)}${detail}.`, st.attrValue, path);
   return undefined;
 }
 
@@ -668,7 +656,7 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   return UNKNOWN_VALUE;
 }
 
-function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, name: string, path: string, attr: AttributeModel | null): unknown {
+function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path: string, attr: AttributeModel | null): unknown {
   const doc = ctx.doc;
   const kind = doc.kinds[node];
   if (kind === K_NULL) return undefined;
@@ -679,43 +667,43 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, name
       if (t === "string") return s;
       if (t === "number") {
         const n = parseNumberString(s);
-        return n === undefined ? typeError(ctx, st, node, name, t, path) : n;
+        return n === undefined ? typeError(ctx, st, t, path) : n;
       }
       const b = parseBoolString(s);
       if (b === undefined) {
         const lower = s.toLowerCase();
         if (lower === "true" || lower === "false") {
-          return typeError(ctx, st, node, name, t, path, `bool required; to convert from string, use lowercase "${lower}"`);
+          return typeError(ctx, st, t, path, `bool required; to convert from string, use lowercase "${lower}"`);
         }
-        return typeError(ctx, st, node, name, t, path);
+        return typeError(ctx, st, t, path);
       }
       return b;
     }
     if (kind === K_NUMBER) {
       if (t === "number") return doc.num(node);
       if (t === "string") return numberText(doc, node);
-      return typeError(ctx, st, node, name, t, path);
+      return typeError(ctx, st, t, path);
     }
     if (kind === K_TRUE || kind === K_FALSE) {
       if (t === "bool") return kind === K_TRUE;
       if (t === "string") return kind === K_TRUE ? "true" : "false";
-      return typeError(ctx, st, node, name, t, path);
+      return typeError(ctx, st, t, path);
     }
-    return typeError(ctx, st, node, name, t, path);
+    return typeError(ctx, st, t, path);
   }
   if (doc.isString(node)) {
     const s = doc.str(node);
     if (hasTemplate(s)) return templateValue(ctx, st, node, s, path, attr, t);
-    return typeError(ctx, st, node, name, t, path);
+    return typeError(ctx, st, t, path);
   }
   const [shape, inner] = t;
   if (shape === "list" || shape === "set") {
-    if (kind !== K_ARRAY) return typeError(ctx, st, node, name, t, path);
+    if (kind !== K_ARRAY) return typeError(ctx, st, t, path);
     const out: unknown[] = [];
     let i = 0;
     const end = doc.nexts[node]!;
     for (let c = node + 1; c < end; c = doc.nexts[c]!) {
-      const v = doc.kinds[c] === K_NULL ? null : convertValue(ctx, st, c, inner as CtyType, name, joinPath(path, i), null);
+      const v = doc.kinds[c] === K_NULL ? null : convertValue(ctx, st, c, inner as CtyType, joinPath(path, i), null);
       out.push(v === undefined ? null : v);
       i++;
     }
@@ -724,7 +712,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, name
     if (shape === "set" && typeof inner === "string" && out.length > 1) return out.filter((v, j) => v === UNKNOWN_VALUE || out.indexOf(v) === j);
     return out;
   }
-  if (kind !== K_OBJECT) return typeError(ctx, st, node, name, t, path);
+  if (kind !== K_OBJECT) return typeError(ctx, st, t, path);
   const out: Record<string, unknown> = {};
   let valueless: string[] | null = null;
   const end = doc.nexts[node]!;
@@ -746,7 +734,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, name
       setOwn(out, key, doc.toValue(k + 1)); // not part of the object type: the validator reports it
       continue;
     }
-    const v = convertValue(ctx, st, k + 1, elementType, key, joinPath(path, key), null);
+    const v = convertValue(ctx, st, k + 1, elementType, joinPath(path, key), null);
     if (v !== undefined) setOwn(out, key, v);
     else (valueless ??= []).push(key);
   }
@@ -764,10 +752,10 @@ function convertNested(ctx: Ctx, st: ConvertState, node: number, attr: Attribute
     if (hasTemplate(s)) return templateValue(ctx, st, node, s, path, attr, attr.type);
   }
   if (nested.nesting === "single") {
-    if (kind !== K_OBJECT) return typeError(ctx, st, node, attr.name, attr.type, path);
+    if (kind !== K_OBJECT) return typeError(ctx, st, attr.type, path);
     return convertNestedObject(ctx, st, node, nested.block, path, attr.sensitive === true);
   }
-  if (kind !== K_ARRAY) return typeError(ctx, st, node, attr.name, attr.type, path);
+  if (kind !== K_ARRAY) return typeError(ctx, st, attr.type, path);
   const out: unknown[] = [];
   let i = 0;
   const end = doc.nexts[node]!;
@@ -777,7 +765,7 @@ function convertNested(ctx: Ctx, st: ConvertState, node: number, attr: Attribute
     else if (doc.isString(c) && hasTemplate(doc.str(c))) out.push(templateValue(ctx, st, c, doc.str(c), itemPath, null, attr.type));
     else {
       // a null element converts (the provider's validator refuses it); anything else does not
-      if (doc.kinds[c] !== K_NULL) typeError(ctx, st, c, attr.name, ["object", {}], itemPath);
+      if (doc.kinds[c] !== K_NULL) typeError(ctx, st, ["object", {}], itemPath);
       out.push(null);
     }
   }
@@ -809,7 +797,7 @@ function convertNestedObject(ctx: Ctx, st: ConvertState, node: number, block: Bl
     const attr = entry.attr;
     if (sensitive || attr.sensitive) ctx.markSensitive(k + 1);
     if (attr.deprecated) st.deprecated = true;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, name, path, null);
+    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, null);
     if (v !== undefined) out[name] = v;
   }
   return out;
@@ -849,7 +837,7 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
       message = `Incorrect attribute value type: Inappropriate value for attribute ${quote(String(issue.path[within.depth]))}: ${describeInside(within.type, inner.slice(0, -1))}attribute ${quote(String(inner[inner.length - 1]))} is required.`;
     } else if (issue.missing) {
       loc = locateMissing(ctx, st.decl, model.block, issue.path);
-      message = missingMessage(model.block, issue.path);
+      message = missingMessage(issue.path);
     } else loc = locate(ctx, st.decl, model.block, issue.path);
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
@@ -887,16 +875,9 @@ function attributeHolding(block: BlockModel, path: (string | number)[]): { depth
   return null;
 }
 
-/** Terraform's words for an absent required argument or nested block. */
-function missingMessage(block: BlockModel, path: (string | number)[]): string {
-  let at: BlockModel | undefined = block;
-  for (const segment of path.slice(0, -1)) {
-    if (typeof segment === "number" || at === undefined) continue;
-    at = at.blocks[segment]?.block ?? at.attributes[segment]?.nested?.block;
-  }
-  const name = String(path[path.length - 1]);
-  if (at !== undefined && Object.prototype.hasOwnProperty.call(at.blocks, name)) return `Insufficient ${name} blocks: At least 1 ${quote(name)} block is required.`;
-  return `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`;
+/** Terraform's words for an absent required argument (our schemas require no nested block). */
+function missingMessage(path: (string | number)[]): string {
+  return `Missing required argument: The argument ${quote(String(path[path.length - 1]))} is required, but no definition was found.`;
 }
 
 /**
