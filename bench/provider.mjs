@@ -24,7 +24,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../scripts/bundle-provider.mjs";
 
-const { installProviders, installedNativeAddon, writeCliConfig } = await import("../dist/provider/install.js");
+const { installNativeAddon, installProviders, terraformPlatform, writeCliConfig } = await import("../dist/provider/install.js");
 const { createServerIdentity } = await import("../dist/provider/transport/cert.js");
 const { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } = await import("../dist/provider/transport/serve.js");
 
@@ -176,7 +176,8 @@ async function main() {
   if (terraformVersion.error) throw new Error("terraform is not on PATH");
   const bundle = await buildPlugin();
   const mirror = join(work, "mirror");
-  const [installed] = installProviders({ providers: [options.provider], bundle, nativeAddon: installedNativeAddon(), version: VERSION, mirror });
+  const [installed] = installProviders({ providers: [options.provider], bundle, version: VERSION, mirror, platforms: [terraformPlatform()] });
+  installNativeAddon();
   const executable = join(installed.directory, `terraform-provider-${options.provider}`);
   const tfEnv = { ...process.env, ...options.extraEnv, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: writeCliConfig(mirror), TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
   delete tfEnv.TF_LOG;

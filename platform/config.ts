@@ -4,13 +4,20 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 /**
- * The data directory: `SCHEMAFORM_DATA_DIR`, else the per-user data directory
- * (`$XDG_DATA_HOME/schemaform`, `~/Library/Application Support/schemaform` on macOS,
- * `%LOCALAPPDATA%\schemaform` on Windows, `~/.local/share/schemaform` otherwise).
+ * The data directory: `SCHEMAFORM_DATA_DIR`, else the per-user data directory (userDataDir).
  */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env.SCHEMAFORM_DATA_DIR;
   if (explicit && explicit.trim() !== "") return explicit;
+  return userDataDir(env);
+}
+
+/**
+ * schemaform's per-user data directory, whatever SCHEMAFORM_DATA_DIR says:
+ * `$XDG_DATA_HOME/schemaform`, `~/Library/Application Support/schemaform` on macOS,
+ * `%LOCALAPPDATA%\schemaform` on Windows, `~/.local/share/schemaform` otherwise.
+ */
+export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== "") return join(env.XDG_DATA_HOME, "schemaform");
   if (process.platform === "win32" && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, "schemaform");
   if (process.platform === "darwin") return join(homedir(), "Library", "Application Support", "schemaform");

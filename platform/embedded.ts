@@ -31,8 +31,8 @@ import { prepareValidation, type BodyType } from "./validation.js";
 export interface EmbeddedOptions {
   /** default: `SCHEMAFORM_DATA_DIR`, else the per-user data directory (see config.ts) */
   dataDir?: string;
-  /** path of better_sqlite3.node (bundled builds) */
-  nativeBinding?: string;
+  /** loads better-sqlite3's native addon (the bundled provider plugin; see store.ts) */
+  loadNativeBinding?: () => object;
   /** default: `SCHEMAFORM_TRANSITION_SECONDS`, else 3 */
   transitionSeconds?: number;
   /** epoch milliseconds; for tests */
@@ -142,7 +142,7 @@ export class EmbeddedPlatform implements PlatformClient {
   core(): Promise<PlatformCore> {
     if (this.#closed) return Promise.reject(new Error("the platform client is closed"));
     this.#core ??= (async () => {
-      const store = await openStore({ dataDir: this.dataDir, nativeBinding: this.#options.nativeBinding });
+      const store = await openStore({ dataDir: this.dataDir, loadNativeBinding: this.#options.loadNativeBinding });
       try {
         const box = new SecretBox(loadOrCreateKey(this.dataDir));
         const seconds = this.#options.transitionSeconds ?? transitionSecondsFromEnv();

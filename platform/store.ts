@@ -18,8 +18,11 @@ const BUSY_TIMEOUT_MS = 30_000;
 
 export interface OpenStoreOptions {
   dataDir: string;
-  /** path of better_sqlite3.node, for bundled builds that ship the addon next to the bundle */
-  nativeBinding?: string;
+  /**
+   * Loads better-sqlite3's native addon, for the bundled provider plugin, which cannot find it in
+   * node_modules (provider/native.ts); unset: better-sqlite3 finds its own build.
+   */
+  loadNativeBinding?: () => object;
 }
 
 let driver: Promise<typeof BetterSqlite3> | undefined;
@@ -123,7 +126,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const Database = await loadDriver();
   const file = join(options.dataDir, DB_FILE);
   const isNew = !existsSync(file);
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // better-sqlite3 takes a loaded addon as well as a path (its typings only say path).
+  const db = new Database(file, options.loadNativeBinding ? { nativeBinding: options.loadNativeBinding() as unknown as string } : {});
   try {
     if (isNew) {
       try {

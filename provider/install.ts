@@ -5,16 +5,23 @@
 //       terraform-provider-<name>   the bundled plugin (one file, mode 0755: a `#!/bin/sh` launcher
 //                                   that starts `node` from PATH on the same file, which is also
 //                                   JavaScript; see LAUNCHER in scripts/bundle-provider.mjs)
-//       better_sqlite3.node         the embedded platform's native addon (provider/native.ts)
 //       package.json                {"type":"commonjs"}: the extensionless executable is CommonJS
 //                                   even below a package.json that says "module"
 //
-// Lock files: Terraform records the package's h1: hash and re-checks it on every command, so
-// the installed bytes of a version must never change. The bundle is deterministic, so
-// reinstalling the same build is a no-op. A different build under the same version is refused
-// unless forced (it would break every working directory that locked the old bytes). Other
-// versions are left in the mirror, so working directories locked to them keep working until
-// `terraform init -upgrade` moves them to the new one.
+// Lock files: Terraform records the package's h1: hash and re-checks it on every command, and a
+// team shares one lock file, so a version's package holds the same bytes on every machine and
+// every install route (a clone, a tarball in an app, any install path): nothing in it depends on
+// the machine. The plugin is platform-independent JavaScript, so the same package is installed
+// for the common platforms too, and a lock file made with `terraform providers lock -platform=…`
+// for all of them works for a teammate on another OS. The one machine-specific part, the
+// embedded platform's native addon, is installed outside the mirror (installNativeAddon, and
+// provider/native.ts for where and why).
+//
+// The bundle is deterministic, so reinstalling the same build is a no-op. A different build
+// under the same version is refused unless forced (it would break every working directory that
+// locked the old bytes). Other versions are left in the mirror, so working directories locked to
+// them keep working until `terraform init -upgrade` moves them to the new one.
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -22,17 +29,18 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hash1, hashDirectory, type PackageFile } from "./hash.js";
 import { PROVIDER_NAMES } from "./names.js";
-import { NATIVE_ADDON } from "./native.js";
+import { NATIVE_ADDON, nativeAddonPath } from "./native.js";
 
 export const HOSTNAME = "registry.terraform.io";
 export const NAMESPACE = "schemaform";
 export { PROVIDER_NAMES };
 
+/** Platforms the package is installed for besides this machine's: what teams commonly mix. */
+export const COMMON_PLATFORMS = ["darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64"] as const;
+
 export interface BuildArtifacts {
   /** The bundled plugin (dist/provider/provider.cjs). */
   bundle: string;
-  /** better-sqlite3's addon beside the bundle, when present. */
-  nativeAddon?: string;
   version: string;
 }
 
@@ -42,8 +50,8 @@ export interface InstallOptions extends BuildArtifacts {
   mirror: string;
   /** Replace an installed package of the same version whose content differs. */
   force?: boolean;
-  /** Terraform platform, e.g. "linux_amd64"; defaults to this machine's. */
-  platform?: string;
+  /** Terraform platforms, e.g. "linux_amd64"; default: COMMON_PLATFORMS and this machine's. */
+  platforms?: readonly string[];
 }
 
 export interface InstalledPackage {
@@ -51,10 +59,13 @@ export interface InstalledPackage {
   /** "registry.terraform.io/schemaform/tsdb" */
   address: string;
   version: string;
-  platform: string;
+  /** Every platform the package is installed for, sorted. */
+  platforms: string[];
+  /** The package directory for this machine's platform (the first platform when it is not among them). */
   directory: string;
-  /** The h1: hash Terraform records in .terraform.lock.hcl. */
+  /** The h1: hash Terraform records in .terraform.lock.hcl: the same for every platform. */
   hash: string;
+  /** "installed" when any platform's package was written, "replaced" when any was forced. */
   status: "installed" | "unchanged" | "replaced";
   /** Other versions of this provider already in the mirror (kept). */
   otherVersions: string[];
@@ -76,6 +87,11 @@ export function terraformPlatform(platform: string = process.platform, arch: str
   const os = platform === "win32" ? "windows" : platform;
   const cpu = ({ x64: "amd64", ia32: "386", arm64: "arm64", arm: "arm" } as Record<string, string>)[arch] ?? arch;
   return `${os}_${cpu}`;
+}
+
+/** The platforms installed by default: the common ones and this machine's. */
+export function defaultPlatforms(): string[] {
+  return [...new Set<string>([...COMMON_PLATFORMS, terraformPlatform()])].sort();
 }
 
 /** Terraform's implied local mirror for this user (used when the CLI config has no provider_installation block). */
@@ -115,56 +131,83 @@ export function cliConfig(mirror: string): string {
   ].join("\n");
 }
 
-/** The files of one provider package, exactly as they will be on disk. */
-export function packageContents(name: string, artifacts: BuildArtifacts): (PackageFile & { mode: number })[] {
-  const files = [
-    { path: `terraform-provider-${name}`, content: readFileSync(artifacts.bundle), mode: 0o755 },
+/** The files of one provider package, exactly as they will be on disk: nothing but the build and the name. */
+export function packageContents(name: string, bundle: string): (PackageFile & { mode: number })[] {
+  return [
+    { path: `terraform-provider-${name}`, content: readFileSync(bundle), mode: 0o755 },
     { path: "package.json", content: Buffer.from('{"type":"commonjs"}\n'), mode: 0o644 },
   ];
-  if (artifacts.nativeAddon) files.push({ path: NATIVE_ADDON, content: readFileSync(artifacts.nativeAddon), mode: 0o644 });
-  return files;
+}
+
+/** The h1: hash of each provider's package, by address: what a lock file records for this build. */
+export function packageHashes(bundle: string, providers: readonly string[] = PROVIDER_NAMES): Record<string, string> {
+  return Object.fromEntries(providers.map((name) => [`${HOSTNAME}/${NAMESPACE}/${name}`, hash1(packageContents(name, bundle))]));
 }
 
 export function installProviders(options: InstallOptions): InstalledPackage[] {
-  const platform = options.platform ?? terraformPlatform();
-  return options.providers.map((name) => {
-    const address = `${HOSTNAME}/${NAMESPACE}/${name}`;
+  const platforms = [...new Set(options.platforms ?? defaultPlatforms())].sort();
+  // Every package is checked before anything is written, so a refusal leaves the mirror as it was.
+  const plans = options.providers.map((name) => {
     const providerDirectory = join(resolve(options.mirror), HOSTNAME, NAMESPACE, name);
-    const directory = join(providerDirectory, options.version, platform);
-    const files = packageContents(name, options);
+    const files = packageContents(name, options.bundle);
     const hash = hash1(files);
+    const targets = platforms.map((platform) => {
+      const directory = join(providerDirectory, options.version, platform);
+      const installed = existsSync(directory) ? hashDirectory(directory) : undefined;
+      if (installed !== undefined && installed !== hash && !options.force) throw new InstallConflictError(directory, installed, hash);
+      return { platform, directory, installed };
+    });
     const otherVersions = existsSync(providerDirectory) ? readdirSync(providerDirectory).filter((v) => v !== options.version).sort() : [];
-    const result = { name, address, version: options.version, platform, directory, hash, otherVersions };
+    return { name, files, hash, targets, otherVersions };
+  });
 
-    if (existsSync(directory)) {
-      const installed = hashDirectory(directory);
+  return plans.map(({ name, files, hash, targets, otherVersions }) => {
+    let written = false;
+    let replaced = false;
+    for (const { directory, installed } of targets) {
       if (installed === hash) {
         // Same bytes: nothing to do (keep the exec bit right in case someone changed it).
         chmodSync(join(directory, `terraform-provider-${name}`), 0o755);
-        return { ...result, status: "unchanged" as const };
+        continue;
       }
-      if (!options.force) throw new InstallConflictError(directory, installed, hash);
+      writePackage(directory, files);
+      written = true;
+      replaced ||= installed !== undefined;
     }
-    // Write a complete package next to the target, then swap it in, so Terraform never sees
-    // a half-written package.
-    const staging = `${directory}.staging-${process.pid}`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    for (const file of files) {
-      writeFileSync(join(staging, file.path), file.content);
-      chmodSync(join(staging, file.path), file.mode);
-    }
-    const replacing = existsSync(directory);
-    if (replacing) {
-      const old = `${directory}.old-${process.pid}`;
-      renameSync(directory, old);
-      renameSync(staging, directory);
-      rmSync(old, { recursive: true, force: true });
-    } else {
-      renameSync(staging, directory);
-    }
-    return { ...result, status: replacing ? ("replaced" as const) : ("installed" as const) };
+    const here = targets.find((t) => t.platform === terraformPlatform()) ?? targets[0]!;
+    return {
+      name,
+      address: `${HOSTNAME}/${NAMESPACE}/${name}`,
+      version: options.version,
+      platforms: targets.map((t) => t.platform),
+      directory: here.directory,
+      hash,
+      status: replaced ? ("replaced" as const) : written ? ("installed" as const) : ("unchanged" as const),
+      otherVersions,
+    };
   });
+}
+
+/**
+ * Writes a complete package next to the target, then swaps it in, so Terraform never sees a
+ * half-written package.
+ */
+function writePackage(directory: string, files: (PackageFile & { mode: number })[]): void {
+  const staging = `${directory}.staging-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  for (const file of files) {
+    writeFileSync(join(staging, file.path), file.content);
+    chmodSync(join(staging, file.path), file.mode);
+  }
+  if (existsSync(directory)) {
+    const old = `${directory}.old-${process.pid}`;
+    renameSync(directory, old);
+    renameSync(staging, directory);
+    rmSync(old, { recursive: true, force: true });
+  } else {
+    renameSync(staging, directory);
+  }
 }
 
 /** Writes DIR/terraform.rc for a --dir mirror and returns its path. */
@@ -175,10 +218,47 @@ export function writeCliConfig(mirror: string): string {
   return path;
 }
 
-/** better-sqlite3's own build of its addon: the package ships no second copy of it. */
-export function installedNativeAddon(): string | undefined {
-  const path = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", NATIVE_ADDON);
-  return existsSync(path) ? path : undefined;
+export type NativeAddonInstall =
+  /** `path` holds a copy of better-sqlite3's build for this node. */
+  | { status: "installed" | "unchanged"; path: string; source: string }
+  /** better-sqlite3 has no build (installed with --ignore-scripts), or is not installed. */
+  | { status: "not-built"; path: string; source?: string }
+  /** better-sqlite3's build does not load in this node (built for another one). */
+  | { status: "unloadable"; path: string; source: string; reason: string };
+
+/** better-sqlite3's own build of its addon, where its install script puts it (it may be absent). */
+export function betterSqlite3Build(): string | undefined {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", NATIVE_ADDON);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies better-sqlite3's build to where the plugin of this node looks (provider/native.ts),
+ * after checking that this node loads it. Written to a temporary file and renamed, and skipped
+ * when identical, so concurrent installs and running plugins only ever see a whole file.
+ */
+export function installNativeAddon(source: string | undefined = betterSqlite3Build(), target: string = nativeAddonPath()): NativeAddonInstall {
+  if (!source || !existsSync(source)) return { status: "not-built", path: target, source };
+  try {
+    createRequire(import.meta.url)(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    return { status: "unloadable", path: target, source, reason };
+  }
+  const bytes = readFileSync(source);
+  if (existsSync(target) && readFileSync(target).equals(bytes)) return { status: "unchanged", path: target, source };
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    writeFileSync(temporary, bytes, { mode: 0o755 });
+    renameSync(temporary, target);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return { status: "installed", path: target, source };
 }
 
 /**
@@ -194,5 +274,5 @@ export function locateBuild(): BuildArtifacts {
   );
   if (!packageJson) throw new Error("cannot find schemaform's package.json");
   const version = (JSON.parse(readFileSync(packageJson, "utf8")) as { version: string }).version;
-  return { bundle, version, nativeAddon: installedNativeAddon() };
+  return { bundle, version };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the provider plugin into one executable JavaScript file (dist/provider/provider.cjs).
-// `schemaform provider install` copies it, with better-sqlite3's native addon, into
-// a Terraform filesystem mirror as terraform-provider-<name>.
+// `schemaform provider install` copies it into a Terraform filesystem mirror as
+// terraform-provider-<name>; the package holds nothing else that could differ between machines
+// (better-sqlite3's native addon is installed per user and node, outside it: provider/native.ts).
 //
 // Why one CommonJS file: Terraform hashes every file of an installed provider on every command
 // (the lock file's h1: hash), so there is no node_modules tree; the executable has no
@@ -32,10 +33,13 @@
 //   Terraform starts only to read the schema never loads a runtime;
 // - the `long` package is left out: int64 fields decode as plain numbers.
 //
-// The output is deterministic (same sources, same bytes), so reinstalling the same build never
-// changes the lock-file hash. A code unit's cache entry is named by a hash of its code.
+// The output is deterministic (same sources, same bytes, whatever the machine or the path of the
+// checkout), so reinstalling the same build never changes the lock-file hash. A code unit's
+// cache entry is named by a hash of its code. Because the packages are a function of the build,
+// their h1: hashes are too: the build writes them to dist/provider/lock.json (PROVIDER_LOCK_DATA),
+// from which the CDKTF constructs write a stack's lock-file entries at synth.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -91,7 +95,8 @@ function commonOptions(minify) {
     logLevel: "warning",
     absWorkingDir: ROOT,
     // CommonJS has no import.meta; the few modules that use import.meta.url get the bundle's URL.
-    define: { "import.meta.url": "__schemaform_bundle_url" },
+    // __SCHEMAFORM_BUNDLE__ tells code that only the bundle runs (provider/native.ts) where it is.
+    define: { "import.meta.url": "__schemaform_bundle_url", __SCHEMAFORM_BUNDLE__: "true" },
     plugins: [precompiledDescriptor, withoutLong],
   };
 }
@@ -209,10 +214,19 @@ async function evaluateStaticResponses(path, code) {
  * client reads the file when an https endpoint needs it (platform/deferred-ca.ts). `node` is
  * found on PATH, as with `#!/usr/bin/env node`. The next line must not start with `(`, `[` or
  * a template: JavaScript would read it as a continuation of the string.
+ *
+ * Without `node` on PATH, the plugin cannot answer Terraform's handshake, and Terraform would
+ * only guess ("the plugin was not compiled for this architecture"). Terraform quotes the first
+ * line a plugin writes to stdout ("Unrecognized remote plugin message: …"), so that line says
+ * what is wrong; stderr (Terraform's log) gets the PATH that was searched.
  */
 export const LAUNCHER =
   "#!/bin/sh\n" +
-  '":" //; if [ -n "${NODE_EXTRA_CA_CERTS-}" ]; then export SCHEMAFORM_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS"; fi; unset NODE_EXTRA_CA_CERTS; exec node "$0" "$@"\n';
+  '":" //; if [ -n "${NODE_EXTRA_CA_CERTS-}" ]; then export SCHEMAFORM_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS"; fi; unset NODE_EXTRA_CA_CERTS; ' +
+  'command -v node >/dev/null 2>&1 || { ' +
+  'echo "node (Node.js 20.19 or later) was not found on PATH: ${0##*/} is a Node.js program; install Node.js or add its directory to the PATH Terraform runs with"; ' +
+  'echo "${0##*/}: node was not found on PATH ($PATH)" >&2; exit 127; }; ' +
+  'exec node "$0" "$@"\n';
 
 /**
  * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and a
@@ -264,10 +278,24 @@ export async function bundleProvider({ entryPoint, outfile, minify = true }) {
 }
 
 export const PROVIDER_BUNDLE = join(ROOT, "dist", "provider", "provider.cjs");
+/** The version and each provider package's h1: hash; constructs/runtime/lock-file.ts reads it. */
+export const PROVIDER_LOCK_DATA = join(ROOT, "dist", "provider", "lock.json");
+
+/**
+ * Writes PROVIDER_LOCK_DATA for the bundle: the hashes come from the code `schemaform provider
+ * install` uses (compiled to dist/ by tsc before this step), so they cannot disagree.
+ */
+export async function writeLockData(bundle = PROVIDER_BUNDLE, outfile = PROVIDER_LOCK_DATA) {
+  const { packageHashes } = await import(pathToFileURL(join(ROOT, "dist", "provider", "install.js")).href);
+  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  writeFileSync(outfile, `${JSON.stringify({ version, hashes: packageHashes(bundle) }, null, 2)}\n`);
+  return outfile;
+}
 
 async function main() {
   const started = performance.now();
   await bundleProvider({ entryPoint: join(ROOT, "provider", "main.ts"), outfile: PROVIDER_BUNDLE });
+  await writeLockData();
   process.stderr.write(`bundled the provider plugin in ${Math.round(performance.now() - started)} ms\n`);
 }
 

@@ -1,13 +1,17 @@
 // `schemaform provider install [--dir DIR] [--force]`: puts terraform-provider-tsdb and
 // terraform-provider-containerbackup where `terraform init` finds them offline.
+import { dirname, resolve } from "node:path";
 import {
+  NAMESPACE,
   PROVIDER_NAMES,
   defaultMirror,
   explicitInstallationConfig,
+  installNativeAddon,
   installProviders,
   locateBuild,
   writeCliConfig,
   type InstalledPackage,
+  type NativeAddonInstall,
 } from "../../provider/install.js";
 
 const USAGE = `usage: schemaform provider install [--dir DIR] [--force]
@@ -20,6 +24,11 @@ Installs the tsdb and containerbackup Terraform providers.
               TF_CLI_CONFIG_FILE (Terraform then never asks a registry for schemaform/*)
   --force     replace an installed build of the same version with different content
               (then run 'terraform init -upgrade' where it was locked)
+
+The packages are the same bytes on every machine (one h1: hash per provider and version) and are
+installed for linux and darwin on amd64 and arm64, so one lock file serves a whole team. The
+embedded platform's native addon (better-sqlite3, built for this node) goes to a per-user
+directory outside the mirror.
 
 Configurations then just say: "required_providers": { "tsdb": { "source": "schemaform/tsdb" } }
 `;
@@ -48,11 +57,72 @@ function parse(argv: string[]): Arguments | string {
 
 function describe(installed: InstalledPackage): string {
   const what = { installed: "installed", unchanged: "already installed (identical)", replaced: "replaced (forced)" }[installed.status];
-  const lines = [`${installed.address} ${installed.version} (${installed.platform}): ${what}`, `  ${installed.directory}`, `  ${installed.hash}`];
+  const lines = [
+    `${installed.address} ${installed.version}: ${what}`,
+    `  ${dirname(installed.directory)} (${installed.platforms.join(", ")})`,
+    `  ${installed.hash}`,
+  ];
   if (installed.otherVersions.length > 0) {
     lines.push(`  kept earlier versions ${installed.otherVersions.join(", ")}; run 'terraform init -upgrade' to move a working directory to ${installed.version}`);
   }
   return lines.join("\n");
+}
+
+/** What the embedded platform's addon install did, and what to do when it could not be done. */
+function describeNativeAddon(addon: NativeAddonInstall): { out: string; err: string } {
+  const node = `Node.js ${process.version} (${process.execPath})`;
+  switch (addon.status) {
+    case "installed":
+    case "unchanged":
+      return { out: `Embedded platform addon for ${node}: ${addon.path} (${addon.status === "installed" ? "installed" : "up to date"})\n`, err: "" };
+    case "not-built":
+      return {
+        out: "",
+        err:
+          `Note: better-sqlite3 is not built in this installation (installed with --ignore-scripts?), so the embedded platform (a provider without 'endpoint') cannot run yet. ` +
+          `Run 'npm rebuild better-sqlite3' in the project that installed schemaform, then 'schemaform provider install' again. ` +
+          `Providers that set 'endpoint' (a platform server) work without it.\n`,
+      };
+    case "unloadable":
+      return {
+        out: "",
+        err:
+          `Note: better-sqlite3's build ${addon.source} does not load with ${node}: ${addon.reason}. ` +
+          `The embedded platform (a provider without 'endpoint') needs it: run 'npm rebuild better-sqlite3' with this node, then 'schemaform provider install' again. ` +
+          `Providers that set 'endpoint' (a platform server) work without it.\n`,
+      };
+  }
+}
+
+/** The configuration snippet and the lock-file step, for the providers just installed. */
+function usageNotes(installed: InstalledPackage[], mirror: string): string {
+  const names = installed.map((p) => p.name);
+  const width = Math.max(...names.map((n) => n.length));
+  const platforms = installed[0]!.platforms;
+  const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+  const lock = [
+    "terraform providers lock",
+    quote(`-fs-mirror=${resolve(mirror)}`),
+    ...platforms.map((p) => `-platform=${p}`),
+    ...names.map((n) => `${NAMESPACE}/${n}`),
+  ].join(" ");
+  return [
+    "",
+    "In a configuration (HCL):",
+    "  terraform {",
+    "    required_providers {",
+    ...names.map((n) => `      ${n.padEnd(width)} = { source = "${NAMESPACE}/${n}" }`),
+    "    }",
+    "  }",
+    "or HCL-JSON (*.tf.json):",
+    `  { "terraform": { "required_providers": { ${names.map((n) => `"${n}": { "source": "${NAMESPACE}/${n}" }`).join(", ")} } } }`,
+    "(The CDKTF constructs add this themselves, pinned to this version.)",
+    "",
+    "Lock file: in each working directory, once (name only the providers it uses), then commit .terraform.lock.hcl:",
+    `  ${lock}`,
+    "The hashes are the same on every machine and platform, so the lock file works for the whole team and CI.",
+    "",
+  ].join("\n");
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -71,6 +141,9 @@ export async function run(argv: string[]): Promise<number> {
     const installed = installProviders({ ...build, providers: PROVIDER_NAMES, mirror, force: args.force });
     process.stdout.write(`${installed.map(describe).join("\n")}\n`);
     process.stdout.write("The h1: hash is what .terraform.lock.hcl records for these packages.\n");
+    const addon = describeNativeAddon(installNativeAddon());
+    process.stdout.write(addon.out);
+    process.stderr.write(addon.err);
     if (args.dir) {
       const config = writeCliConfig(args.dir);
       process.stdout.write(`Wrote ${config}\nUse it with: export TF_CLI_CONFIG_FILE=${JSON.stringify(config)}\n`);
@@ -82,6 +155,7 @@ export async function run(argv: string[]): Promise<number> {
           : "Terraform finds this directory by itself (no provider_installation block in your CLI configuration).\n",
       );
     }
+    process.stdout.write(usageNotes(installed, mirror));
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import type { Labels } from "../../platform/types.js";
 import type { Body, ProviderDefinition, ProviderSchemasDocument } from "../framework/types.js";
 import { HandlerError } from "../framework/types.js";
 import { generatedTypes } from "../generated-types.js";
-import { nativeBindingPath, preloadNativeAddon } from "../native.js";
+import { nativeBindingLoader, preloadNativeAddon } from "../native.js";
 import type { ContainerbackupClient } from "../resources/common.js";
 import { restoreChannel } from "../resources/restore-channel.js";
 import { UNKNOWN } from "../codec.js";
@@ -27,7 +27,7 @@ export async function configureContainerbackup(config: Body, env: NodeJS.Process
     });
   }
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { nativeBinding: nativeBindingPath() });
+  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader() });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
   return { platform, project, defaultLabels };

@@ -6,7 +6,7 @@ import type { PlatformCredentials } from "../../platform/client.js";
 import type { Body, ProviderDefinition, ProviderSchemasDocument } from "../framework/types.js";
 import { HandlerError } from "../framework/types.js";
 import { generatedTypes } from "../generated-types.js";
-import { nativeBindingPath, preloadNativeAddon } from "../native.js";
+import { nativeBindingLoader, preloadNativeAddon } from "../native.js";
 import type { TsdbClient } from "../resources/common.js";
 import { connectorObjStore } from "../resources/connector-obj-store.js";
 import { connectorSrcDb } from "../resources/connector-src-db.js";
@@ -52,7 +52,7 @@ export async function configureTsdb(config: Body, env: NodeJS.ProcessEnv = proce
   }
   // Loaded only here, so that validate-only provider processes never open the platform.
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials } : { nativeBinding: nativeBindingPath() });
+  const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader() });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
   return { platform, projectId };

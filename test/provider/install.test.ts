@@ -1,22 +1,23 @@
 // `schemaform provider install`: mirror layout, determinism (lock files never break on a
-// reinstall), upgrades, the CLI config for --dir, and Terraform's implied local mirror.
+// reinstall), upgrades, the CLI config for --dir, Terraform's implied local mirror, and the
+// executable's launcher lines. Identical packages across install routes and machines:
+// reproducible.test.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../cli/commands/provider.js";
 import { hash1, hashDirectory } from "../../provider/hash.js";
-import { InstallConflictError, cliConfig, installProviders, installedNativeAddon, terraformPlatform } from "../../provider/install.js";
+import { COMMON_PLATFORMS, InstallConflictError, cliConfig, installProviders, terraformPlatform } from "../../provider/install.js";
 import { DEFERRED_CA_ENV } from "../../platform/deferred-ca.js";
-import { LAUNCHER, PROVIDER_BUNDLE, ROOT, bundleProvider } from "../../scripts/bundle-provider.mjs";
+import { LAUNCHER, PROVIDER_BUNDLE, ROOT, bundleProvider, writeLockData } from "../../scripts/bundle-provider.mjs";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../provider/transport/serve.js";
 import { bundleFixture } from "./helpers.js";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-install-"));
 let bundle: string;
-const addon = () => installedNativeAddon();
 
 beforeAll(async () => {
   bundle = await bundleFixture(join(work, "build"));
@@ -38,7 +39,7 @@ describe("hash1 (Terraform's h1: lock hash)", () => {
 describe("installProviders", () => {
   const mirror = () => join(work, "mirror");
   const install = (version: string, options: { force?: boolean; file?: string } = {}) =>
-    installProviders({ providers: ["fixture"], bundle: options.file ?? bundle, nativeAddon: addon(), version, mirror: mirror(), force: options.force })[0]!;
+    installProviders({ providers: ["fixture"], bundle: options.file ?? bundle, version, mirror: mirror(), force: options.force })[0]!;
 
   it("writes the unpacked mirror layout with an executable", () => {
     const installed = install("1.0.0");
@@ -51,6 +52,17 @@ describe("installProviders", () => {
     expect(hashDirectory(installed.directory)).toBe(installed.hash);
   });
 
+  it("holds nothing but the executable and package.json, the same bytes for every common platform", () => {
+    const installed = install("1.0.0");
+    expect(installed.platforms).toEqual([...new Set([...COMMON_PLATFORMS, terraformPlatform()])].sort());
+    const version = join(mirror(), "registry.terraform.io", "schemaform", "fixture", "1.0.0");
+    expect(readdirSync(version).sort()).toEqual(installed.platforms);
+    for (const platform of installed.platforms) {
+      expect(readdirSync(join(version, platform)).sort()).toEqual(["package.json", "terraform-provider-fixture"]);
+      expect(hashDirectory(join(version, platform))).toBe(installed.hash);
+    }
+  });
+
   it("is a no-op for the same build (the lock-file hash stays valid)", () => {
     const again = install("1.0.0");
     expect(again.status).toBe("unchanged");
@@ -61,6 +73,9 @@ describe("installProviders", () => {
     const changed = join(work, "changed.cjs");
     writeFileSync(changed, `${readFileSync(bundle, "utf8")}\n// changed\n`);
     expect(() => install("1.0.0", { file: changed })).toThrow(InstallConflictError);
+    // Refused before anything was written: every platform still holds the old build.
+    const version = join(mirror(), "registry.terraform.io", "schemaform", "fixture", "1.0.0");
+    expect(new Set(readdirSync(version).map((platform) => hashDirectory(join(version, platform))))).toEqual(new Set([install("1.0.0").hash]));
     const forced = install("1.0.0", { file: changed, force: true });
     expect(forced.status).toBe("replaced");
     expect(hashDirectory(forced.directory)).toBe(forced.hash);
@@ -106,8 +121,22 @@ describe("the executable's launcher lines (sh and JavaScript at once)", () => {
     }
   }
 
+  it("without node on PATH, says so in its first stdout line (the one Terraform quotes) and exits non-zero", () => {
+    const noNode = join(work, "bin-without-node");
+    mkdirSync(noNode, { recursive: true });
+    for (const shell of shells) {
+      const absolute = spawnSync(shell, ["-c", `command -v ${shell}`], { encoding: "utf8" }).stdout.trim();
+      const result = spawnSync(absolute, [script], { env: { PATH: noNode }, encoding: "utf8" });
+      expect(result.status).toBe(127);
+      expect(result.stdout.split("\n")[0]).toBe(
+        "node (Node.js 20.19 or later) was not found on PATH: terraform-provider-probe is a Node.js program; install Node.js or add its directory to the PATH Terraform runs with",
+      );
+      expect(result.stderr).toBe(`terraform-provider-probe: node was not found on PATH (${noNode})\n`);
+    }
+  });
+
   it("starts the installed provider through its #! line, with NODE_EXTRA_CA_CERTS set", async () => {
-    const [installed] = installProviders({ providers: ["fixture"], bundle, nativeAddon: addon(), version: "3.0.0", mirror: join(work, "launch-mirror") });
+    const [installed] = installProviders({ providers: ["fixture"], bundle, version: "3.0.0", mirror: join(work, "launch-mirror") });
     const executable = join(installed!.directory, "terraform-provider-fixture");
     const child = spawn(executable, [], {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, TF_DISABLE_PLUGIN_TLS: "1", PLUGIN_CLIENT_CERT: "" },
@@ -137,18 +166,33 @@ describe("schemaform provider install", () => {
   beforeAll(async () => {
     // What `npm run build` produces; the command installs it.
     await bundleProvider({ entryPoint: join(ROOT, "provider", "main.ts"), outfile: PROVIDER_BUNDLE });
+    await writeLockData();
   });
 
-  it("--dir installs both providers and writes terraform.rc", async () => {
-    const dir = join(work, "cli-mirror");
-    const code = await capture(() => run(["install", "--dir", dir]));
+  it("--dir installs both providers, the addon outside the mirror, writes terraform.rc, and prints the snippet and the lock step", async () => {
+    const dir = join(work, "cli mirror");
+    const dataHome = join(work, "data-home");
+    const code = await withEnv({ XDG_DATA_HOME: dataHome }, () => capture(() => run(["install", "--dir", dir])));
     expect(code.status).toBe(0);
-    expect(code.stdout).toMatch(/registry\.terraform\.io\/schemaform\/tsdb .*: installed/);
+    expect(code.stdout).toMatch(/registry\.terraform\.io\/schemaform\/tsdb 0\.1\.0: installed\n.*\(darwin_amd64, darwin_arm64, linux_amd64, linux_arm64/);
     expect(code.stdout).toMatch(/registry\.terraform\.io\/schemaform\/containerbackup .*: installed/);
     expect(code.stdout).toMatch(/h1:[A-Za-z0-9+/]{43}=/);
     expect(readFileSync(join(dir, "terraform.rc"), "utf8")).toContain("filesystem_mirror");
-    const again = await capture(() => run(["install", "--dir", dir]));
+
+    const addon = join(dataHome, "schemaform", "native", `${process.platform}-${process.arch}-node${process.versions.modules}`, "better_sqlite3.node");
+    expect(code.stdout).toContain(`Embedded platform addon for Node.js ${process.version} (${process.execPath}): ${addon} (installed)`);
+    expect(statSync(addon).isFile()).toBe(true);
+
+    expect(code.stdout).toContain('tsdb            = { source = "schemaform/tsdb" }');
+    expect(code.stdout).toContain('{ "terraform": { "required_providers": { "tsdb": { "source": "schemaform/tsdb" }, "containerbackup": { "source": "schemaform/containerbackup" } } } }');
+    expect(code.stdout).toContain(
+      `  terraform providers lock '-fs-mirror=${dir}' -platform=darwin_amd64 -platform=darwin_arm64 -platform=linux_amd64 -platform=linux_arm64 schemaform/tsdb schemaform/containerbackup\n`,
+    );
+    expect(code.stdout).toContain("commit .terraform.lock.hcl");
+
+    const again = await withEnv({ XDG_DATA_HOME: dataHome }, () => capture(() => run(["install", "--dir", dir])));
     expect(again.stdout).toMatch(/already installed \(identical\)/);
+    expect(again.stdout).toContain(`${addon} (up to date)`);
   });
 
   it("rejects unknown options with usage", async () => {
@@ -167,7 +211,7 @@ describe("schemaform provider install", () => {
       process.env.HOME = previous;
     }
     // Install the fixture the same way, then let Terraform find it with no CLI config at all.
-    installProviders({ providers: ["fixture"], bundle, nativeAddon: addon(), version: "0.0.1", mirror: join(home, ".terraform.d", "plugins") });
+    installProviders({ providers: ["fixture"], bundle, version: "0.0.1", mirror: join(home, ".terraform.d", "plugins") });
     const project = join(work, "implied");
     mkdirSync(project, { recursive: true });
     writeFileSync(
@@ -182,6 +226,20 @@ describe("schemaform provider install", () => {
     expect(result.status).toBe(0);
   });
 });
+
+/** Runs `action` with some environment variables set, then restores them. */
+async function withEnv<T>(values: Record<string, string>, action: () => Promise<T>): Promise<T> {
+  const previous = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  try {
+    return await action();
+  } finally {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
 
 async function capture(action: () => Promise<number>): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = "";

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installProviders, installedNativeAddon, writeCliConfig, type InstalledPackage } from "../../provider/install.js";
+import { installProviders, writeCliConfig, type InstalledPackage } from "../../provider/install.js";
 import { bundleFixture } from "./helpers.js";
 import type { Things } from "./fixture/store.js";
 
@@ -89,7 +89,7 @@ beforeAll(async () => {
   mkdirSync(project, { recursive: true });
   const build = join(work, "build");
   const bundle = await bundleFixture(build);
-  [installed] = installProviders({ providers: ["fixture"], bundle, nativeAddon: installedNativeAddon(), version: "0.0.1", mirror });
+  [installed] = installProviders({ providers: ["fixture"], bundle, version: "0.0.1", mirror });
   env = { ...process.env, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: writeCliConfig(mirror), TF_IN_AUTOMATION: "1", TF_INPUT: "0" };
   for (const name of ["TF_LOG", "TF_PLUGIN_CACHE_DIR", "TF_DATA_DIR", "TF_WORKSPACE", "TF_CLI_ARGS"]) delete env[name];
   writeConfig({ one: thing() });
