@@ -1,7 +1,8 @@
 // Example configurations for the reference pages, one per type key. A body is written as
 // Terraform sees it (snake_case, HCL-JSON templates for references); emit-docs renders each
-// example both as HCL-JSON and as a CDKTF TypeScript stack, and checks every body against its
-// type's schema at generate time, so an example that breaks a rule stops `npm run generate`.
+// example as native HCL, as HCL-JSON and as a CDKTF TypeScript stack, and checks every body
+// against its type's schema at generate time, so an example that breaks a rule stops
+// `npm run generate` (test/e2e/doc-examples.test.ts then has Terraform validate the HCL).
 //
 // References: `${<type>.<name>.<attr>}` and `${data.<type>.<name>.<attr>}` name another block
 // of the same example; `${var.<name>}` names one of the example's variables.
@@ -18,8 +19,12 @@ export interface DocExample {
   /** The documented block is the first one whose key is the page's type key. */
   blocks: ExampleBlock[];
   outputs?: Record<string, string>;
-  /** An identifier in the type's first import format, for the import section. */
-  importId?: string;
+  /**
+   * Values of the import formats' `{part}`s that the documented block does not set literally
+   * (computed ids, the provider's project). The import section shows one identifier per
+   * format, built from these and the block's own values, and checked against the format.
+   */
+  importParts?: Record<string, string>;
 }
 
 /** Provider configuration every example of that provider starts with. */
@@ -73,12 +78,12 @@ export const docExamples: Record<string, DocExample> = {
       },
     ],
     outputs: { channel_uid: "${containerbackup_restore_channel.prod_restores.uid}" },
-    importId: "projects/demo-project/locations/us-central1/restoreChannels/prod-restores",
+    importParts: { project: "demo-project" },
   },
   "resource.tsdb_vpcs": {
     blocks: [vpc],
     outputs: { vpc_provisioned_id: "${tsdb_vpcs.main.provisioned_id}" },
-    importId: "1234",
+    importParts: { id: "1234" },
   },
   "resource.tsdb_service": {
     variables: { db_password: { type: "string", sensitive: true, description: "Password of the database user." } },
@@ -105,7 +110,7 @@ export const docExamples: Record<string, DocExample> = {
       { key: "resource.tsdb_service", name: "replica", body: { read_replica_source: "${tsdb_service.db.id}", read_replica_nodes: 2 } },
     ],
     outputs: { db_hostname: "${tsdb_service.db.hostname}", replica_hostname: "${tsdb_service.replica.hostname}" },
-    importId: "a1b2c3d4e5",
+    importParts: { id: "a1b2c3d4e5" },
   },
   "resource.tsdb_peering_connection": {
     blocks: [
@@ -133,7 +138,7 @@ export const docExamples: Record<string, DocExample> = {
       },
     ],
     outputs: { accept_on_cloud_side: "${tsdb_peering_connection.to_shared_services.accepter_provisioned_id}" },
-    importId: "42,1234",
+    importParts: { peering_connection_id: "42", platform_vpc_id: "1234", id: "42" },
   },
   "resource.tsdb_connector_obj_store": {
     blocks: [
@@ -152,7 +157,7 @@ export const docExamples: Record<string, DocExample> = {
         },
       },
     ],
-    importId: "a1b2c3d4e5:7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b",
+    importParts: { service_id: "a1b2c3d4e5", id: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b" },
   },
   "resource.tsdb_connector_src_db": {
     variables: { source_db_url: { type: "string", sensitive: true, description: "Connection URI of the source database." } },
@@ -182,7 +187,7 @@ export const docExamples: Record<string, DocExample> = {
       },
     ],
     outputs: { bastion_public_key: "${tsdb_connector_src_db.orders.ssh_tunnel.public_key}" },
-    importId: "a1b2c3d4e5:7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b",
+    importParts: { service_id: "a1b2c3d4e5", id: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b" },
   },
   "resource.tsdb_log_exporter": {
     blocks: [
@@ -202,7 +207,7 @@ export const docExamples: Record<string, DocExample> = {
       },
       { ...service(), body: { ...service().body, log_exporter_id: "${tsdb_log_exporter.logs.id}" } },
     ],
-    importId: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b",
+    importParts: { id: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b" },
   },
   "resource.tsdb_metric_exporter": {
     variables: { monitoring_api_key: { type: "string", sensitive: true, description: "API key of the monitoring vendor." } },
@@ -214,7 +219,7 @@ export const docExamples: Record<string, DocExample> = {
       },
       { ...service(), body: { ...service().body, metric_exporter_id: "${tsdb_metric_exporter.metrics.id}" } },
     ],
-    importId: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b",
+    importParts: { id: "7f1c2a9e-3b4d-4e5f-8a6b-0c1d2e3f4a5b" },
   },
   "data.tsdb_service": {
     blocks: [service(), { key: "data.tsdb_service", name: "db_lookup", body: { id: "${tsdb_service.db.id}" } }],

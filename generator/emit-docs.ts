@@ -1,18 +1,22 @@
-// generated/docs/<provider>/…md: one reference page per provider, resource and data source:
-// example usage (HCL-JSON and CDKTF TypeScript), arguments with everything the schema says about
-// them, exported attributes, nested objects, the cross-field rules in words, timeouts and import.
+// generated/docs/<provider>/…md, in the Terraform Registry layout (index.md, resources/<name>.md,
+// data-sources/<name>.md, <name> without the provider prefix): one reference page per provider,
+// resource and data source: example usage (native HCL, HCL-JSON and CDKTF TypeScript),
+// arguments with everything the schema says about them, exported attributes, nested objects, the
+// cross-field rules in words, timeouts and every import identifier. Index pages also say how to
+// associate the editor schema with `*.tf.json` files.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../hcljson/model-types.js";
 import { hasTemplate } from "../hcljson/templates.js";
 import { KEYWORDS } from "./keywords.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
+import { configurationToHcl } from "./example-hcl.js";
 import { lowerSchema } from "./lower.js";
 import { camelCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 
 export function docPath(model: TypeModel): string {
   if (model.kind === "provider") return `docs/${model.provider}/index.md`;
-  const bare = model.type.slice(model.provider.length + 1).replace(/_/g, "-");
+  const bare = model.type.slice(model.provider.length + 1);
   return `docs/${model.provider}/${model.kind === "data" ? "data-sources" : "resources"}/${bare}.md`;
 }
 
@@ -133,11 +137,11 @@ export function exampleTypeScript(key: string, models: TypeModel[], examples: Ex
     "    super(scope, id);",
     ...statements.map((s) => `    ${s}`),
   ];
-  if (model.kind === "resource" && example.importId) {
+  if (model.kind === "resource" && model.importFormats.length) {
     const documented = blocks.find((b) => b.key === key)!;
     lines.push("");
     lines.push("    // Adopt an existing one instead of creating it (an `import` block; Terraform 1.5+):");
-    lines.push(`    // ${camelCase(documented.name)}.importFrom(${JSON.stringify(example.importId)});`);
+    lines.push(`    // ${camelCase(documented.name)}.importFrom(${JSON.stringify(importIds(model, example)[0])});`);
   }
   lines.push("  }", "}", "");
   return lines.join("\n");
@@ -221,12 +225,19 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
     out.push("");
   }
 
+  const configuration = exampleConfiguration(model.key, all, examples);
   out.push("## Example usage");
+  out.push("");
+  out.push("### HCL (`main.tf`)");
+  out.push("");
+  out.push("```terraform");
+  out.push(configurationToHcl(configuration, all).trimEnd());
+  out.push("```");
   out.push("");
   out.push("### HCL-JSON (`main.tf.json`)");
   out.push("");
   out.push("```json");
-  out.push(JSON.stringify(exampleConfiguration(model.key, all, examples), null, 2));
+  out.push(JSON.stringify(configuration, null, 2));
   out.push("```");
   out.push("");
   out.push("### CDKTF (TypeScript)");
@@ -300,8 +311,9 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   }
 
   if (model.kind === "resource") {
-    out.push(...importSection(model, example));
+    out.push(...importSection(doc, model, example));
   }
+  if (model.kind === "provider") out.push(...editorSection());
   return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
@@ -494,37 +506,165 @@ function collectRules(doc: SchemaDocument): string[] {
   return out;
 }
 
-function importSection(model: TypeModel, example: DocExample): string[] {
+/** One identifier per import format for the documented block, each checked against its format. */
+export function importIds(model: TypeModel, example: DocExample): string[] {
+  const body = example.blocks.find((b) => b.key === model.key)?.body ?? {};
+  return model.importFormats.map((format) => {
+    const id = format.format.replace(/\{([a-z_]+)\}/g, (_, part: string) => {
+      const own = body[part];
+      const literal = typeof own === "number" || (typeof own === "string" && !hasTemplate(own)) ? String(own) : undefined;
+      const value = literal ?? example.importParts?.[part];
+      if (value === undefined) throw new Error(`the example of ${model.key} has no value for {${part}} of import format ${format.format}: add it to importParts`);
+      return value;
+    });
+    if (!new RegExp(format.regex).test(id)) throw new Error(`the example of ${model.key}: import identifier ${id} does not match ${format.format}`);
+    return id;
+  });
+}
+
+interface Secret {
+  path: string;
+  /** Required within its object: a configuration that leaves it out does not plan. */
+  required: boolean;
+  /** The optional object it belongs to, when it is required only while that object is set. */
+  within?: string;
+}
+
+/** Sensitive and write-only arguments: values the platform never returns, so no import can read them. */
+function secretsOf(node: SchemaNode, prefix: string[] = [], within?: string): Secret[] {
+  const out: Secret[] = [];
+  for (const [name, prop] of argumentsOf(node)) {
+    const path = [...prefix, name];
+    const required = isRequired(node, name);
+    if (xt(prop).sensitive || prop.writeOnly) out.push({ path: path.join("."), required, ...(within ? { within } : {}) });
+    const object = objectOf(prop);
+    if (object) out.push(...secretsOf(object.node, path, within ?? (required && object.nesting === "single" ? undefined : path.join("."))));
+  }
+  return out;
+}
+
+/** "a", "a and b", "a, b and c". */
+function words(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function importSection(doc: SchemaDocument, model: TypeModel, example: DocExample): string[] {
   const out: string[] = [];
-  const to = `${model.type}.${exampleName(model.key, example)}`;
+  const name = exampleName(model.key, example);
+  const to = `${model.type}.${name}`;
+  const ids = importIds(model, example);
+  const parts = [...new Set(model.importFormats.flatMap((f) => f.parts))];
   out.push("## Import");
   out.push("");
-  out.push("An existing one can be adopted with an `import` block (Terraform 1.5+) or `terraform import`. Accepted identifiers:");
-  out.push("");
-  for (const format of model.importFormats) out.push(`- \`${format.format}\``);
-  out.push("");
-  const parts = [...new Set(model.importFormats.flatMap((f) => f.parts))];
   out.push(
-    parts.every((p) => p === "id")
-      ? "where `{id}` is the resource's `id`."
-      : `where each \`{part}\` is the value of the attribute of that name${parts.includes("id") ? " (`{id}` is the resource's `id`)" : ""}.`,
+    `An existing \`${model.type}\` can be adopted by any of these identifiers${
+      parts.every((p) => p === "id") ? " (`{id}` is the resource's `id`)" : `, where each \`{part}\` is the value of the attribute of that name${parts.includes("id") ? " (`{id}` is the resource's `id`)" : ""}`
+    }:`,
   );
   out.push("");
-  if (example.importId) {
-    out.push("```json");
-    out.push(JSON.stringify({ import: [{ to, id: example.importId }] }, null, 2));
-    out.push("```");
-    out.push("");
-    out.push("```shell");
-    out.push(`terraform import ${to} '${example.importId}'`);
-    out.push("```");
-    out.push("");
+  model.importFormats.forEach((format, i) => out.push(`- \`${format.format}\`, e.g. \`${ids[i]}\``));
+  out.push("");
+
+  const secrets = secretsOf(doc.schema);
+  const required = secrets.filter((s) => s.required);
+  const names = (list: Secret[], when = false) => words(list.map((s) => `\`${s.path}\`${when && s.within ? ` (when \`${s.within}\` is set)` : ""}`));
+  out.push("### With `schemaform import`");
+  out.push("");
+  out.push(
+    "`schemaform import` reads the resource from the platform and writes its `import` block together with its configuration (HCL-JSON; `--format cdktf` writes a CDKTF stack). It takes any identifier above:",
+  );
+  out.push("");
+  out.push("```shell");
+  out.push(`schemaform import ${model.type} ${shellQuote(ids[0]!)} -o imported.tf.json`);
+  out.push("```");
+  out.push("");
+  if (required.length) {
     out.push(
-      `With CDKTF, call \`importFrom("${example.importId}")\` on the construct, or \`${model.className}.generateConfigForImport(this, "${exampleName(model.key, example)}", "${example.importId}")\` to have \`terraform plan -generate-config-out=FILE\` write the configuration.`,
+      `${
+        required.length === secrets.length
+          ? `The platform never returns ${names(secrets, true)}, which ${required.length === 1 ? "is" : "are"} required:`
+          : `The platform never returns ${names(secrets)}. ${capitalized(names(required, true))} ${required.length === 1 ? "is" : "are"} required:`
+      } the configuration that \`terraform plan -generate-config-out\` and CDKTF's \`generateConfigForImport\` write fails plan until you add ${required.length === 1 ? "it" : "them"}; \`schemaform import\` writes a sensitive variable for each secret the resource uses instead. Prefer \`schemaform import\` for this resource.`,
+    );
+    out.push("");
+  } else if (secrets.length) {
+    out.push(
+      `The platform never returns ${names(secrets)}: a configuration written by \`terraform plan -generate-config-out\` or CDKTF's \`generateConfigForImport\` leaves ${secrets.length === 1 ? "it" : "them"} out, so add ${secrets.length === 1 ? "it if the resource uses it" : "the ones the resource uses"} before relying on that configuration; \`schemaform import\` writes a sensitive variable for each one the resource uses.`,
     );
     out.push("");
   }
+
+  out.push("### With an `import` block (Terraform 1.5+)");
+  out.push("");
+  out.push(
+    `Any one of these, next to the \`${model.type}\` block of the example above (or, without one, let \`terraform plan -generate-config-out=generated.tf\` write it${required.length ? "; see the note on secrets above" : ""}):`,
+  );
+  out.push("");
+  for (const id of ids) {
+    out.push("```terraform");
+    out.push(configurationToHcl({ import: [{ to, id }] }, []).trimEnd());
+    out.push("```");
+    out.push("");
+  }
+  out.push("In HCL-JSON:");
+  out.push("");
+  out.push("```json");
+  out.push(JSON.stringify({ import: [{ to, id: ids[0] }] }, null, 2));
+  out.push("```");
+  out.push("");
+
+  out.push("### With `terraform import`");
+  out.push("");
+  out.push("```shell");
+  for (const id of ids) out.push(`terraform import ${to} ${shellQuote(id)}`);
+  out.push("```");
+  out.push("");
+
+  out.push("### With CDKTF");
+  out.push("");
+  out.push(
+    `Call \`${camelCase(name)}.importFrom(${JSON.stringify(ids[0])})\` on the construct (any identifier above), or \`${model.className}.generateConfigForImport(this, "${name}", ${JSON.stringify(ids[0])})\` to have \`terraform plan -generate-config-out=FILE\` write the configuration${required.length ? " (see the note on secrets above)" : ""}.`,
+  );
+  out.push("");
   return out;
+}
+
+/** Where the editor schema is in the installed package, relative to the project that uses it. */
+const EDITOR_SCHEMA_IN_PACKAGE = "node_modules/schemaform/generated/editor/tf.json.schema.json";
+
+/** How to get completion and inline errors in `*.tf.json` without touching the files. */
+function editorSection(): string[] {
+  return [
+    "## Editor support for `*.tf.json`",
+    "",
+    `The package ships a JSON Schema for \`*.tf.json\` files that use the schemaform providers, \`${EDITOR_SCHEMA_IN_PACKAGE}\`: completion, descriptions and inline errors for the attribute names, types, allowed values, patterns and ranges of every resource, data source and provider block. Cross-field rules are left to \`schemaform validate\`.`,
+    "",
+    "Associate it in the editor's settings, not in the file: Terraform rejects a `\"$schema\"` key in a `*.tf.json` file (`No argument or block type is named \"$schema\"`).",
+    "",
+    "VS Code, in the project's `.vscode/settings.json`:",
+    "",
+    "```json",
+    "{",
+    '  "json.schemas": [',
+    "    {",
+    '      "fileMatch": ["*.tf.json"],',
+    `      "url": "./${EDITOR_SCHEMA_IN_PACKAGE}"`,
+    "    }",
+    "  ]",
+    "}",
+    "```",
+    "",
+    `JetBrains IDEs: Settings → Languages & Frameworks → Schemas and DTDs → JSON Schema Mappings: add a mapping with schema file \`${EDITOR_SCHEMA_IN_PACKAGE}\`, schema version 7 and file path pattern \`*.tf.json\`.`,
+    "",
+  ];
 }
 
 function exampleName(key: string, example: DocExample): string {

@@ -1,7 +1,9 @@
-// The editor JSON Schema for *.tf.json (generated/editor/tf.json.schema.json), checked with Ajv:
-// every hand-written example, the synthesized example app and every reference page's HCL-JSON
+// The editor JSON Schema for *.tf.json (generated/editor/tf.json.schema.json), checked with Ajv
+// the way an editor applies it: associated by file name, to files without a "$schema" key.
+// Every hand-written example, the synthesized example app and every reference page's HCL-JSON
 // example are valid; mistakes in our blocks are errors at the right place; templates, string
-// numbers, array forms, comments, meta-arguments and other providers' blocks are accepted.
+// numbers, array forms, comments, meta-arguments and other providers' blocks are accepted; a
+// "$schema" key, which Terraform rejects, is an error.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -14,8 +16,7 @@ const root = process.cwd();
 const schema = JSON.parse(readFileSync(join(root, "generated", "editor", "tf.json.schema.json"), "utf8"));
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 // Editor-only annotations (VS Code): not validation keywords.
-ajv.addKeyword("deprecationMessage");
-ajv.addKeyword("patternErrorMessage");
+for (const keyword of ["deprecationMessage", "patternErrorMessage", "errorMessage", "doNotSuggest"]) ajv.addKeyword(keyword);
 const validate = ajv.compile(schema);
 
 function errors(document: unknown): string[] {
@@ -56,7 +57,8 @@ describe("valid configurations", () => {
 
   const pages = files(join(root, "generated", "docs"), ".md");
   test.each(pages.map((f) => [relative(root, f), f]))("the HCL-JSON example of %s", (_name, page) => {
-    const blocks = [...readFileSync(page, "utf8").matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
+    // Index pages also show editor settings in a json block: those are not configurations.
+    const blocks = [...readFileSync(page, "utf8").matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!)).filter((b) => !("json.schemas" in b));
     expect(blocks.length).toBeGreaterThan(0);
     for (const block of blocks) expect(errors(block)).toEqual([]);
   });
@@ -97,7 +99,6 @@ describe("valid configurations", () => {
   test("other providers' blocks and other top-level keys are left alone", () => {
     expect(
       errors({
-        $schema: "./tf.json.schema.json",
         terraform: { required_providers: { aws: { source: "hashicorp/aws" } } },
         resource: { aws_instance: { web: { ami: 1, whatever: { nested: true } } } },
         data: { aws_ami: { x: {} } },
@@ -112,6 +113,36 @@ describe("valid configurations", () => {
         ephemeral: {},
       }),
     ).toEqual([]);
+  });
+});
+
+describe("associated by file name, as the docs say", () => {
+  const tfJson = files(join(root, "examples", "tf-json"), ".tf.json");
+
+  test("the hand-written examples carry no \"$schema\" key and are accepted as they are", () => {
+    expect(tfJson.length).toBeGreaterThan(0);
+    for (const file of tfJson) {
+      const document = JSON.parse(readFileSync(file, "utf8"));
+      expect(Object.keys(document)).not.toContain("$schema");
+      expect(errors(document), relative(root, file)).toEqual([]);
+    }
+  });
+
+  test("a misspelt attribute in a hand-written example is rejected, at its place", () => {
+    const document = JSON.parse(readFileSync(join(root, "examples", "tf-json", "platform", "main.tf.json"), "utf8"));
+    const [name, body] = Object.entries<Record<string, unknown>>(document.resource.tsdb_service)[0]!;
+    const { milli_cpu: value, ...rest } = body;
+    expect(value).toBeDefined();
+    document.resource.tsdb_service[name] = { ...rest, mili_cpu: value };
+    expect(errors(document)).toContain(`/resource/tsdb_service/${name} additionalProperties mili_cpu`);
+  });
+
+  test("a \"$schema\" key is an error, as it is for Terraform, with a message that says what to do instead", () => {
+    const file = { resource: { tsdb_vpcs: { main: { name: "main", cidr: "10.0.0.0/16", region_code: "us-east-1" } } } };
+    expect(errors(file)).toEqual([]);
+    expect(errors({ $schema: "./tf.json.schema.json", ...file })).toContain("/$schema not");
+    expect(schema.definitions.file.properties.$schema.errorMessage).toMatch(/"json\.schemas" with "fileMatch": \["\*\.tf\.json"\]/);
+    expect(schema.description).toMatch(/not with a "\$schema" key, which Terraform rejects/);
   });
 });
 

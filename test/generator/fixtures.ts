@@ -26,6 +26,8 @@ function fixture(
     required?: string[];
     rules?: SchemaNode[];
     importFormats?: unknown[];
+    /** Import-format parts the example body does not set (default: `id`). */
+    importParts?: Record<string, string>;
     timeouts?: Record<string, string>;
     example: Record<string, unknown>;
     valid?: Record<string, unknown>[];
@@ -57,7 +59,7 @@ function fixture(
     name,
     key,
     doc: schemaDocument(`${key}.schema.json`, raw),
-    example: { blocks: [{ key, name: "example", body: spec.example }], importId: kind === "resource" ? "abc123" : undefined },
+    example: { blocks: [{ key, name: "example", body: spec.example }], ...(kind === "resource" ? { importParts: spec.importParts ?? { id: "abc123" } } : {}) },
     valid: [spec.example, ...(spec.valid ?? [])],
     invalid: spec.invalid,
   };
@@ -242,6 +244,7 @@ export const fixtures: Fixture[] = [
       number: { type: "integer", readOnly: true, description: "Internal number." },
     },
     importFormats: ["projects/{project}/things/{name}", { format: "{number}", parts: { number: "[0-9]+" } }, "{id}"],
+    importParts: { number: "42", id: "abc123" },
     example: { project: "p", name: "n" },
     invalid: [{ number: 3 }],
   }),
