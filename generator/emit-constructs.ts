@@ -3,10 +3,12 @@
 // a class with `tfResourceType`, `generateConfigForImport`, a token getter per attribute,
 // setters, `reset<X>`, `<x>Input`, `put<X>` for blocks and nested objects; one typed
 // `…OutputReference` (and `…List`) class per nested object, so nested outputs are referenced
-// as `vpcs.vpcs.get(0).peeringConnections.get(0).id`. The classes stay thin: the type's model
-// (an attribute table) drives synthesis and validation at run time.
+// as `vpcs.vpcs.get(0).peeringConnections.get(0).id`, and nested configuration is set as
+// `db.timeouts.create = "30m"`. The classes stay thin: each member is a line or two over the
+// runtime (constructs/runtime/), and the type's model (an attribute table) drives synthesis and
+// validation at run time.
 import type { AttributeModel, CtyType, NestedBlockModel, TypeModel } from "../hcljson/model-types.js";
-import { attributesInterfaceName } from "./emit-types.js";
+import { attributesInterfaceName, memberTypeName } from "./emit-types.js";
 import { ctyType } from "./model.js";
 import { camelCase, fileName, pascalCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
@@ -17,10 +19,12 @@ const RESERVED = new Set([
   "provisioners", "alias", "terraformResourceType", "terraformMetaArguments", "terraformGeneratorMetadata",
   "cdktfStack", "rawOverrides", "importFrom", "moveTo", "moveToId", "moveFromId", "addOverride", "toString",
 ]);
-// Members of `ComplexObject` that a nested field getter must not shadow.
+// Members of `ComplexObject` and of the runtime's `ObjectReference` that a nested field getter
+// must not shadow.
 const RESERVED_NESTED = new Set([
   "fqn", "resolve", "toString", "creationStack", "terraformResource", "terraformAttribute",
   "complexObjectIsFromSet", "complexObjectIndex", "internalValue", "computeFqn",
+  "slot", "readInput", "writeInput", "inputSlot", "writableSlot",
 ]);
 
 export function constructPath(doc: SchemaDocument): string {
@@ -34,6 +38,17 @@ interface ReferenceClass {
   node: SchemaNode;
   /** Whether a `…List` class is needed too (the object is an element of a list or set). */
   list: boolean;
+  /** Whether the object is configuration (settable fields), not only computed by the provider. */
+  input: boolean;
+}
+
+/** What the members of one class need to know while they are emitted. */
+interface Emit {
+  /** The class (or nested interface) name that enum unions and nested names start with. */
+  owner: string;
+  reference: (name: string, node: SchemaNode, list: boolean, input: boolean) => string;
+  cdktf: Set<string>;
+  runtime: Set<string>;
 }
 
 export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: string): string {
@@ -75,7 +90,7 @@ export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: st
     body.push("  }");
     body.push("");
   }
-  body.push("  private readonly attrs: Record<string, unknown>;");
+  body.push(`  private readonly attrs: types.${attributesInterfacePlaceholder};`);
   if (isProvider) {
     // TerraformProvider's own `alias` accessors store nothing: every provider binding keeps it.
     body.push("  private _alias?: string;");
@@ -115,20 +130,26 @@ export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: st
   );
   body.push("    this.attrs = { ...attributes };");
   body.push("    addSchemaValidation(this, model, () => this.attrs);");
+  if (isProvider) body.push("    lockProviderPackage(this);");
   body.push("  }");
 
-  const reference = (name: string, node: SchemaNode, list: boolean): string => {
-    const ref = { base: `${className}${pascalCase(name)}`, node, list };
-    references.push(ref);
-    return ref.base;
+  const emit: Emit = {
+    owner: className,
+    reference: (name, node, list, input) => {
+      const ref = { base: memberTypeName(className, name), node, list, input };
+      references.push(ref);
+      return ref.base;
+    },
+    cdktf,
+    runtime,
   };
   for (const attribute of Object.values(model.block.attributes)) {
     const schema = doc.schema.properties[attribute.name] as SchemaNode;
-    body.push(...attributeMembers(attribute, schema, isProvider, reference, cdktf));
+    body.push(...attributeMembers(attribute, schema, isProvider, emit));
   }
   for (const nested of Object.values(model.block.blocks)) {
     const schema = doc.schema.properties[nested.name] as SchemaNode;
-    body.push(...blockMembers(nested, reference(nested.name, nested.nesting === "single" ? schema : schema.items, nested.nesting !== "single")));
+    body.push(...blockMembers(nested, emit.reference(nested.name, nested.nesting === "single" ? schema : schema.items, nested.nesting !== "single", true), runtime));
   }
   body.push("");
   body.push("  protected override synthesizeAttributes(): Record<string, unknown> {");
@@ -147,6 +168,7 @@ export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: st
   // Reference classes, breadth first (a class's nested references are queued as it is emitted).
   const classes: string[] = [];
   for (let i = 0; i < references.length; i++) classes.push(...referenceClass(references[i]!, references, cdktf, runtime));
+  if (references.some((r) => r.base === iface)) throw new Error(`${model.key}: a nested object would be named ${iface}`);
   const bases = references.map((r) => r.base);
   const duplicate = bases.find((b, i) => bases.indexOf(b) !== i);
   if (duplicate) throw new Error(`${model.key}: two nested objects would both be named ${duplicate}`);
@@ -157,8 +179,9 @@ export function emitConstruct(doc: SchemaDocument, model: TypeModel, version: st
   lines.push('import type { Construct } from "constructs";');
   lines.push(`import { model } from "../../models/${model.key}.js";`);
   lines.push('import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";');
-  if (runtime.size) lines.push(`import { ${[...runtime].sort().join(", ")} } from "../../../constructs/runtime/references.js";`);
+  if (runtime.size) lines.push(`import { ${sortImports(runtime).join(", ")} } from "../../../constructs/runtime/references.js";`);
   lines.push('import { addSchemaValidation } from "../../../constructs/runtime/validation.js";');
+  if (isProvider) lines.push('import { lockProviderPackage } from "../../../constructs/runtime/lock-file.js";');
   lines.push(`import type * as types from "../../types/${model.provider}/${typesFile}.js";`);
   lines.push("");
   lines.push(`export type * from "../../types/${model.provider}/${typesFile}.js";`);
@@ -181,8 +204,6 @@ function memberName(camel: string, reserved: Set<string>): string {
   return reserved.has(camel) ? `${camel}Attribute` : camel;
 }
 
-type Reference = (name: string, node: SchemaNode, list: boolean) => string;
-
 /** A nested object node of a property (object with properties, or array of such), if any. */
 function nestedObject(prop: SchemaNode): { node: SchemaNode; list: boolean; set: boolean } | undefined {
   if (prop.type === "object" && prop.properties) return { node: prop, list: false, set: false };
@@ -190,7 +211,7 @@ function nestedObject(prop: SchemaNode): { node: SchemaNode; list: boolean; set:
   return undefined;
 }
 
-function attributeMembers(attribute: AttributeModel, schema: SchemaNode, isProvider: boolean, reference: Reference, cdktf: Set<string>): string[] {
+function attributeMembers(attribute: AttributeModel, schema: SchemaNode, isProvider: boolean, emit: Emit): string[] {
   const name = memberName(attribute.camel, RESERVED);
   const pascal = pascalCase(attribute.name);
   const settable = !(attribute.computed && !attribute.optional);
@@ -201,13 +222,14 @@ function attributeMembers(attribute: AttributeModel, schema: SchemaNode, isProvi
   if (isProvider) {
     // Provider arguments cannot be referenced in Terraform: the getter returns the value set.
     out.push(`  public get ${name}(): ${tsType} | undefined {`);
-    out.push(`    return this.attrs.${attribute.camel} as ${tsType} | undefined;`);
+    out.push(`    return this.attrs.${attribute.camel};`);
     out.push("  }");
   } else {
     const nested = nestedObject(schema);
     const [type, expression] = nested
-      ? referenceGetter(attribute.name, reference(attribute.name, nested.node, nested.list), nested.list, nested.set)
-      : tokenGetter(attribute.name, attribute.type, true, cdktf);
+      ? referenceGetter(attribute.name, emit.reference(attribute.name, nested.node, nested.list, settable), nested.list, nested.set, settable && `inputOf(this.attrs, "${attribute.camel}")`)
+      : tokenGetter(attribute.name, attribute.type, enumType(schema, emit.owner, attribute.name, settable), emit);
+    if (nested && settable) emit.runtime.add("inputOf");
     out.push(`  public get ${name}(): ${type} {`);
     out.push(`    return ${expression};`);
     out.push("  }");
@@ -216,27 +238,16 @@ function attributeMembers(attribute: AttributeModel, schema: SchemaNode, isProvi
   out.push(`  public set ${name}(value: ${tsType}) {`);
   out.push(`    this.attrs.${attribute.camel} = value;`);
   out.push("  }");
-  if (!attribute.required) {
-    out.push(`  public reset${pascal}(): void {`);
-    out.push(`    delete this.attrs.${attribute.camel};`);
-    out.push("  }");
-  }
-  out.push("  /** The value set in the configuration (not a reference). */");
-  out.push(`  public get ${attribute.camel}Input(): ${tsType} | undefined {`);
-  out.push(`    return this.attrs.${attribute.camel} as ${tsType} | undefined;`);
-  out.push("  }");
-  if (attribute.nested) {
-    out.push(`  public put${pascal}(value: NonNullable<${tsType}>): void {`);
-    out.push(`    this.attrs.${attribute.camel} = value;`);
-    out.push("  }");
-  }
+  if (!attribute.required) out.push(...resetMember(pascal, `delete this.attrs.${attribute.camel};`));
+  out.push(...inputMember(attribute.camel, `this.attrs.${attribute.camel}`));
+  if (attribute.nested) out.push(...putMember(pascal, `NonNullable<${tsType}>`, `this.attrs.${attribute.camel} = value;`));
   return out;
 }
 
-function blockMembers(nested: NestedBlockModel, referenceBase: string): string[] {
+function blockMembers(nested: NestedBlockModel, referenceBase: string, runtime: Set<string>): string[] {
   const pascal = pascalCase(nested.name);
-  const tsType = `NonNullable<types.${attributesInterfacePlaceholder}["${nested.camel}"]>`;
-  const [type, expression] = referenceGetter(nested.name, referenceBase, nested.nesting !== "single", nested.nesting === "set");
+  const [type, expression] = referenceGetter(nested.name, referenceBase, nested.nesting !== "single", nested.nesting === "set", `inputOf(this.attrs, "${nested.camel}")`);
+  runtime.add("inputOf");
   const doc = docComment(nested.description, "  ");
   return [
     "",
@@ -244,49 +255,65 @@ function blockMembers(nested: NestedBlockModel, referenceBase: string): string[]
     `  public get ${memberName(nested.camel, RESERVED)}(): ${type} {`,
     `    return ${expression};`,
     "  }",
-    `  public put${pascal}(value: ${tsType}): void {`,
-    `    this.attrs.${nested.camel} = value;`,
-    "  }",
-    `  public reset${pascal}(): void {`,
-    `    delete this.attrs.${nested.camel};`,
-    "  }",
-    "  /** The value set in the configuration (not a reference). */",
-    `  public get ${nested.camel}Input(): ${tsType} | undefined {`,
-    `    return this.attrs.${nested.camel} as ${tsType} | undefined;`,
-    "  }",
+    ...putMember(pascal, `NonNullable<types.${attributesInterfacePlaceholder}["${nested.camel}"]>`, `this.attrs.${nested.camel} = value;`),
+    ...resetMember(pascal, `delete this.attrs.${nested.camel};`),
+    ...inputMember(nested.camel, `this.attrs.${nested.camel}`),
   ];
 }
 
-function referenceGetter(attribute: string, base: string, list: boolean, set: boolean): [string, string] {
-  return list
-    ? [`${base}List`, `new ${base}List(this, "${attribute}", ${set})`]
-    : [`${base}OutputReference`, `new ${base}OutputReference(this, "${attribute}")`];
+function resetMember(pascal: string, statement: string): string[] {
+  return [`  public reset${pascal}(): void {`, `    ${statement}`, "  }"];
+}
+
+function putMember(pascal: string, type: string, statement: string): string[] {
+  return [`  public put${pascal}(value: ${type}): void {`, `    ${statement}`, "  }"];
+}
+
+/** `<x>Input`: its type is the prop's, inferred (the declaration files spell it out). */
+function inputMember(camel: string, expression: string): string[] {
+  return ["  /** The value set in the configuration (not a reference). */", `  public get ${camel}Input() {`, `    return ${expression};`, "  }"];
+}
+
+/** `slot`: the expression of the reference's input slot, or false for a computed object. */
+function referenceGetter(attribute: string, base: string, list: boolean, set: boolean, slot: string | false): [string, string] {
+  const input = slot ? `, ${slot}` : "";
+  return list ? [`${base}List`, `new ${base}List(this, "${attribute}", ${set}${input})`] : [`${base}OutputReference`, `new ${base}OutputReference(this, "${attribute}"${input})`];
+}
+
+/**
+ * The type of an enum attribute's getter: the union the props take (`types.<Owner><Name>`, see
+ * emit-types), so a reference flows into another construct's prop; a computed-only enum has no
+ * props type and spells its literals out.
+ */
+function enumType(prop: SchemaNode, owner: string, name: string, settable: boolean): string | undefined {
+  if (!prop.enum) return undefined;
+  return settable ? `types.${memberTypeName(owner, name)}` : prop.enum.map((v: unknown) => JSON.stringify(v)).join(" | ");
 }
 
 /** The getter type and expression of a non-object attribute of a resource or of a nested object. */
-function tokenGetter(attribute: string, type: CtyType, resourceLevel: boolean, cdktf: Set<string>): [string, string] {
+function tokenGetter(attribute: string, type: CtyType, enumUnion: string | undefined, emit: Emit): [string, string] {
   const owner = "this";
-  if (type === "string") return ["string", `${owner}.getStringAttribute("${attribute}")`];
-  if (type === "number") return ["number", `${owner}.getNumberAttribute("${attribute}")`];
+  if (type === "string") return enumUnion ? [enumUnion, `${owner}.getStringAttribute("${attribute}") as ${enumUnion}`] : ["string", `${owner}.getStringAttribute("${attribute}")`];
+  if (type === "number") return enumUnion ? [enumUnion, `${owner}.getNumberAttribute("${attribute}") as ${enumUnion}`] : ["number", `${owner}.getNumberAttribute("${attribute}")`];
   if (type === "bool") {
-    cdktf.add("type IResolvable");
+    emit.cdktf.add("type IResolvable");
     return ["IResolvable", `${owner}.getBooleanAttribute("${attribute}")`];
   }
   const [kind, element] = type;
   if (kind === "map") {
     if (element === "number") return ["Record<string, number>", `${owner}.getNumberMapAttribute("${attribute}")`];
     if (element === "bool") return ["Record<string, boolean>", `${owner}.getBooleanMapAttribute("${attribute}")`];
-    if (resourceLevel) {
-      // A resource's map supports `.lookup(key)`, as CDKTF's computed maps do.
-      cdktf.add("StringMap");
-      return ["StringMap", `new StringMap(${owner}, "${attribute}")`];
-    }
-    return ["Record<string, string>", `${owner}.getStringMapAttribute("${attribute}")`];
+    // `.lookup(key)` as CDKTF's computed maps have, and assignable to another construct's map prop.
+    emit.runtime.add("stringMap").add("type StringMapAttribute");
+    return ["StringMapAttribute", `stringMap(${owner}, "${attribute}")`];
   }
-  if (kind === "object") return ["IResolvable", `${owner}.interpolationForAttribute("${attribute}")`];
+  if (kind === "object") {
+    emit.cdktf.add("type IResolvable");
+    return ["IResolvable", `${owner}.interpolationForAttribute("${attribute}")`];
+  }
   if (element === "number") return ["number[]", `${owner}.getNumberListAttribute("${attribute}")`];
   if (kind === "set") {
-    cdktf.add("Fn");
+    emit.cdktf.add("Fn");
     return ["string[]", `Fn.tolist(${owner}.getListAttribute("${attribute}"))`];
   }
   return ["string[]", `${owner}.getListAttribute("${attribute}")`];
@@ -295,33 +322,51 @@ function tokenGetter(attribute: string, type: CtyType, resourceLevel: boolean, c
 function referenceClass(ref: ReferenceClass, queue: ReferenceClass[], cdktf: Set<string>, runtime: Set<string>): string[] {
   const out: string[] = [];
   const fields: string[] = [];
+  const emit: Emit = {
+    owner: ref.base,
+    reference: (name, node, list, input) => {
+      const child = { base: memberTypeName(ref.base, name), node, list, input };
+      queue.push(child);
+      return child.base;
+    },
+    cdktf,
+    runtime,
+  };
+  const propsType = `types.${ref.base}`;
   for (const [name, prop] of Object.entries<SchemaNode>(ref.node.properties ?? {})) {
     const ext = xt(prop);
     const camel = camelCase(name);
     const member = memberName(camel, RESERVED_NESTED);
+    const pascal = pascalCase(name);
+    const settable = ref.input && !prop.readOnly;
+    const required = (ref.node.required ?? []).includes(name);
     let nested = nestedObject(prop);
     if (ext.block) nested = { node: ext.block === "single" ? prop : prop.items, list: ext.block !== "single", set: ext.block === "set" };
     const doc = docComment((prop.description ?? "") + (prop.deprecated ? `\n\n@deprecated ${ext.deprecation ?? "deprecated"}` : ""), "  ");
     fields.push("");
     if (doc) fields.push(doc);
     if (nested) {
-      const child = { base: `${ref.base}${pascalCase(name)}`, node: nested.node, list: nested.list };
-      queue.push(child);
-      const type = nested.list ? `${child.base}List` : `${child.base}OutputReference`;
-      fields.push(`  public get ${member}(): ${type} {`);
-      fields.push(`    return new ${type}(this, "${name}"${nested.list ? `, ${nested.set}` : ""});`);
-      fields.push("  }");
+      const base = emit.reference(name, nested.node, nested.list, settable);
+      const [type, expression] = referenceGetter(name, base, nested.list, nested.set, settable && `this.inputSlot("${camel}")`);
+      fields.push(`  public get ${member}(): ${type} {`, `    return ${expression};`, "  }");
+      if (!settable) continue;
+      fields.push(...putMember(pascal, `NonNullable<${propsType}["${camel}"]>`, `this.writeInput("${camel}", value);`));
+      if (!required) fields.push(...resetMember(pascal, `this.writeInput("${camel}", undefined);`));
+      fields.push(...inputMember(camel, `this.readInput("${camel}")`));
       continue;
     }
-    const [type, expression] = tokenGetter(name, ctyType(prop), false, cdktf);
-    fields.push(`  public get ${member}(): ${type} {`);
-    fields.push(`    return ${expression};`);
-    fields.push("  }");
+    const [type, expression] = tokenGetter(name, ctyType(prop), enumType(prop, ref.base, name, settable), emit);
+    fields.push(`  public get ${member}(): ${type} {`, `    return ${expression};`, "  }");
+    if (!settable) continue;
+    fields.push(`  public set ${member}(value: ${propsType}["${camel}"]) {`, `    this.writeInput("${camel}", value);`, "  }");
+    if (!required) fields.push(...resetMember(pascal, `this.writeInput("${camel}", undefined);`));
+    fields.push(...inputMember(camel, `this.readInput("${camel}")`));
   }
   const description = ref.node.description ? `${ref.node.description}\n\n` : "";
-  out.push(docComment(`${description}A reference to \`${ref.base}\` values: every getter returns a token.`, ""));
+  const what = ref.input ? "every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration" : "every getter returns a token";
+  out.push(docComment(`${description}A reference to \`${ref.base}\` values: ${what}.`, ""));
   runtime.add("ObjectReference");
-  out.push(`export class ${ref.base}OutputReference extends ObjectReference {`);
+  out.push(`export class ${ref.base}OutputReference extends ObjectReference${ref.input ? `<${propsType}>` : ""} {`);
   out.push(...fields.slice(1));
   out.push("}");
   out.push("");
@@ -330,7 +375,7 @@ function referenceClass(ref: ReferenceClass, queue: ReferenceClass[], cdktf: Set
   out.push(`/** A list (or set) of \`${ref.base}\` values; \`get(i)\` references one element. */`);
   out.push(`export class ${ref.base}List extends ObjectListReference {`);
   out.push(`  public override get(index: number): ${ref.base}OutputReference {`);
-  out.push(`    return new ${ref.base}OutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);`);
+  out.push(`    return new ${ref.base}OutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);`);
   out.push("  }");
   out.push("}");
   out.push("");

@@ -1,6 +1,12 @@
 // generated/types/<provider>/<file>.ts: the camelCase attribute interfaces users type against,
 // with TSDoc from the schema, produced by json-schema-to-typescript from a "typing view" of the
 // schema (inputs only, camelCase, token-friendly where CDKTF passes tokens).
+//
+// An enum is a named literal union (`ServiceEnvironmentTag = "DEV" | "PROD"`) with no catch-all,
+// so a misspelt literal does not compile. TypeScript cannot tell a token string from any other
+// string: the getter of an enum attribute returns the same union (its token flows into another
+// construct's prop as it is), and any other token takes a cast to the union, written where the
+// compiler stops checking. Synth-time validation still checks every known value.
 import { compile } from "json-schema-to-typescript";
 import { camelCase, fileName, pascalCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
@@ -11,8 +17,14 @@ export function attributesInterfaceName(doc: SchemaDocument): string {
   return `${doc.root.className}Attributes`;
 }
 
+/** The name of a property's own type (nested interface or enum union): owner + property. */
+export function memberTypeName(owner: string, property: string): string {
+  return `${owner}${pascalCase(property)}`;
+}
+
 export async function emitTypes(doc: SchemaDocument): Promise<[string, string]> {
-  const typing = typingView(doc.schema, attributesInterfaceName(doc), doc.root.className);
+  const enums: string[] = [];
+  const typing = typingView(doc.schema, attributesInterfaceName(doc), doc.root.className, "", enums);
   const code = await compile(typing, attributesInterfaceName(doc), {
     bannerComment: BANNER,
     additionalProperties: false,
@@ -23,44 +35,52 @@ export async function emitTypes(doc: SchemaDocument): Promise<[string, string]> 
     unknownAny: true,
     style: { printWidth: 120, singleQuote: false },
   });
-  return [`types/${doc.provider}/${fileName(doc.root.type, doc.provider, doc.root.kind)}.ts`, code];
+  return [`types/${doc.provider}/${fileName(doc.root.type, doc.provider, doc.root.kind)}.ts`, [code, ...enums].join("\n")];
 }
 
-function typingView(node: SchemaNode, title: string, owner: string): SchemaNode {
+/** `at`: the Terraform path of the node ("" at the root); `enums` collects the enum unions met. */
+function typingView(node: SchemaNode, title: string, owner: string, at: string, enums: string[]): SchemaNode {
   const properties: SchemaNode = {};
   const required: string[] = [];
   for (const [name, prop] of Object.entries<SchemaNode>(node.properties ?? {})) {
     if (prop.readOnly) continue;
     const key = camelCase(name);
-    properties[key] = typingProperty(prop, `${owner}${pascalCase(name)}`);
+    properties[key] = typingProperty(prop, memberTypeName(owner, name), at ? `${at}.${name}` : name, enums);
     if ((node.required ?? []).includes(name) && !xt(prop).env) required.push(key);
   }
   return { title, type: "object", description: node.description, properties, required, additionalProperties: false };
 }
 
-function typingProperty(prop: SchemaNode, title: string): SchemaNode {
-  const description = [prop.description ?? "", prop.deprecated ? `@deprecated ${xt(prop).deprecation ?? ""}` : ""].filter(Boolean).join("\n\n");
-  const base = { description };
+function typingProperty(prop: SchemaNode, title: string, path: string, enums: string[]): SchemaNode {
   const ext = xt(prop);
+  const note = prop.enum ? enumNote(prop, title) : "";
+  const description = [prop.description ?? "", note, prop.deprecated ? `@deprecated ${ext.deprecation ?? ""}` : ""].filter(Boolean).join("\n\n");
+  const base = { description };
   if (prop.type === "object" && prop.properties) {
-    const object = typingView(prop, title, title);
+    const object = typingView(prop, title, title, path, enums);
     return ext.block ? { ...object, ...base } : { ...base, tsType: undefined, ...object, description };
   }
   if (prop.type === "array") {
     const items = prop.items ?? { type: "string" };
     if (items.type === "object" && items.properties) {
-      const element = typingView(items, title, title);
+      const element = typingView(items, title, title, `${path}[]`, enums);
       return { ...base, anyOf: [{ type: "array", items: element }, { tsType: "IResolvable" }] };
     }
-    return { ...base, type: "array", items: typingProperty(items, title) };
+    return { ...base, type: "array", items: typingProperty(items, title, `${path}[]`, enums) };
   }
-  if (prop.type === "object") return { ...base, type: "object", additionalProperties: typingProperty(prop.additionalProperties ?? { type: "string" }, title) };
+  if (prop.type === "object") return { ...base, type: "object", additionalProperties: typingProperty(prop.additionalProperties ?? { type: "string" }, title, `${path}.*`, enums) };
   if (prop.type === "boolean") return { ...base, tsType: "boolean | IResolvable" };
   if (prop.enum) {
-    // Literal unions help the editor; `& {}` keeps tokens (plain strings and numbers) assignable.
     const literals = prop.enum.map((v: unknown) => JSON.stringify(v)).join(" | ");
-    return { ...base, tsType: `${literals} | (${prop.type === "string" ? "string" : "number"} & {})` };
+    enums.push(`/** The values of \`${path}\`. */\nexport type ${title} = ${literals};\n`);
+    return { ...base, tsType: title };
   }
   if (prop.type === "integer" || prop.type === "number") return { ...base, type: "number" };
   return { ...base, type: "string" };
+}
+
+/** How to pass a token to an enum prop, in the prop's doc comment (see the note at the top). */
+function enumNote(prop: SchemaNode, union: string): string {
+  const token = prop.type === "string" ? "variable.stringValue" : "variable.numberValue";
+  return `Type \`${union}\`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. \`${token} as ${union}\`.`;
 }

@@ -19,9 +19,10 @@ function plan(block: BlockModel): Plan {
   return p;
 }
 
-export function toTerraform(block: BlockModel, props: Props | undefined): Record<string, unknown> {
+export function toTerraform(block: BlockModel, object: object | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (!props) return out;
+  if (!object) return out;
+  const props = object as Props;
   const { attributes, blocks } = plan(block);
   for (let i = 0; i < attributes.length; i++) {
     const attribute = attributes[i]!;
@@ -57,7 +58,7 @@ export interface HclAttribute {
 }
 
 /** The same attributes in the annotated form CDKTF's HCL output (`synth --hcl`) needs. */
-export function toHclTerraform(block: BlockModel, props: Props | undefined): Record<string, HclAttribute> {
+export function toHclTerraform(block: BlockModel, props: object | undefined): Record<string, HclAttribute> {
   const plain = toTerraform(block, props);
   const out: Record<string, HclAttribute> = {};
   for (const [name, value] of Object.entries(plain)) {

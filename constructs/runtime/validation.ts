@@ -4,13 +4,15 @@
 // reads them is skipped, and they still count as present for `required`.
 //
 // CDKTF prints each error as `[<construct path>] <message>`, so a message here starts with the
-// Terraform address: `[stack/db] tsdb_service.db: sync_replicas = 1 requires ha_replicas = 2`.
+// Terraform address, and names the prop beside each attribute (prop-names.ts):
+// `[stack/db] tsdb_service.db: sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2`.
 import { Annotations, Token, type TerraformElement } from "cdktf";
 import { formatPath, type PathSegment } from "../../hcljson/attribute-path.js";
 import { loadTypeSync, setEntry, validatePreparedBody } from "../../hcljson/body.js";
-import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type Issue, type TypeModel } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type CtyType, type Issue, type TypeModel } from "../../hcljson/model-types.js";
 import { hasTemplate } from "../../hcljson/templates.js";
 import { suggest } from "../../hcljson/suggest.js";
+import { withPropNames } from "./prop-names.js";
 
 // Warnings already added per construct: `Testing.synth` and repeated `app.synth()` calls run the
 // validation again, and a warning should appear once.
@@ -20,19 +22,19 @@ const warned = new WeakMap<TerraformElement, Set<string>>();
  * Registers the schema validation of one construct. Set SCHEMAFORM_SKIP_VALIDATION=1 (or the
  * CDKTF `skipValidation` app option, which skips every validation) to turn it off.
  */
-export function addSchemaValidation(element: TerraformElement, model: TypeModel, props: () => Record<string, unknown>): void {
+export function addSchemaValidation(element: TerraformElement, model: TypeModel, props: () => object): void {
   if (process.env.SCHEMAFORM_SKIP_VALIDATION === "1") return;
   element.node.addValidation({
     validate: () => {
       loadTypeSync(model.key, model);
       const issues: Issue[] = [];
-      const body = validationBody(model.block, props(), [], issues);
+      const body = validationBody(model.block, props() as Record<string, unknown>, [], issues);
       issues.unshift(...validatePreparedBody(model.key, body));
       if (issues.length === 0) return [];
       const address = terraformAddress(element, model);
       const errors: string[] = [];
       for (const issue of issues) {
-        const text = `${address}: ${describe(issue)}`;
+        const text = `${address}: ${withPropNames(describe(issue), issue.path, model.block)}`;
         if (issue.severity === "error") {
           errors.push(text);
           continue;
@@ -57,24 +59,51 @@ export function terraformAddress(element: TerraformElement, model: TypeModel): s
   return `${model.kind === "data" ? "data." : ""}${model.type}.${element.friendlyUniqueId}`;
 }
 
-const lookups = new WeakMap<BlockModel, Map<string, { name: string; block?: BlockModel; list: boolean }>>();
+/** What the body walk needs of one prop. */
+interface Entry {
+  /** The Terraform name. */
+  name: string;
+  /** The nested block, for objects. */
+  block?: BlockModel;
+  list: boolean;
+  /** The Terraform type, for attributes of a primitive type. */
+  primitive?: "string" | "number" | "bool";
+  sensitive: boolean;
+}
 
-/** camelCase prop name → Terraform name (and the nested block, for objects) of a block. */
-function lookup(block: BlockModel): Map<string, { name: string; block?: BlockModel; list: boolean }> {
+const lookups = new WeakMap<BlockModel, Map<string, Entry>>();
+
+/** camelCase prop name → what the body walk needs of it, for one block. */
+function lookup(block: BlockModel): Map<string, Entry> {
   let map = lookups.get(block);
   if (!map) {
     map = new Map();
-    for (const a of Object.values(block.attributes)) map.set(a.camel, { name: a.name, block: a.nested?.block, list: a.nested !== undefined && a.nested.nesting !== "single" });
-    for (const b of Object.values(block.blocks)) map.set(b.camel, { name: b.name, block: b.block, list: b.nesting !== "single" });
+    for (const a of Object.values(block.attributes)) {
+      const list = a.nested !== undefined && a.nested.nesting !== "single";
+      map.set(a.camel, { name: a.name, block: a.nested?.block, list, primitive: isPrimitive(a.type) ? a.type : undefined, sensitive: Boolean(a.sensitive) });
+    }
+    for (const b of Object.values(block.blocks)) map.set(b.camel, { name: b.name, block: b.block, list: b.nesting !== "single", sensitive: false });
     lookups.set(block, map);
   }
   return map;
 }
 
+function isPrimitive(type: CtyType): type is "string" | "number" | "bool" {
+  return typeof type === "string";
+}
+
+const TYPE_WORDS = { string: "a string", number: "a number", bool: "a bool (true or false)" };
+const JS_TYPES = { string: "string", number: "number", bool: "boolean" };
+
 /**
  * The construct's props as the validator's body, in one walk: Terraform names, every unresolved
  * token as the unknown marker, absent (undefined or null) values dropped, and props that are no
  * argument, attribute or block of the type reported (TypeScript catches those only in typed code).
+ *
+ * A known value of the wrong JavaScript type (`milliCpu: "1000"`: a compile error in TypeScript,
+ * not in JavaScript or after a cast) is reported here, once, and goes on as unknown: its enum and
+ * range checks would repeat the error, and a rule comparing it (a string is no allowed CPU/memory
+ * pair) would claim something false about the other props it reads.
  */
 export function validationBody(block: BlockModel, props: Record<string, unknown>, path: PathSegment[], issues: Issue[]): Record<string, unknown> {
   const known = lookup(block);
@@ -91,9 +120,21 @@ export function validationBody(block: BlockModel, props: Record<string, unknown>
       issues.push({ severity: "error", path: [...path, key], message: `unknown property "${key}"${where}${hint ? `; did you mean "${hint}"?` : ""}` });
       continue;
     }
-    out[entry.name] = entry.block && typeof value === "object" ? nestedBody(entry.block, entry.list, value, [...path, entry.name], issues) : withUnknowns(value);
+    const converted = entry.block && typeof value === "object" ? nestedBody(entry.block, entry.list, value, [...path, entry.name], issues) : withUnknowns(value);
+    if (entry.primitive && converted !== UNKNOWN && typeof converted !== JS_TYPES[entry.primitive]) {
+      const got = entry.sensitive ? "" : `, got ${show(converted)}`;
+      issues.push({ severity: "error", path: [...path, entry.name], message: `${formatPath([...path, entry.name])} must be ${TYPE_WORDS[entry.primitive]}${got}` });
+      out[entry.name] = UNKNOWN;
+      continue;
+    }
+    out[entry.name] = converted;
   }
   return out;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** A nested object (or list of them): walked like the top level; anything else is left to the validator. */

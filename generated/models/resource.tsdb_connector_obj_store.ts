@@ -399,7 +399,7 @@ export const model: TypeModel = {
         "name": "frequency",
         "camel": "frequency",
         "type": "string",
-        "description": "How often the bucket is scanned; default `@always` (the reference provider's default; the seed does not show one).",
+        "description": "How often the bucket is scanned; default `@always`.",
         "optional": true,
         "computed": true,
         "default": "@always"

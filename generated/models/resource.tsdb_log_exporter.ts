@@ -57,8 +57,8 @@ export const model: TypeModel = {
             "secret_key": "string"
           }
         ],
-        "description": "Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.",
-        "optional": true,
+        "description": "Cloud provider monitoring sink the logs are sent to; every log exporter has one. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.",
+        "required": true,
         "nested": {
           "nesting": "single",
           "block": {

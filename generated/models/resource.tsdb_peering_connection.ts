@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "PeeringConnection",
   "version": 0,
-  "description": "A peering from a platform VPC to a customer VPC or transit gateway on the cloud provider side. The platform side is created first (requester); the cloud side then accepts using `accepter_provisioned_id`. Statuses PENDING → ACTIVE (failures INVALID, TIMEOUT, DISABLED; from the reference provider). Every input but `peer_cidr_blocks` replaces the peering when changed. Import with `<peering_connection_id>,<platform_vpc_id>` (both internal ids, listed by the `tsdb_vpcs` data source) or the `id`.",
+  "description": "A peering from a platform VPC to a customer VPC or transit gateway on the cloud provider side. The platform side is created first (requester); the cloud side then accepts using `accepter_provisioned_id`. Statuses PENDING → ACTIVE (failures INVALID, TIMEOUT, DISABLED). Every input but `peer_cidr_blocks` replaces the peering when changed. Import with `<peering_connection_id>,<platform_vpc_id>` (both internal ids, listed by the `tsdb_vpcs` data source) or the `id`.",
   "importFormats": [
     {
       "format": "{peering_connection_id},{platform_vpc_id}",

@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "Service",
   "version": 0,
-  "description": "A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY (from the reference provider); create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes follow the reference provider: `milli_cpu` = 250 × `memory_gb`, defaults 500 / 2.",
+  "description": "A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY; create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes: `milli_cpu` = 250 × `memory_gb`, from 500 / 2 to 64000 / 256; defaults 500 / 2.",
   "importFormats": [
     {
       "format": "{id}",
@@ -39,7 +39,7 @@ export const model: TypeModel = {
         "name": "milli_cpu",
         "camel": "milliCpu",
         "type": "number",
-        "description": "CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000 (from the reference provider).",
+        "description": "CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000.",
         "optional": true,
         "computed": true,
         "default": 500
@@ -48,7 +48,7 @@ export const model: TypeModel = {
         "name": "memory_gb",
         "camel": "memoryGb",
         "type": "number",
-        "description": "Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256 (from the reference provider).",
+        "description": "Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256.",
         "optional": true,
         "computed": true,
         "default": 2
@@ -57,7 +57,7 @@ export const model: TypeModel = {
         "name": "region_code",
         "camel": "regionCode",
         "type": "string",
-        "description": "Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1` (the seed does not show one).",
+        "description": "Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.",
         "optional": true,
         "computed": true,
         "forceNew": true
@@ -109,7 +109,7 @@ export const model: TypeModel = {
         "name": "environment_tag",
         "camel": "environmentTag",
         "type": "string",
-        "description": "Environment tag: `DEV` or `PROD` (values from the reference provider). The platform sets `DEV` when omitted.",
+        "description": "Environment tag: `DEV` or `PROD`. The platform sets `DEV` when omitted.",
         "optional": true,
         "computed": true
       },

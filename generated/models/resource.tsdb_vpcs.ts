@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "Vpcs",
   "version": 0,
-  "description": "A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED (from the reference provider); create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.",
+  "description": "A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED; create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.",
   "importFormats": [
     {
       "format": "{id}",
@@ -46,7 +46,7 @@ export const model: TypeModel = {
         "name": "region_code",
         "camel": "regionCode",
         "type": "string",
-        "description": "Region of the VPC, e.g. `us-east-1` (`az-` regions are not supported for VPCs, as in the reference provider).",
+        "description": "Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.",
         "required": true,
         "forceNew": true
       },

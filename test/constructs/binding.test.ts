@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { Testing, TerraformOutput, TerraformStack, type TerraformElement } from "cdktf";
+import { Testing, TerraformOutput, TerraformStack, TerraformVariable, type TerraformElement } from "cdktf";
 import * as containerbackup from "schemaform/containerbackup";
 import * as tsdb from "schemaform/tsdb";
 import { ContainerbackupProvider, RestoreChannel } from "schemaform/containerbackup";
-import { ConnectorObjStore, ConnectorSrcDb, DataTsdbProducts, DataTsdbService, DataTsdbVpcs, PeeringConnection, Service, TsdbProvider, Vpcs } from "schemaform/tsdb";
+import { ConnectorObjStore, ConnectorSrcDb, DataTsdbProducts, DataTsdbService, DataTsdbVpcs, PeeringConnection, Service, TsdbProvider, Vpcs, type ConnectorObjStoreConfig } from "schemaform/tsdb";
 import { PlatformStack } from "../../examples/stack/stack.js";
 import { cleanOutdirs } from "./helpers.js";
 
@@ -138,7 +138,100 @@ describe("setters, inputs, put and reset", () => {
     const s = stack();
     const db = new Service(s, "db", {});
     db.syncReplicas = 1;
-    expect(() => Testing.synth(s, true)).toThrow("[stack/db] tsdb_service.db: sync_replicas = 1 requires ha_replicas = 2");
+    expect(() => Testing.synth(s, true)).toThrow("[stack/db] tsdb_service.db: sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2");
+  });
+});
+
+describe("nested configuration through references", () => {
+  const ARN = "arn:aws:iam::123456789012:role/reader";
+  const objStore = (s: TerraformStack, credentials: ConnectorObjStoreConfig["credentials"]) =>
+    new ConnectorObjStore(s, "os", { serviceId: "abcde12345", bucket: "example-events", pattern: "*.csv", credentials, definition: { type: "CSV" }, tableIdentifier: { tableName: "events" } });
+
+  test("a field set through the reference is synthesized, and read back as its input", () => {
+    const s = stack();
+    const db = new Service(s, "db", {});
+    db.timeouts.create = "30m";
+    expect(db.timeouts.createInput).toBe("30m");
+    expect(db.timeoutsInput).toEqual({ create: "30m" });
+    expect(synth(s).resource.tsdb_service.db.timeouts).toEqual({ create: "30m" });
+  });
+
+  test("put, then a field: the field joins; put again: the object is replaced; the last field reset: it is gone", () => {
+    const s = stack();
+    const rc = new RestoreChannel(s, "rc", { location: "us-central1", destinationProject: "projects/abcdef1" });
+    rc.putTimeouts({ create: "5m" });
+    rc.timeouts.update = "10m";
+    expect(synth(s).resource.containerbackup_restore_channel.rc.timeouts).toEqual({ create: "5m", update: "10m" });
+    rc.putTimeouts({ delete: "1m" });
+    expect(synth(s).resource.containerbackup_restore_channel.rc.timeouts).toEqual({ delete: "1m" });
+    rc.timeouts.resetDelete();
+    expect(rc.timeoutsInput).toBeUndefined();
+    expect(synth(s).resource.containerbackup_restore_channel.rc.timeouts).toBeUndefined();
+  });
+
+  test("objects inside objects and elements of lists", () => {
+    const s = stack();
+    const os = objStore(s, { type: "Public" });
+    os.definition.csv.delimiter = ";";
+    os.definition.csv.skipHeader = true;
+    os.definition.csv.resetSkipHeader();
+    os.credentials.type = "RoleARN";
+    os.credentials.roleArn = ARN;
+    const src = new ConnectorSrcDb(s, "src", { serviceId: "abcde12345", displayName: "d", connectionString: "postgres://x" });
+    src.putTables([{ schemaName: "public", tableName: "orders" }]);
+    src.tables.get(0).tableName = "invoices";
+    src.tables.get(0).putTableMapping({ schemaName: "crm", tableName: "invoices" });
+    const json = synth(s).resource;
+    expect(json.tsdb_connector_obj_store.os.definition).toEqual({ type: "CSV", csv: { delimiter: ";" } });
+    expect(json.tsdb_connector_obj_store.os.credentials).toEqual({ type: "RoleARN", role_arn: ARN });
+    expect(json.tsdb_connector_src_db.src.tables).toEqual([{ schema_name: "public", table_name: "invoices", table_mapping: { schema_name: "crm", table_name: "invoices" } }]);
+    expect(() => (src.tables.get(1).tableName = "x")).toThrow("Cannot set element 1 of tables: it has 1; put the whole list first");
+  });
+
+  test("an object passed to the constructor is copied when a field is set, not changed", () => {
+    const s = stack();
+    const shared = { type: "Public" as const };
+    const os = objStore(s, shared);
+    os.credentials.type = "RoleARN";
+    os.credentials.roleArn = ARN;
+    expect(shared).toEqual({ type: "Public" });
+  });
+
+  test("a field set through the reference is validated at synth", () => {
+    const s = stack();
+    const db = new Service(s, "db", {});
+    db.timeouts.create = "soon";
+    expect(() => Testing.synth(s, true)).toThrow('[stack/db] tsdb_service.db: timeouts.create must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got "soon"');
+  });
+
+  test("a field of an object put as a token cannot be set", () => {
+    const s = stack();
+    const v = new TerraformVariable(s, "t", {});
+    const db = new Service(s, "db", { timeouts: v.value });
+    expect(() => (db.timeouts.create = "1m")).toThrow("Cannot set create: timeouts is set to a token (a reference or variable), not an object; put an object first");
+  });
+});
+
+describe("maps and enums flow from one construct into another", () => {
+  test("a map getter is another resource's map prop", () => {
+    const s = stack();
+    const a = new RestoreChannel(s, "a", { location: "us-central1", destinationProject: "projects/abcdef1", labels: { team: "data" } });
+    new RestoreChannel(s, "b", { location: "us-central1", destinationProject: "projects/abcdef1", labels: a.labels });
+    new RestoreChannel(s, "c", { location: "us-central1", destinationProject: "projects/abcdef1", labels: a.toolLabels });
+    const json = synth(s).resource.containerbackup_restore_channel;
+    expect(json.b.labels).toBe("${containerbackup_restore_channel.a.labels}");
+    expect(json.c.labels).toBe("${containerbackup_restore_channel.a.tool_labels}");
+  });
+
+  test("an enum getter is another construct's enum prop", () => {
+    const s = stack();
+    const a = new Service(s, "a", { environmentTag: "PROD" });
+    new Service(s, "b", { environmentTag: a.environmentTag, milliCpu: a.milliCpu, memoryGb: a.memoryGb });
+    expect(synth(s).resource.tsdb_service.b).toEqual({
+      environment_tag: "${tsdb_service.a.environment_tag}",
+      milli_cpu: "${tsdb_service.a.milli_cpu}",
+      memory_gb: "${tsdb_service.a.memory_gb}",
+    });
   });
 });
 

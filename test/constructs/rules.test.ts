@@ -64,7 +64,8 @@ const srcDb = (props: Partial<ConnectorSrcDbConfig>) => (s: TerraformStack) => v
 const table = (hypertableSpec: any) => [{ schemaName: "public", tableName: "orders", hypertableSpec }];
 const primary = { columnName: "created_at", partitionInterval: "7d" };
 const cloudmonBase = { region: "us-east-1", logGroupName: "/tsdb/app", logStreamName: "primary" };
-const logs = (props: Partial<LogExporterConfig>) => (s: TerraformStack) => void new LogExporter(s, "logs", { region: "us-east-1", ...props });
+// A cast: the case without the required `cloudmon` is one the compiler would stop.
+const logs = (props: Partial<LogExporterConfig>) => (s: TerraformStack) => void new LogExporter(s, "logs", { region: "us-east-1", ...props } as LogExporterConfig);
 const metrics = (props: Partial<MetricExporterConfig>) => (s: TerraformStack) => void new MetricExporter(s, "metrics", { region: "us-east-1", ...props });
 
 const cases: Case[] = [
@@ -73,81 +74,81 @@ const cases: Case[] = [
     rule: "sync_replicas = 1 requires ha_replicas = 2",
     bad: service({ haReplicas: 1, syncReplicas: 1 }),
     good: service({ haReplicas: 2, syncReplicas: 1 }),
-    error: "[stack/db] tsdb_service.db: sync_replicas = 1 requires ha_replicas = 2",
+    error: "[stack/db] tsdb_service.db: sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2",
   },
   {
     rule: "milli_cpu must equal 250 × memory_gb",
     bad: service({ milliCpu: 1000, memoryGb: 8 }),
     good: service({ milliCpu: 2000, memoryGb: 8 }),
     error:
-      "[stack/db] tsdb_service.db: milli_cpu must equal 250 × memory_gb: allowed pairs are 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192 and 64000/256 (an omitted one defaults to 500 / 2)",
+      "[stack/db] tsdb_service.db: milli_cpu (milliCpu) must equal 250 × memory_gb (memoryGb): allowed pairs are 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192 and 64000/256 (an omitted one defaults to 500 / 2)",
   },
   {
     rule: "milli_cpu alone must be the default pair's",
     bad: service({ milliCpu: 4000 }),
     good: service({ milliCpu: 500 }),
     error:
-      "[stack/db] tsdb_service.db: milli_cpu must equal 250 × memory_gb: allowed pairs are 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192 and 64000/256 (an omitted one defaults to 500 / 2)",
+      "[stack/db] tsdb_service.db: milli_cpu (milliCpu) must equal 250 × memory_gb (memoryGb): allowed pairs are 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192 and 64000/256 (an omitted one defaults to 500 / 2)",
   },
   {
     rule: "read_replica_nodes can only be set when read_replica_source is set",
     bad: service({ readReplicaNodes: 2 }),
     good: service({ readReplicaSource: "abcde12345", readReplicaNodes: 2 }),
-    error: "[stack/db] tsdb_service.db: read_replica_nodes can only be set when read_replica_source is set",
+    error: "[stack/db] tsdb_service.db: read_replica_nodes (readReplicaNodes) can only be set when read_replica_source (readReplicaSource) is set",
   },
   {
     rule: "a read replica cannot have HA replicas",
     bad: service({ readReplicaSource: "abcde12345", haReplicas: 1 }),
     good: service({ readReplicaSource: "abcde12345", haReplicas: 0 }),
     error:
-      "[stack/db] tsdb_service.db: a read replica (read_replica_source set) cannot have HA replicas: leave ha_replicas, sync_replicas and enable_ha_replica unset or 0/false",
+      "[stack/db] tsdb_service.db: a read replica (read_replica_source (readReplicaSource) set) cannot have HA replicas: leave ha_replicas (haReplicas), sync_replicas (syncReplicas) and enable_ha_replica (enableHaReplica) unset or 0/false",
   },
   {
     rule: "a read replica cannot have synchronous replicas",
     bad: service({ readReplicaSource: "abcde12345", syncReplicas: 1, haReplicas: 2 }),
     good: service({ readReplicaSource: "abcde12345", syncReplicas: 0 }),
     error:
-      "[stack/db] tsdb_service.db: a read replica (read_replica_source set) cannot have HA replicas: leave ha_replicas, sync_replicas and enable_ha_replica unset or 0/false",
+      "[stack/db] tsdb_service.db: a read replica (read_replica_source (readReplicaSource) set) cannot have HA replicas: leave ha_replicas (haReplicas), sync_replicas (syncReplicas) and enable_ha_replica (enableHaReplica) unset or 0/false",
   },
   {
     rule: "password conflicts with password_wo: set only one of them",
     bad: service({ password: "long-enough-1", passwordWo: "long-enough-2" }),
     good: service({ passwordWo: "long-enough-2" }),
-    error: "[stack/db] tsdb_service.db: password conflicts with password_wo: set only one of them",
+    error: "[stack/db] tsdb_service.db: password conflicts with password_wo (passwordWo): set only one of them",
   },
   {
     rule: "password_wo_version requires password_wo: the version only triggers setting the write-only password",
     bad: service({ passwordWoVersion: 1 }),
     good: service({ passwordWo: "long-enough-2", passwordWoVersion: 1 }),
-    error: "[stack/db] tsdb_service.db: password_wo_version requires password_wo: the version only triggers setting the write-only password",
+    error: "[stack/db] tsdb_service.db: password_wo_version (passwordWoVersion) requires password_wo (passwordWo): the version only triggers setting the write-only password",
   },
   {
     rule: "enable_ha_replica = false cannot be combined with ha_replicas > 0",
     bad: service({ enableHaReplica: false, haReplicas: 1 }),
     good: service({ enableHaReplica: false, haReplicas: 0 }),
-    error: "[stack/db] tsdb_service.db: enable_ha_replica = false cannot be combined with ha_replicas > 0",
+    error: "[stack/db] tsdb_service.db: enable_ha_replica (enableHaReplica) = false cannot be combined with ha_replicas (haReplicas) > 0",
   },
   {
     rule: "enable_ha_replica = true cannot be combined with ha_replicas = 0",
     bad: service({ enableHaReplica: true, haReplicas: 0 }),
     good: service({ enableHaReplica: true, haReplicas: 1 }),
-    error: "[stack/db] tsdb_service.db: enable_ha_replica = true cannot be combined with ha_replicas = 0",
+    error: "[stack/db] tsdb_service.db: enable_ha_replica (enableHaReplica) = true cannot be combined with ha_replicas (haReplicas) = 0",
   },
   // tsdb_service: value rules
-  { rule: "ha_replicas 0-2", bad: service({ haReplicas: 3 }), good: service({ haReplicas: 2 }), error: "[stack/db] tsdb_service.db: ha_replicas must be at most 2, got 3" },
-  { rule: "ha_replicas not negative", bad: service({ haReplicas: -1 }), good: service({ haReplicas: 0 }), error: "[stack/db] tsdb_service.db: ha_replicas must be at least 0, got -1" },
-  { rule: "sync_replicas 0-1", bad: service({ syncReplicas: 2, haReplicas: 2 }), good: service({ syncReplicas: 0 }), error: "[stack/db] tsdb_service.db: sync_replicas must be at most 1, got 2" },
+  { rule: "ha_replicas 0-2", bad: service({ haReplicas: 3 }), good: service({ haReplicas: 2 }), error: "[stack/db] tsdb_service.db: ha_replicas (haReplicas) must be at most 2, got 3" },
+  { rule: "ha_replicas not negative", bad: service({ haReplicas: -1 }), good: service({ haReplicas: 0 }), error: "[stack/db] tsdb_service.db: ha_replicas (haReplicas) must be at least 0, got -1" },
+  { rule: "sync_replicas 0-1", bad: service({ syncReplicas: 2, haReplicas: 2 }), good: service({ syncReplicas: 0 }), error: "[stack/db] tsdb_service.db: sync_replicas (syncReplicas) must be at most 1, got 2" },
   {
     rule: "read_replica_nodes 1-10",
     bad: service({ readReplicaSource: "abcde12345", readReplicaNodes: 11 }),
     good: service({ readReplicaSource: "abcde12345", readReplicaNodes: 10 }),
-    error: "[stack/db] tsdb_service.db: read_replica_nodes must be at most 10, got 11",
+    error: "[stack/db] tsdb_service.db: read_replica_nodes (readReplicaNodes) must be at most 10, got 11",
   },
   {
     rule: "milli_cpu allowed values",
-    bad: service({ milliCpu: 750, memoryGb: 3 }),
+    bad: service({ milliCpu: 750 as any, memoryGb: 3 as any }),
     good: service({ milliCpu: 64000, memoryGb: 256 }),
-    error: "[stack/db] tsdb_service.db: milli_cpu must be one of 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000, got 750",
+    error: "[stack/db] tsdb_service.db: milli_cpu (milliCpu) must be one of 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000, got 750",
   },
   {
     rule: "timeouts.create is a duration",
@@ -157,15 +158,15 @@ const cases: Case[] = [
   },
   {
     rule: "environment_tag DEV or PROD",
-    bad: service({ environmentTag: "STAGING" }),
+    bad: service({ environmentTag: "STAGING" as any }),
     good: service({ environmentTag: "DEV" }),
-    error: '[stack/db] tsdb_service.db: environment_tag must be one of "DEV", "PROD", got "STAGING"',
+    error: '[stack/db] tsdb_service.db: environment_tag (environmentTag) must be one of "DEV", "PROD", got "STAGING"',
   },
   {
     rule: "types are checked at run time (plain JavaScript)",
     bad: service({ haReplicas: "2" as any }),
     good: service({ haReplicas: 2 }),
-    error: '[stack/db] tsdb_service.db: ha_replicas must be a whole number, got "2"',
+    error: '[stack/db] tsdb_service.db: ha_replicas (haReplicas) must be a number, got "2"',
   },
   {
     rule: "unknown props are reported with a suggestion",
@@ -193,7 +194,7 @@ const cases: Case[] = [
     bad: channel({ destinationProject: "restore-target" }),
     good: channel({ destinationProject: "projects/123456789012" }),
     error:
-      '[stack/rc] containerbackup_restore_channel.rc: destination_project must be projects/{project} with a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number, got "restore-target"',
+      '[stack/rc] containerbackup_restore_channel.rc: destination_project (destinationProject) must be projects/{project} with a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number, got "restore-target"',
   },
   {
     rule: "location is required",
@@ -262,7 +263,7 @@ const cases: Case[] = [
     rule: "containerbackup provider: access_token is sensitive",
     bad: cbProvider({ accessToken: "" }),
     good: cbProvider({ accessToken: "token" }),
-    error: "[stack/p] provider.containerbackup: access_token must be at least 1 characters long",
+    error: "[stack/p] provider.containerbackup: access_token (accessToken) must be at least 1 characters long",
     providers: false,
   },
 
@@ -271,21 +272,21 @@ const cases: Case[] = [
     rule: "access_token cannot be combined with access_key: use either a token or a key pair",
     bad: tsdbProvider({ accessToken: "token", accessKey: KEY, secretKey: SECRET }),
     good: tsdbProvider({ accessToken: "token" }),
-    error: "[stack/p] provider.tsdb: access_token cannot be combined with access_key: use either a token or a key pair",
+    error: "[stack/p] provider.tsdb: access_token (accessToken) cannot be combined with access_key (accessKey): use either a token or a key pair",
     providers: false,
   },
   {
     rule: "access_token cannot be combined with secret_key: use either a token or a key pair",
     bad: tsdbProvider({ accessToken: "token", accessKey: KEY, secretKey: SECRET }),
     good: tsdbProvider({ accessKey: KEY, secretKey: SECRET }),
-    error: "[stack/p] provider.tsdb: access_token cannot be combined with secret_key: use either a token or a key pair",
+    error: "[stack/p] provider.tsdb: access_token (accessToken) cannot be combined with secret_key (secretKey): use either a token or a key pair",
     providers: false,
   },
   {
     rule: "access_key and secret_key must be set together",
     bad: tsdbProvider({ accessKey: KEY }),
     good: tsdbProvider({ accessKey: KEY, secretKey: SECRET }),
-    error: "[stack/p] provider.tsdb: access_key and secret_key must be set together",
+    error: "[stack/p] provider.tsdb: access_key (accessKey) and secret_key (secretKey) must be set together",
     providers: false,
   },
   {
@@ -313,13 +314,13 @@ const cases: Case[] = [
     rule: "region_code is required",
     bad: vpcs({ cidr: "10.0.0.0/16" }),
     good: vpcs({ cidr: "10.0.0.0/16", regionCode: "eu-west-1" }),
-    error: "[stack/main] tsdb_vpcs.main: region_code is required",
+    error: "[stack/main] tsdb_vpcs.main: region_code (regionCode) is required",
   },
   {
     rule: "az- regions are not supported for VPCs",
     bad: vpcs({ cidr: "10.0.0.0/16", regionCode: "az-east-1" }),
     good: vpcs({ cidr: "10.0.0.0/16", regionCode: "us-west-2" }),
-    error: '[stack/main] tsdb_vpcs.main: region_code must be a region code such as us-east-1 (az- regions are not supported for VPCs), got "az-east-1"',
+    error: '[stack/main] tsdb_vpcs.main: region_code (regionCode) must be a region code such as us-east-1 (az- regions are not supported for VPCs), got "az-east-1"',
   },
 
   // tsdb_peering_connection
@@ -327,31 +328,31 @@ const cases: Case[] = [
     rule: "exactly one of peer_vpc_id and peer_tgw_id must be set (none)",
     bad: peering({}),
     good: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890" }),
-    error: "[stack/pc] tsdb_peering_connection.pc: exactly one of peer_vpc_id and peer_tgw_id must be set",
+    error: "[stack/pc] tsdb_peering_connection.pc: exactly one of peer_vpc_id (peerVpcId) and peer_tgw_id (peerTgwId) must be set",
   },
   {
     rule: "exactly one of peer_vpc_id and peer_tgw_id must be set (both)",
     bad: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890", peerTgwId: "tgw-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8"] }),
     good: peering({ peerTgwId: "tgw-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8"] }),
-    error: "[stack/pc] tsdb_peering_connection.pc: exactly one of peer_vpc_id and peer_tgw_id must be set",
+    error: "[stack/pc] tsdb_peering_connection.pc: exactly one of peer_vpc_id (peerVpcId) and peer_tgw_id (peerTgwId) must be set",
   },
   {
     rule: "peer_cidr_blocks is required for transit gateway peering (peer_tgw_id)",
     bad: peering({ peerTgwId: "tgw-0a1b2c3d4e5f67890" }),
     good: peering({ peerTgwId: "tgw-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8", "172.16.0.0/12"] }),
-    error: "[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks is required for transit gateway peering (peer_tgw_id)",
+    error: "[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks (peerCidrBlocks) is required for transit gateway peering (peer_tgw_id (peerTgwId))",
   },
   {
     rule: "peer_cidr_blocks are CIDR blocks",
     bad: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8", "10.0.0.1"] }),
     good: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8"] }),
-    error: '[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks[1] must be an IPv4 CIDR block such as 10.0.0.0/16, got "10.0.0.1"',
+    error: '[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks[1] (peerCidrBlocks[1]) must be an IPv4 CIDR block such as 10.0.0.0/16, got "10.0.0.1"',
   },
   {
     rule: "peer_account_id is 12 digits",
     bad: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890", peerAccountId: "1234" }),
     good: peering({ peerVpcId: "vpc-0a1b2c3d4e5f67890" }),
-    error: '[stack/pc] tsdb_peering_connection.pc: peer_account_id must be a 12-digit cloud account id, got "1234"',
+    error: '[stack/pc] tsdb_peering_connection.pc: peer_account_id (peerAccountId) must be a 12-digit cloud account id, got "1234"',
   },
 
   // tsdb_connector_obj_store
@@ -359,23 +360,23 @@ const cases: Case[] = [
     rule: "credentials.role_arn is required when credentials.type is RoleARN",
     bad: objStore({ credentials: { type: "RoleARN" } }),
     good: objStore({ credentials: { type: "RoleARN", roleArn: ARN } }),
-    error: "[stack/os] tsdb_connector_obj_store.os: credentials.role_arn is required when credentials.type is RoleARN",
+    error: "[stack/os] tsdb_connector_obj_store.os: credentials.role_arn (credentials.roleArn) is required when credentials.type is RoleARN",
   },
   {
     rule: "credentials.role_arn can only be set when credentials.type is RoleARN",
     bad: objStore({ credentials: { type: "Public", roleArn: ARN } }),
     good: objStore({ credentials: { type: "Public" } }),
-    error: "[stack/os] tsdb_connector_obj_store.os: credentials.role_arn can only be set when credentials.type is RoleARN",
+    error: "[stack/os] tsdb_connector_obj_store.os: credentials.role_arn (credentials.roleArn) can only be set when credentials.type is RoleARN",
   },
   {
     rule: "credentials.type is Public or RoleARN",
-    bad: objStore({ credentials: { type: "Private" } }),
+    bad: objStore({ credentials: { type: "Private" as any } }),
     good: objStore({ credentials: { type: "RoleARN", roleArn: ARN } }),
     error: '[stack/os] tsdb_connector_obj_store.os: credentials.type must be one of "Public", "RoleARN", got "Private"',
   },
   {
     rule: "definition.type is CSV or PARQUET",
-    bad: objStore({ definition: { type: "JSON" } }),
+    bad: objStore({ definition: { type: "JSON" as any } }),
     good: objStore({ definition: { type: "PARQUET" } }),
     error: '[stack/os] tsdb_connector_obj_store.os: definition.type must be one of "CSV", "PARQUET", got "JSON"',
   },
@@ -395,13 +396,13 @@ const cases: Case[] = [
     rule: "definition.csv: auto_column_mapping, column_names and column_mappings are mutually exclusive",
     bad: objStore({ definition: { type: "CSV", csv: { autoColumnMapping: true, columnNames: ["time", "value"] } } }),
     good: objStore({ definition: { type: "CSV", csv: { columnNames: ["time", "value"] } } }),
-    error: "[stack/os] tsdb_connector_obj_store.os: definition.csv: auto_column_mapping, column_names and column_mappings are mutually exclusive",
+    error: "[stack/os] tsdb_connector_obj_store.os: definition.csv: auto_column_mapping (autoColumnMapping), column_names (columnNames) and column_mappings (columnMappings) are mutually exclusive",
   },
   {
     rule: "definition.parquet: auto_column_mapping and column_mappings are mutually exclusive",
     bad: objStore({ definition: { type: "PARQUET", parquet: { autoColumnMapping: true, columnMappings: [{ source: "a", destination: "b" }] } } }),
     good: objStore({ definition: { type: "PARQUET", parquet: { columnMappings: [{ source: "a", destination: "b" }] } } }),
-    error: "[stack/os] tsdb_connector_obj_store.os: definition.parquet: auto_column_mapping and column_mappings are mutually exclusive",
+    error: "[stack/os] tsdb_connector_obj_store.os: definition.parquet: auto_column_mapping (autoColumnMapping) and column_mappings (columnMappings) are mutually exclusive",
   },
   {
     rule: "csv delimiter is one character",
@@ -411,7 +412,7 @@ const cases: Case[] = [
   },
   {
     rule: "frequency is one of the listed values",
-    bad: objStore({ frequency: "@minutely" }),
+    bad: objStore({ frequency: "@minutely" as any }),
     good: objStore({ frequency: "@daily" }),
     error:
       '[stack/os] tsdb_connector_obj_store.os: frequency must be one of "@always", "@5minutes", "@10minutes", "@15minutes", "@30minutes", "@hourly", "@daily", "@weekly", "@monthly", "@annually", "@yearly", got "@minutely"',
@@ -420,7 +421,7 @@ const cases: Case[] = [
     rule: "table_identifier.table_name is required",
     bad: objStore({ tableIdentifier: { schemaName: "raw" } as any }),
     good: objStore({ tableIdentifier: { tableName: "events", schemaName: "raw" } }),
-    error: "[stack/os] tsdb_connector_obj_store.os: table_identifier.table_name is required",
+    error: "[stack/os] tsdb_connector_obj_store.os: table_identifier.table_name (tableIdentifier.tableName) is required",
   },
 
   // tsdb_connector_src_db
@@ -429,7 +430,7 @@ const cases: Case[] = [
     bad: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{}] }) }),
     good: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ range: { columnName: "region", partitionInterval: "1h" } }] }) }),
     error:
-      "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0]: each secondary dimension needs exactly one of hash and range",
+      "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0] (tables[0].hypertableSpec.secondaryDimensions[0]): each secondary dimension needs exactly one of hash and range",
   },
   {
     rule: "each secondary dimension needs exactly one of hash and range (both)",
@@ -441,126 +442,126 @@ const cases: Case[] = [
     }),
     good: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ hash: { columnName: "a", numberPartitions: 2 } }] }) }),
     error:
-      "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0]: each secondary dimension needs exactly one of hash and range",
+      "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0] (tables[0].hypertableSpec.secondaryDimensions[0]): each secondary dimension needs exactly one of hash and range",
   },
   {
     rule: "ssh_tunnel.name is required",
     bad: srcDb({ sshTunnel: { host: "bastion.example.com" } as any }),
     good: srcDb({ sshTunnel: { name: "bastion", host: "bastion.example.com" } }),
-    error: "[stack/src] tsdb_connector_src_db.src: ssh_tunnel.name is required",
+    error: "[stack/src] tsdb_connector_src_db.src: ssh_tunnel.name (sshTunnel.name) is required",
   },
   {
     rule: "ssh_tunnel outputs cannot be set",
     bad: srcDb({ sshTunnel: { name: "bastion", publicKey: "ssh-ed25519 AAAA" } as any }),
     good: srcDb({ sshTunnel: { name: "bastion" } }),
-    error: "[stack/src] tsdb_connector_src_db.src: ssh_tunnel.public_key is computed by the provider and cannot be set",
+    error: "[stack/src] tsdb_connector_src_db.src: ssh_tunnel.public_key (sshTunnel.publicKey) is computed by the provider and cannot be set",
   },
   {
     rule: "tables[].schema_name is required",
     bad: srcDb({ tables: [{ tableName: "orders" } as any] }),
     good: srcDb({ tables: [{ schemaName: "public", tableName: "orders" }] }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].schema_name is required",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].schema_name (tables[0].schemaName) is required",
   },
   {
     rule: "tables[].table_name is required",
     bad: srcDb({ tables: [{ schemaName: "public" } as any] }),
     good: srcDb({ tables: [{ schemaName: "public", tableName: "orders" }] }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].table_name is required",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].table_name (tables[0].tableName) is required",
   },
   {
     rule: "table_mapping needs both names",
     bad: srcDb({ tables: [{ schemaName: "public", tableName: "orders", tableMapping: { schemaName: "crm" } as any }] }),
     good: srcDb({ tables: [{ schemaName: "public", tableName: "orders", tableMapping: { schemaName: "crm", tableName: "orders" } }] }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].table_mapping.table_name is required",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].table_mapping.table_name (tables[0].tableMapping.tableName) is required",
   },
   {
     rule: "hypertable_spec.primary_dimension is required",
     bad: srcDb({ tables: table({}) }),
     good: srcDb({ tables: table({ primaryDimension: primary }) }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension is required",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension (tables[0].hypertableSpec.primaryDimension) is required",
   },
   {
     rule: "primary_dimension.partition_interval is required",
     bad: srcDb({ tables: table({ primaryDimension: { columnName: "created_at" } }) }),
     good: srcDb({ tables: table({ primaryDimension: primary }) }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension.partition_interval is required",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension.partition_interval (tables[0].hypertableSpec.primaryDimension.partitionInterval) is required",
   },
   {
     rule: "partition intervals are a number and a unit",
     bad: srcDb({ tables: table({ primaryDimension: { columnName: "created_at", partitionInterval: "7 days" } }) }),
     good: srcDb({ tables: table({ primaryDimension: { columnName: "created_at", partitionInterval: "168h" } }) }),
     error:
-      '[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension.partition_interval must be a number and a unit (s, m, h, d or w), such as 7d, 1h or 168h, got "7 days"',
+      '[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.primary_dimension.partition_interval (tables[0].hypertableSpec.primaryDimension.partitionInterval) must be a number and a unit (s, m, h, d or w), such as 7d, 1h or 168h, got "7 days"',
   },
   {
     rule: "range dimensions' intervals are a number and a unit",
     bad: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ range: { columnName: "r", partitionInterval: "0d" } }] }) }),
     good: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ range: { columnName: "r", partitionInterval: "30d" } }] }) }),
     error:
-      '[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0].range.partition_interval must be a number and a unit (s, m, h, d or w), such as 7d, 1h or 168h, got "0d"',
+      '[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0].range.partition_interval (tables[0].hypertableSpec.secondaryDimensions[0].range.partitionInterval) must be a number and a unit (s, m, h, d or w), such as 7d, 1h or 168h, got "0d"',
   },
   {
     rule: "hash number_partitions at least 1",
     bad: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ hash: { columnName: "a", numberPartitions: 0 } }] }) }),
     good: srcDb({ tables: table({ primaryDimension: primary, secondaryDimensions: [{ hash: { columnName: "a", numberPartitions: 1 } }] }) }),
-    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0].hash.number_partitions must be at least 1, got 0",
+    error: "[stack/src] tsdb_connector_src_db.src: tables[0].hypertable_spec.secondary_dimensions[0].hash.number_partitions (tables[0].hypertableSpec.secondaryDimensions[0].hash.numberPartitions) must be at least 1, got 0",
   },
   {
     rule: "table_sync_workers at least 1",
     bad: srcDb({ tableSyncWorkers: 0 }),
     good: srcDb({ tableSyncWorkers: 1 }),
-    error: "[stack/src] tsdb_connector_src_db.src: table_sync_workers must be at least 1, got 0",
+    error: "[stack/src] tsdb_connector_src_db.src: table_sync_workers (tableSyncWorkers) must be at least 1, got 0",
   },
   {
     rule: "connection_string is sensitive: never shown",
     bad: srcDb({ connectionString: "mysql://admin:hunter2@db" }),
     good: srcDb({ connectionString: "postgresql://admin:hunter2@db/app" }),
-    error: "[stack/src] tsdb_connector_src_db.src: connection_string must be a postgres:// or postgresql:// connection URI",
+    error: "[stack/src] tsdb_connector_src_db.src: connection_string (connectionString) must be a postgres:// or postgresql:// connection URI",
     secret: "hunter2",
   },
 
   // tsdb_log_exporter
   {
-    rule: "cloudmon is required: a log exporter needs a destination",
+    rule: "cloudmon is required",
     bad: logs({}),
     good: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon is required: a log exporter needs a destination",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon is required",
   },
   {
     rule: "cloudmon needs authentication: set role_arn, or access_key together with secret_key",
     bad: logs({ cloudmon: { ...cloudmonBase } }),
     good: logs({ cloudmon: { ...cloudmonBase, accessKey: KEY, secretKey: SECRET } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon needs authentication: set role_arn, or access_key together with secret_key",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon needs authentication: set role_arn (roleArn), or access_key (accessKey) together with secret_key (secretKey)",
   },
   {
     rule: "cloudmon: role_arn cannot be combined with access_key",
     bad: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN, accessKey: KEY, secretKey: SECRET } }),
     good: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: role_arn cannot be combined with access_key",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: role_arn (roleArn) cannot be combined with access_key (accessKey)",
   },
   {
     rule: "cloudmon: role_arn cannot be combined with secret_key",
     bad: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN, secretKey: SECRET } }),
     good: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: role_arn cannot be combined with secret_key",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: role_arn (roleArn) cannot be combined with secret_key (secretKey)",
   },
   {
     rule: "cloudmon: access_key and secret_key must be set together",
     bad: logs({ cloudmon: { ...cloudmonBase, accessKey: KEY } }),
     good: logs({ cloudmon: { ...cloudmonBase, accessKey: KEY, secretKey: SECRET } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: access_key and secret_key must be set together",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon: access_key (accessKey) and secret_key (secretKey) must be set together",
   },
   {
     rule: "cloudmon.log_group_name is required",
     bad: logs({ cloudmon: { region: "us-east-1", logStreamName: "primary", roleArn: ARN } as any }),
     good: logs({ cloudmon: { ...cloudmonBase, roleArn: ARN } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon.log_group_name is required",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon.log_group_name (cloudmon.logGroupName) is required",
   },
   {
     rule: "cloudmon.secret_key is sensitive: never shown",
     bad: logs({ cloudmon: { ...cloudmonBase, accessKey: KEY, secretKey: "too-short-secret" } }),
     good: logs({ cloudmon: { ...cloudmonBase, accessKey: KEY, secretKey: SECRET } }),
-    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon.secret_key must be at least 40 characters long",
+    error: "[stack/logs] tsdb_log_exporter.logs: cloudmon.secret_key (cloudmon.secretKey) must be at least 40 characters long",
     secret: "too-short-secret",
   },
   {
@@ -593,13 +594,13 @@ const cases: Case[] = [
     rule: "metric cloudmon: role_arn cannot be combined with access_key",
     bad: metrics({ cloudmon: { ...cloudmonBase, namespace: "TSDB", roleArn: ARN, accessKey: KEY } }),
     good: metrics({ cloudmon: { ...cloudmonBase, namespace: "TSDB", accessKey: KEY, secretKey: SECRET } }),
-    error: "[stack/metrics] tsdb_metric_exporter.metrics: cloudmon: role_arn cannot be combined with access_key",
+    error: "[stack/metrics] tsdb_metric_exporter.metrics: cloudmon: role_arn (roleArn) cannot be combined with access_key (accessKey)",
   },
   {
     rule: "metric cloudmon needs authentication",
     bad: metrics({ cloudmon: { ...cloudmonBase, namespace: "TSDB" } }),
     good: metrics({ cloudmon: { ...cloudmonBase, namespace: "TSDB", roleArn: ARN } }),
-    error: "[stack/metrics] tsdb_metric_exporter.metrics: cloudmon needs authentication: set role_arn, or access_key together with secret_key",
+    error: "[stack/metrics] tsdb_metric_exporter.metrics: cloudmon needs authentication: set role_arn (roleArn), or access_key (accessKey) together with secret_key (secretKey)",
   },
   {
     rule: "saasmon.site is a domain",
@@ -625,7 +626,7 @@ const cases: Case[] = [
     rule: "data tsdb_service: vpc_id at least 1",
     bad: (s) => void new DataTsdbService(s, "lookup", { id: "abcde12345", vpcId: 0 }),
     good: (s) => void new DataTsdbService(s, "lookup", { id: "abcde12345", vpcId: 3 }),
-    error: "[stack/lookup] data.tsdb_service.lookup: vpc_id must be at least 1, got 0",
+    error: "[stack/lookup] data.tsdb_service.lookup: vpc_id (vpcId) must be at least 1, got 0",
   },
 ];
 
@@ -648,18 +649,18 @@ describe("an error names the construct path, the Terraform address, the attribut
     const { app, stack } = newStack();
     new Service(stack, "db", { haReplicas: 1, syncReplicas: 1 });
     expect(() => app.synth()).toThrow(
-      "Validation failed with the following errors:\n  [stack/db] tsdb_service.db: sync_replicas = 1 requires ha_replicas = 2\n",
+      "Validation failed with the following errors:\n  [stack/db] tsdb_service.db: sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2\n",
     );
   });
 
   test("every error of a construct is reported at once", () => {
     const errors = synthErrors((s) => {
-      new Service(s, "db", { haReplicas: 3, environmentTag: "QA", timeouts: { create: "soon" } });
+      new Service(s, "db", { haReplicas: 3, environmentTag: "QA" as any, timeouts: { create: "soon" } });
       new Vpcs(s, "main", { cidr: "10.0.0.0", regionCode: "us-east-1" });
     });
     expect(errors).toEqual([
-      "[stack/db] tsdb_service.db: ha_replicas must be at most 2, got 3",
-      '[stack/db] tsdb_service.db: environment_tag must be one of "DEV", "PROD", got "QA"',
+      "[stack/db] tsdb_service.db: ha_replicas (haReplicas) must be at most 2, got 3",
+      '[stack/db] tsdb_service.db: environment_tag (environmentTag) must be one of "DEV", "PROD", got "QA"',
       '[stack/db] tsdb_service.db: timeouts.create must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got "soon"',
       '[stack/main] tsdb_vpcs.main: cidr must be an IPv4 CIDR block such as 10.0.0.0/16, got "10.0.0.0"',
     ]);
@@ -672,12 +673,41 @@ describe("an error names the construct path, the Terraform address, the attribut
       new Service(group, "db", { haReplicas: 1, syncReplicas: 1 });
     });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^\[stack\/team\/db\] tsdb_service\.team_db_[0-9A-F]{8}: sync_replicas = 1 requires ha_replicas = 2$/);
+    expect(errors[0]).toMatch(/^\[stack\/team\/db\] tsdb_service\.team_db_[0-9A-F]{8}: sync_replicas \(syncReplicas\) = 1 requires ha_replicas \(haReplicas\) = 2$/);
+  });
+
+  test("a value that reads like an attribute name is shown as it was written", () => {
+    const errors = synthErrors((s) => void new RestoreChannel(s, "rc", { location: "us-central1", destinationProject: "projects/restore-target", name: "destination_project" }));
+    expect(errors).toEqual([
+      '[stack/rc] containerbackup_restore_channel.rc: name must be 1-63 lowercase letters, digits and dashes, starting with a letter and ending with a letter or digit, got "destination_project"',
+    ]);
   });
 
   test("an aliased provider is named provider.<type>.<alias>", () => {
     const errors = synthErrors((s) => void new TsdbProvider(s, "eu", { alias: "eu", projectId: "demo", accessKey: KEY }), { providers: false });
-    expect(errors).toEqual(["[stack/eu] provider.tsdb.eu: access_key and secret_key must be set together"]);
+    expect(errors).toEqual(["[stack/eu] provider.tsdb.eu: access_key (accessKey) and secret_key (secretKey) must be set together"]);
+  });
+});
+
+describe("a value of the wrong type (plain JavaScript, or a cast)", () => {
+  test("gets one error: its enum and range checks and the rules that read it are not run on it", () => {
+    // A string CPU once gave three errors, one of them claiming 1000/4 is not an allowed pair.
+    const errors = synthErrors((s) => void new Service(s, "db", { milliCpu: "1000" as any, memoryGb: 4 }));
+    expect(errors).toEqual(['[stack/db] tsdb_service.db: milli_cpu (milliCpu) must be a number, got "1000"']);
+  });
+
+  test("errors of the construct's other props are still reported", () => {
+    const errors = synthErrors((s) => void new Service(s, "db", { haReplicas: "1" as any, syncReplicas: 2, timeouts: { create: 30 as any } }));
+    expect(errors).toEqual([
+      "[stack/db] tsdb_service.db: sync_replicas (syncReplicas) must be at most 1, got 2",
+      '[stack/db] tsdb_service.db: ha_replicas (haReplicas) must be a number, got "1"',
+      "[stack/db] tsdb_service.db: timeouts.create must be a string, got 30",
+    ]);
+  });
+
+  test("a sensitive value of the wrong type is not shown", () => {
+    const errors = synthErrors((s) => void new Service(s, "db", { passwordWo: 12345678 as any }));
+    expect(errors).toEqual(["[stack/db] tsdb_service.db: password_wo (passwordWo) must be a string"]);
   });
 });
 
@@ -693,7 +723,8 @@ describe("coverage", () => {
     };
     for (const file of readdirSync(schemas).filter((f) => f.endsWith(".schema.json"))) collect(JSON.parse(readFileSync(join(schemas, file), "utf8")));
     expect(messages.length).toBeGreaterThan(25);
-    const text = [...reported].join("\n");
+    // Messages name the prop beside each attribute (`ha_replicas (haReplicas)`); the rules do not.
+    const text = [...reported].join("\n").replace(/ \([a-z][A-Za-z0-9.[\]]*\)/g, "");
     const missing = messages.filter((m) => !text.includes(m));
     expect(missing).toEqual([]);
   });

@@ -4,7 +4,19 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { Fn, TerraformLocal, TerraformVariable, Token, type IResolvable } from "cdktf";
 import { RestoreChannel } from "schemaform/containerbackup";
-import { ConnectorObjStore, ConnectorSrcDb, LogExporter, PeeringConnection, Service, TsdbProvider, Vpcs } from "schemaform/tsdb";
+import {
+  ConnectorObjStore,
+  ConnectorSrcDb,
+  LogExporter,
+  PeeringConnection,
+  Service,
+  TsdbProvider,
+  Vpcs,
+  type ConnectorObjStoreCredentialsType,
+  type ConnectorObjStoreFrequency,
+  type ServiceEnvironmentTag,
+  type ServiceMilliCpu,
+} from "schemaform/tsdb";
 import { withUnknowns } from "../../constructs/runtime/validation.js";
 import { UNKNOWN_VALUE as UNKNOWN } from "../../hcljson/model-types.js";
 import { cleanOutdirs, newStack, synthErrors, synthesize } from "./helpers.js";
@@ -44,7 +56,8 @@ describe("tokens never trip a rule", () => {
       synthErrors((s) => {
         const text = new TerraformVariable(s, "text", { type: "string" });
         const number = new TerraformVariable(s, "n", { type: "number" });
-        new Service(s, "db", { milliCpu: number.numberValue, memoryGb: 4, environmentTag: text.stringValue, timeouts: { create: text.stringValue } });
+        // An enum prop takes any other token with a cast to its union (the documented escape).
+        new Service(s, "db", { milliCpu: number.numberValue as ServiceMilliCpu, memoryGb: 4, environmentTag: text.stringValue as ServiceEnvironmentTag, timeouts: { create: text.stringValue } });
         new Vpcs(s, "main", { cidr: text.stringValue, regionCode: text.stringValue });
         new RestoreChannel(s, "rc", { location: text.stringValue, destinationProject: `projects/${text.stringValue}`, name: Fn.lower(text.stringValue) });
       }),
@@ -58,7 +71,7 @@ describe("tokens never trip a rule", () => {
       new PeeringConnection(s, "both", { platformVpcId: 1, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: id.stringValue, peerTgwId: "tgw-0a1b2c3d4e5f67890", peerCidrBlocks: ["10.0.0.0/8"] });
       new PeeringConnection(s, "one", { platformVpcId: 1, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: id.stringValue });
     });
-    expect(errors).toEqual(["[stack/both] tsdb_peering_connection.both: exactly one of peer_vpc_id and peer_tgw_id must be set"]);
+    expect(errors).toEqual(["[stack/both] tsdb_peering_connection.both: exactly one of peer_vpc_id (peerVpcId) and peer_tgw_id (peerTgwId) must be set"]);
   });
 
   test("number tokens, list tokens, map tokens and whole-object tokens", () => {
@@ -70,10 +83,10 @@ describe("tokens never trip a rule", () => {
           serviceId: any.stringValue,
           bucket: any.stringValue,
           pattern: "*.csv",
-          credentials: { type: any.stringValue },
+          credentials: { type: any.stringValue as ConnectorObjStoreCredentialsType },
           definition: { type: "CSV", csv: { columnNames: local.asList, delimiter: Token.asString(any.value) } },
           tableIdentifier: any.value as IResolvable as never,
-          frequency: any.stringValue,
+          frequency: any.stringValue as ConnectorObjStoreFrequency,
         });
         new ConnectorSrcDb(s, "src", {
           serviceId: "abcde12345",
@@ -104,7 +117,7 @@ describe("tokens never trip a rule", () => {
       const text = new TerraformVariable(s, "text", { type: "string" });
       new PeeringConnection(s, "pc", { platformVpcId: 1, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerTgwId: text.stringValue, peerCidrBlocks: [text.stringValue, "10.0.0.0"] });
     });
-    expect(errors).toEqual(['[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks[1] must be an IPv4 CIDR block such as 10.0.0.0/16, got "10.0.0.0"']);
+    expect(errors).toEqual(['[stack/pc] tsdb_peering_connection.pc: peer_cidr_blocks[1] (peerCidrBlocks[1]) must be an IPv4 CIDR block such as 10.0.0.0/16, got "10.0.0.0"']);
   });
 
   test("withUnknowns replaces exactly the unresolved values", () => {
@@ -131,8 +144,8 @@ describe("deprecated arguments", () => {
     });
     expect(json.resource.tsdb_service.db.storage_gb).toBe(10);
     expect(annotations).toEqual([
-      { constructPath: "stack/db", level: "@cdktf/warn", message: "tsdb_service.db: storage_gb is deprecated: storage is usage-based; remove storage_gb", stacktrace: undefined },
-      { constructPath: "stack/db", level: "@cdktf/warn", message: "tsdb_service.db: enable_ha_replica is deprecated: use ha_replicas and sync_replicas instead", stacktrace: undefined },
+      { constructPath: "stack/db", level: "@cdktf/warn", message: "tsdb_service.db: storage_gb (storageGb) is deprecated: storage is usage-based; remove storage_gb", stacktrace: undefined },
+      { constructPath: "stack/db", level: "@cdktf/warn", message: "tsdb_service.db: enable_ha_replica (enableHaReplica) is deprecated: use ha_replicas (haReplicas) and sync_replicas (syncReplicas) instead", stacktrace: undefined },
     ].map(({ stacktrace: _s, ...rest }) => expect.objectContaining(rest)));
   });
 
@@ -141,7 +154,7 @@ describe("deprecated arguments", () => {
       const size = new TerraformVariable(s, "size", { type: "number" });
       new Service(s, "db", { storageGb: size.numberValue });
     });
-    expect(annotations.map((a) => a.message)).toEqual(["tsdb_service.db: storage_gb is deprecated: storage is usage-based; remove storage_gb"]);
+    expect(annotations.map((a) => a.message)).toEqual(["tsdb_service.db: storage_gb (storageGb) is deprecated: storage is usage-based; remove storage_gb"]);
   });
 
   test("skipValidation switches validation off", () => {

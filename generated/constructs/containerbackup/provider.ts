@@ -4,6 +4,7 @@ import type { Construct } from "constructs";
 import { model } from "../../models/provider.containerbackup.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
+import { lockProviderPackage } from "../../../constructs/runtime/lock-file.js";
 import type * as types from "../../types/containerbackup/provider.js";
 
 export type * from "../../types/containerbackup/provider.js";
@@ -21,7 +22,7 @@ export interface ContainerbackupProviderConfig extends types.ContainerbackupProv
 export class ContainerbackupProvider extends TerraformProvider {
   public static readonly tfResourceType = "containerbackup";
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.ContainerbackupProviderAttributes;
   private _alias?: string;
 
   /** Alias of this provider configuration (`provider = <type>.<alias>` in resources). */
@@ -49,13 +50,14 @@ export class ContainerbackupProvider extends TerraformProvider {
     const { alias: _alias, ...attributes } = config;
     this.attrs = { ...attributes };
     addSchemaValidation(this, model, () => this.attrs);
+    lockProviderPackage(this);
   }
 
   /**
    * Default project of resources that do not set `project`: a project id or number. Falls back to `CONTAINERBACKUP_PROJECT`.
    */
   public get project(): types.ContainerbackupProviderAttributes["project"] | undefined {
-    return this.attrs.project as types.ContainerbackupProviderAttributes["project"] | undefined;
+    return this.attrs.project;
   }
   public set project(value: types.ContainerbackupProviderAttributes["project"]) {
     this.attrs.project = value;
@@ -64,15 +66,15 @@ export class ContainerbackupProvider extends TerraformProvider {
     delete this.attrs.project;
   }
   /** The value set in the configuration (not a reference). */
-  public get projectInput(): types.ContainerbackupProviderAttributes["project"] | undefined {
-    return this.attrs.project as types.ContainerbackupProviderAttributes["project"] | undefined;
+  public get projectInput() {
+    return this.attrs.project;
   }
 
   /**
    * Labels applied to every resource of this provider; a resource's own `labels` win on the same key. Reported per resource in `tool_labels`.
    */
   public get defaultLabels(): types.ContainerbackupProviderAttributes["defaultLabels"] | undefined {
-    return this.attrs.defaultLabels as types.ContainerbackupProviderAttributes["defaultLabels"] | undefined;
+    return this.attrs.defaultLabels;
   }
   public set defaultLabels(value: types.ContainerbackupProviderAttributes["defaultLabels"]) {
     this.attrs.defaultLabels = value;
@@ -81,15 +83,15 @@ export class ContainerbackupProvider extends TerraformProvider {
     delete this.attrs.defaultLabels;
   }
   /** The value set in the configuration (not a reference). */
-  public get defaultLabelsInput(): types.ContainerbackupProviderAttributes["defaultLabels"] | undefined {
-    return this.attrs.defaultLabels as types.ContainerbackupProviderAttributes["defaultLabels"] | undefined;
+  public get defaultLabelsInput() {
+    return this.attrs.defaultLabels;
   }
 
   /**
    * Access token. Falls back to `CONTAINERBACKUP_ACCESS_TOKEN`.
    */
   public get accessToken(): types.ContainerbackupProviderAttributes["accessToken"] | undefined {
-    return this.attrs.accessToken as types.ContainerbackupProviderAttributes["accessToken"] | undefined;
+    return this.attrs.accessToken;
   }
   public set accessToken(value: types.ContainerbackupProviderAttributes["accessToken"]) {
     this.attrs.accessToken = value;
@@ -98,15 +100,15 @@ export class ContainerbackupProvider extends TerraformProvider {
     delete this.attrs.accessToken;
   }
   /** The value set in the configuration (not a reference). */
-  public get accessTokenInput(): types.ContainerbackupProviderAttributes["accessToken"] | undefined {
-    return this.attrs.accessToken as types.ContainerbackupProviderAttributes["accessToken"] | undefined;
+  public get accessTokenInput() {
+    return this.attrs.accessToken;
   }
 
   /**
    * URL of a platform server (`schemaform platform serve`). Unset means the embedded local platform. Falls back to `CONTAINERBACKUP_ENDPOINT`.
    */
   public get endpoint(): types.ContainerbackupProviderAttributes["endpoint"] | undefined {
-    return this.attrs.endpoint as types.ContainerbackupProviderAttributes["endpoint"] | undefined;
+    return this.attrs.endpoint;
   }
   public set endpoint(value: types.ContainerbackupProviderAttributes["endpoint"]) {
     this.attrs.endpoint = value;
@@ -115,8 +117,8 @@ export class ContainerbackupProvider extends TerraformProvider {
     delete this.attrs.endpoint;
   }
   /** The value set in the configuration (not a reference). */
-  public get endpointInput(): types.ContainerbackupProviderAttributes["endpoint"] | undefined {
-    return this.attrs.endpoint as types.ContainerbackupProviderAttributes["endpoint"] | undefined;
+  public get endpointInput() {
+    return this.attrs.endpoint;
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {

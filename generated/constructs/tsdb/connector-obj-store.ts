@@ -3,7 +3,7 @@ import { type IResolvable, ImportableResource, type TerraformMetaArguments, type
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_connector_obj_store.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectListReference, ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectListReference, ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/connector-obj-store.js";
 
@@ -27,7 +27,7 @@ export class ConnectorObjStore extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_connector_obj_store", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.ConnectorObjStoreAttributes;
 
   constructor(scope: Construct, id: string, config: ConnectorObjStoreConfig) {
     super(scope, id, {
@@ -63,8 +63,8 @@ export class ConnectorObjStore extends TerraformResource {
     this.attrs.serviceId = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get serviceIdInput(): types.ConnectorObjStoreAttributes["serviceId"] | undefined {
-    return this.attrs.serviceId as types.ConnectorObjStoreAttributes["serviceId"] | undefined;
+  public get serviceIdInput() {
+    return this.attrs.serviceId;
   }
 
   /**
@@ -77,8 +77,8 @@ export class ConnectorObjStore extends TerraformResource {
     this.attrs.bucket = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get bucketInput(): types.ConnectorObjStoreAttributes["bucket"] | undefined {
-    return this.attrs.bucket as types.ConnectorObjStoreAttributes["bucket"] | undefined;
+  public get bucketInput() {
+    return this.attrs.bucket;
   }
 
   /**
@@ -91,22 +91,22 @@ export class ConnectorObjStore extends TerraformResource {
     this.attrs.pattern = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get patternInput(): types.ConnectorObjStoreAttributes["pattern"] | undefined {
-    return this.attrs.pattern as types.ConnectorObjStoreAttributes["pattern"] | undefined;
+  public get patternInput() {
+    return this.attrs.pattern;
   }
 
   /**
    * How the platform reads the bucket.
    */
   public get credentials(): ConnectorObjStoreCredentialsOutputReference {
-    return new ConnectorObjStoreCredentialsOutputReference(this, "credentials");
+    return new ConnectorObjStoreCredentialsOutputReference(this, "credentials", inputOf(this.attrs, "credentials"));
   }
   public set credentials(value: types.ConnectorObjStoreAttributes["credentials"]) {
     this.attrs.credentials = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get credentialsInput(): types.ConnectorObjStoreAttributes["credentials"] | undefined {
-    return this.attrs.credentials as types.ConnectorObjStoreAttributes["credentials"] | undefined;
+  public get credentialsInput() {
+    return this.attrs.credentials;
   }
   public putCredentials(value: NonNullable<types.ConnectorObjStoreAttributes["credentials"]>): void {
     this.attrs.credentials = value;
@@ -116,14 +116,14 @@ export class ConnectorObjStore extends TerraformResource {
    * File format and column handling.
    */
   public get definition(): ConnectorObjStoreDefinitionOutputReference {
-    return new ConnectorObjStoreDefinitionOutputReference(this, "definition");
+    return new ConnectorObjStoreDefinitionOutputReference(this, "definition", inputOf(this.attrs, "definition"));
   }
   public set definition(value: types.ConnectorObjStoreAttributes["definition"]) {
     this.attrs.definition = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get definitionInput(): types.ConnectorObjStoreAttributes["definition"] | undefined {
-    return this.attrs.definition as types.ConnectorObjStoreAttributes["definition"] | undefined;
+  public get definitionInput() {
+    return this.attrs.definition;
   }
   public putDefinition(value: NonNullable<types.ConnectorObjStoreAttributes["definition"]>): void {
     this.attrs.definition = value;
@@ -133,14 +133,14 @@ export class ConnectorObjStore extends TerraformResource {
    * Target table.
    */
   public get tableIdentifier(): ConnectorObjStoreTableIdentifierOutputReference {
-    return new ConnectorObjStoreTableIdentifierOutputReference(this, "table_identifier");
+    return new ConnectorObjStoreTableIdentifierOutputReference(this, "table_identifier", inputOf(this.attrs, "tableIdentifier"));
   }
   public set tableIdentifier(value: types.ConnectorObjStoreAttributes["tableIdentifier"]) {
     this.attrs.tableIdentifier = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get tableIdentifierInput(): types.ConnectorObjStoreAttributes["tableIdentifier"] | undefined {
-    return this.attrs.tableIdentifier as types.ConnectorObjStoreAttributes["tableIdentifier"] | undefined;
+  public get tableIdentifierInput() {
+    return this.attrs.tableIdentifier;
   }
   public putTableIdentifier(value: NonNullable<types.ConnectorObjStoreAttributes["tableIdentifier"]>): void {
     this.attrs.tableIdentifier = value;
@@ -159,8 +159,8 @@ export class ConnectorObjStore extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.ConnectorObjStoreAttributes["name"] | undefined {
-    return this.attrs.name as types.ConnectorObjStoreAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
@@ -176,15 +176,15 @@ export class ConnectorObjStore extends TerraformResource {
     delete this.attrs.enabled;
   }
   /** The value set in the configuration (not a reference). */
-  public get enabledInput(): types.ConnectorObjStoreAttributes["enabled"] | undefined {
-    return this.attrs.enabled as types.ConnectorObjStoreAttributes["enabled"] | undefined;
+  public get enabledInput() {
+    return this.attrs.enabled;
   }
 
   /**
-   * How often the bucket is scanned; default `@always` (the reference provider's default; the seed does not show one).
+   * How often the bucket is scanned; default `@always`.
    */
-  public get frequency(): string {
-    return this.getStringAttribute("frequency");
+  public get frequency(): types.ConnectorObjStoreFrequency {
+    return this.getStringAttribute("frequency") as types.ConnectorObjStoreFrequency;
   }
   public set frequency(value: types.ConnectorObjStoreAttributes["frequency"]) {
     this.attrs.frequency = value;
@@ -193,8 +193,8 @@ export class ConnectorObjStore extends TerraformResource {
     delete this.attrs.frequency;
   }
   /** The value set in the configuration (not a reference). */
-  public get frequencyInput(): types.ConnectorObjStoreAttributes["frequency"] | undefined {
-    return this.attrs.frequency as types.ConnectorObjStoreAttributes["frequency"] | undefined;
+  public get frequencyInput() {
+    return this.attrs.frequency;
   }
 
   /**
@@ -210,8 +210,8 @@ export class ConnectorObjStore extends TerraformResource {
     delete this.attrs.onConflictDoNothing;
   }
   /** The value set in the configuration (not a reference). */
-  public get onConflictDoNothingInput(): types.ConnectorObjStoreAttributes["onConflictDoNothing"] | undefined {
-    return this.attrs.onConflictDoNothing as types.ConnectorObjStoreAttributes["onConflictDoNothing"] | undefined;
+  public get onConflictDoNothingInput() {
+    return this.attrs.onConflictDoNothing;
   }
 
   /**
@@ -240,14 +240,21 @@ export class ConnectorObjStore extends TerraformResource {
 /**
  * How the platform reads the bucket.
  *
- * A reference to `ConnectorObjStoreCredentials` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreCredentials` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreCredentialsOutputReference extends ObjectReference {
+export class ConnectorObjStoreCredentialsOutputReference extends ObjectReference<types.ConnectorObjStoreCredentials> {
   /**
    * `Public` (anonymous read) or `RoleARN` (assume `role_arn`).
    */
-  public get type(): string {
-    return this.getStringAttribute("type");
+  public get type(): types.ConnectorObjStoreCredentialsType {
+    return this.getStringAttribute("type") as types.ConnectorObjStoreCredentialsType;
+  }
+  public set type(value: types.ConnectorObjStoreCredentials["type"]) {
+    this.writeInput("type", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get typeInput() {
+    return this.readInput("type");
   }
 
   /**
@@ -256,47 +263,91 @@ export class ConnectorObjStoreCredentialsOutputReference extends ObjectReference
   public get roleArn(): string {
     return this.getStringAttribute("role_arn");
   }
+  public set roleArn(value: types.ConnectorObjStoreCredentials["roleArn"]) {
+    this.writeInput("roleArn", value);
+  }
+  public resetRoleArn(): void {
+    this.writeInput("roleArn", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get roleArnInput() {
+    return this.readInput("roleArn");
+  }
 }
 
 /**
  * File format and column handling.
  *
- * A reference to `ConnectorObjStoreDefinition` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreDefinition` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreDefinitionOutputReference extends ObjectReference {
+export class ConnectorObjStoreDefinitionOutputReference extends ObjectReference<types.ConnectorObjStoreDefinition> {
   /**
    * `CSV` or `PARQUET`.
    */
-  public get type(): string {
-    return this.getStringAttribute("type");
+  public get type(): types.ConnectorObjStoreDefinitionType {
+    return this.getStringAttribute("type") as types.ConnectorObjStoreDefinitionType;
+  }
+  public set type(value: types.ConnectorObjStoreDefinition["type"]) {
+    this.writeInput("type", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get typeInput() {
+    return this.readInput("type");
   }
 
   /**
    * CSV settings; only with `type` = `CSV`.
    */
   public get csv(): ConnectorObjStoreDefinitionCsvOutputReference {
-    return new ConnectorObjStoreDefinitionCsvOutputReference(this, "csv");
+    return new ConnectorObjStoreDefinitionCsvOutputReference(this, "csv", this.inputSlot("csv"));
+  }
+  public putCsv(value: NonNullable<types.ConnectorObjStoreDefinition["csv"]>): void {
+    this.writeInput("csv", value);
+  }
+  public resetCsv(): void {
+    this.writeInput("csv", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get csvInput() {
+    return this.readInput("csv");
   }
 
   /**
    * PARQUET settings; only with `type` = `PARQUET`.
    */
   public get parquet(): ConnectorObjStoreDefinitionParquetOutputReference {
-    return new ConnectorObjStoreDefinitionParquetOutputReference(this, "parquet");
+    return new ConnectorObjStoreDefinitionParquetOutputReference(this, "parquet", this.inputSlot("parquet"));
+  }
+  public putParquet(value: NonNullable<types.ConnectorObjStoreDefinition["parquet"]>): void {
+    this.writeInput("parquet", value);
+  }
+  public resetParquet(): void {
+    this.writeInput("parquet", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get parquetInput() {
+    return this.readInput("parquet");
   }
 }
 
 /**
  * Target table.
  *
- * A reference to `ConnectorObjStoreTableIdentifier` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreTableIdentifier` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreTableIdentifierOutputReference extends ObjectReference {
+export class ConnectorObjStoreTableIdentifierOutputReference extends ObjectReference<types.ConnectorObjStoreTableIdentifier> {
   /**
    * Table name.
    */
   public get tableName(): string {
     return this.getStringAttribute("table_name");
+  }
+  public set tableName(value: types.ConnectorObjStoreTableIdentifier["tableName"]) {
+    this.writeInput("tableName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get tableNameInput() {
+    return this.readInput("tableName");
   }
 
   /**
@@ -305,19 +356,39 @@ export class ConnectorObjStoreTableIdentifierOutputReference extends ObjectRefer
   public get schemaName(): string {
     return this.getStringAttribute("schema_name");
   }
+  public set schemaName(value: types.ConnectorObjStoreTableIdentifier["schemaName"]) {
+    this.writeInput("schemaName", value);
+  }
+  public resetSchemaName(): void {
+    this.writeInput("schemaName", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get schemaNameInput() {
+    return this.readInput("schemaName");
+  }
 }
 
 /**
  * CSV settings; only with `type` = `CSV`.
  *
- * A reference to `ConnectorObjStoreDefinitionCsv` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreDefinitionCsv` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreDefinitionCsvOutputReference extends ObjectReference {
+export class ConnectorObjStoreDefinitionCsvOutputReference extends ObjectReference<types.ConnectorObjStoreDefinitionCsv> {
   /**
    * Field delimiter, one character; default `,`.
    */
   public get delimiter(): string {
     return this.getStringAttribute("delimiter");
+  }
+  public set delimiter(value: types.ConnectorObjStoreDefinitionCsv["delimiter"]) {
+    this.writeInput("delimiter", value);
+  }
+  public resetDelimiter(): void {
+    this.writeInput("delimiter", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get delimiterInput() {
+    return this.readInput("delimiter");
   }
 
   /**
@@ -326,12 +397,32 @@ export class ConnectorObjStoreDefinitionCsvOutputReference extends ObjectReferen
   public get skipHeader(): IResolvable {
     return this.getBooleanAttribute("skip_header");
   }
+  public set skipHeader(value: types.ConnectorObjStoreDefinitionCsv["skipHeader"]) {
+    this.writeInput("skipHeader", value);
+  }
+  public resetSkipHeader(): void {
+    this.writeInput("skipHeader", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get skipHeaderInput() {
+    return this.readInput("skipHeader");
+  }
 
   /**
    * Map columns by the header names.
    */
   public get autoColumnMapping(): IResolvable {
     return this.getBooleanAttribute("auto_column_mapping");
+  }
+  public set autoColumnMapping(value: types.ConnectorObjStoreDefinitionCsv["autoColumnMapping"]) {
+    this.writeInput("autoColumnMapping", value);
+  }
+  public resetAutoColumnMapping(): void {
+    this.writeInput("autoColumnMapping", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get autoColumnMappingInput() {
+    return this.readInput("autoColumnMapping");
   }
 
   /**
@@ -340,45 +431,92 @@ export class ConnectorObjStoreDefinitionCsvOutputReference extends ObjectReferen
   public get columnNames(): string[] {
     return this.getListAttribute("column_names");
   }
+  public set columnNames(value: types.ConnectorObjStoreDefinitionCsv["columnNames"]) {
+    this.writeInput("columnNames", value);
+  }
+  public resetColumnNames(): void {
+    this.writeInput("columnNames", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnNamesInput() {
+    return this.readInput("columnNames");
+  }
 
   /**
    * Explicit source → destination column mappings.
    */
   public get columnMappings(): ConnectorObjStoreDefinitionCsvColumnMappingsList {
-    return new ConnectorObjStoreDefinitionCsvColumnMappingsList(this, "column_mappings", false);
+    return new ConnectorObjStoreDefinitionCsvColumnMappingsList(this, "column_mappings", false, this.inputSlot("columnMappings"));
+  }
+  public putColumnMappings(value: NonNullable<types.ConnectorObjStoreDefinitionCsv["columnMappings"]>): void {
+    this.writeInput("columnMappings", value);
+  }
+  public resetColumnMappings(): void {
+    this.writeInput("columnMappings", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnMappingsInput() {
+    return this.readInput("columnMappings");
   }
 }
 
 /**
  * PARQUET settings; only with `type` = `PARQUET`.
  *
- * A reference to `ConnectorObjStoreDefinitionParquet` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreDefinitionParquet` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreDefinitionParquetOutputReference extends ObjectReference {
+export class ConnectorObjStoreDefinitionParquetOutputReference extends ObjectReference<types.ConnectorObjStoreDefinitionParquet> {
   /**
    * Map columns by name.
    */
   public get autoColumnMapping(): IResolvable {
     return this.getBooleanAttribute("auto_column_mapping");
   }
+  public set autoColumnMapping(value: types.ConnectorObjStoreDefinitionParquet["autoColumnMapping"]) {
+    this.writeInput("autoColumnMapping", value);
+  }
+  public resetAutoColumnMapping(): void {
+    this.writeInput("autoColumnMapping", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get autoColumnMappingInput() {
+    return this.readInput("autoColumnMapping");
+  }
 
   /**
    * Explicit source → destination column mappings.
    */
   public get columnMappings(): ConnectorObjStoreDefinitionParquetColumnMappingsList {
-    return new ConnectorObjStoreDefinitionParquetColumnMappingsList(this, "column_mappings", false);
+    return new ConnectorObjStoreDefinitionParquetColumnMappingsList(this, "column_mappings", false, this.inputSlot("columnMappings"));
+  }
+  public putColumnMappings(value: NonNullable<types.ConnectorObjStoreDefinitionParquet["columnMappings"]>): void {
+    this.writeInput("columnMappings", value);
+  }
+  public resetColumnMappings(): void {
+    this.writeInput("columnMappings", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnMappingsInput() {
+    return this.readInput("columnMappings");
   }
 }
 
 /**
- * A reference to `ConnectorObjStoreDefinitionCsvColumnMappings` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreDefinitionCsvColumnMappings` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference extends ObjectReference {
+export class ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference extends ObjectReference<types.ConnectorObjStoreDefinitionCsvColumnMappings> {
   /**
    * Column in the file.
    */
   public get source(): string {
     return this.getStringAttribute("source");
+  }
+  public set source(value: types.ConnectorObjStoreDefinitionCsvColumnMappings["source"]) {
+    this.writeInput("source", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get sourceInput() {
+    return this.readInput("source");
   }
 
   /**
@@ -386,25 +524,39 @@ export class ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference extends
    */
   public get destination(): string {
     return this.getStringAttribute("destination");
+  }
+  public set destination(value: types.ConnectorObjStoreDefinitionCsvColumnMappings["destination"]) {
+    this.writeInput("destination", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get destinationInput() {
+    return this.readInput("destination");
   }
 }
 
 /** A list (or set) of `ConnectorObjStoreDefinitionCsvColumnMappings` values; `get(i)` references one element. */
 export class ConnectorObjStoreDefinitionCsvColumnMappingsList extends ObjectListReference {
   public override get(index: number): ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference {
-    return new ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new ConnectorObjStoreDefinitionCsvColumnMappingsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 
 /**
- * A reference to `ConnectorObjStoreDefinitionParquetColumnMappings` values: every getter returns a token.
+ * A reference to `ConnectorObjStoreDefinitionParquetColumnMappings` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference extends ObjectReference {
+export class ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference extends ObjectReference<types.ConnectorObjStoreDefinitionParquetColumnMappings> {
   /**
    * Column in the file.
    */
   public get source(): string {
     return this.getStringAttribute("source");
+  }
+  public set source(value: types.ConnectorObjStoreDefinitionParquetColumnMappings["source"]) {
+    this.writeInput("source", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get sourceInput() {
+    return this.readInput("source");
   }
 
   /**
@@ -413,11 +565,18 @@ export class ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference ext
   public get destination(): string {
     return this.getStringAttribute("destination");
   }
+  public set destination(value: types.ConnectorObjStoreDefinitionParquetColumnMappings["destination"]) {
+    this.writeInput("destination", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get destinationInput() {
+    return this.readInput("destination");
+  }
 }
 
 /** A list (or set) of `ConnectorObjStoreDefinitionParquetColumnMappings` values; `get(i)` references one element. */
 export class ConnectorObjStoreDefinitionParquetColumnMappingsList extends ObjectListReference {
   public override get(index: number): ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference {
-    return new ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new ConnectorObjStoreDefinitionParquetColumnMappingsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }

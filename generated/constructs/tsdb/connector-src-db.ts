@@ -3,7 +3,7 @@ import { type IResolvable, ImportableResource, type TerraformMetaArguments, type
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_connector_src_db.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectListReference, ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectListReference, ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/connector-src-db.js";
 
@@ -27,7 +27,7 @@ export class ConnectorSrcDb extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_connector_src_db", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.ConnectorSrcDbAttributes;
 
   constructor(scope: Construct, id: string, config: ConnectorSrcDbConfig) {
     super(scope, id, {
@@ -63,8 +63,8 @@ export class ConnectorSrcDb extends TerraformResource {
     this.attrs.serviceId = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get serviceIdInput(): types.ConnectorSrcDbAttributes["serviceId"] | undefined {
-    return this.attrs.serviceId as types.ConnectorSrcDbAttributes["serviceId"] | undefined;
+  public get serviceIdInput() {
+    return this.attrs.serviceId;
   }
 
   /**
@@ -77,8 +77,8 @@ export class ConnectorSrcDb extends TerraformResource {
     this.attrs.displayName = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get displayNameInput(): types.ConnectorSrcDbAttributes["displayName"] | undefined {
-    return this.attrs.displayName as types.ConnectorSrcDbAttributes["displayName"] | undefined;
+  public get displayNameInput() {
+    return this.attrs.displayName;
   }
 
   /**
@@ -91,8 +91,8 @@ export class ConnectorSrcDb extends TerraformResource {
     this.attrs.connectionString = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get connectionStringInput(): types.ConnectorSrcDbAttributes["connectionString"] | undefined {
-    return this.attrs.connectionString as types.ConnectorSrcDbAttributes["connectionString"] | undefined;
+  public get connectionStringInput() {
+    return this.attrs.connectionString;
   }
 
   /**
@@ -108,8 +108,8 @@ export class ConnectorSrcDb extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.ConnectorSrcDbAttributes["name"] | undefined {
-    return this.attrs.name as types.ConnectorSrcDbAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
@@ -125,8 +125,8 @@ export class ConnectorSrcDb extends TerraformResource {
     delete this.attrs.enabled;
   }
   /** The value set in the configuration (not a reference). */
-  public get enabledInput(): types.ConnectorSrcDbAttributes["enabled"] | undefined {
-    return this.attrs.enabled as types.ConnectorSrcDbAttributes["enabled"] | undefined;
+  public get enabledInput() {
+    return this.attrs.enabled;
   }
 
   /**
@@ -142,15 +142,15 @@ export class ConnectorSrcDb extends TerraformResource {
     delete this.attrs.tableSyncWorkers;
   }
   /** The value set in the configuration (not a reference). */
-  public get tableSyncWorkersInput(): types.ConnectorSrcDbAttributes["tableSyncWorkers"] | undefined {
-    return this.attrs.tableSyncWorkers as types.ConnectorSrcDbAttributes["tableSyncWorkers"] | undefined;
+  public get tableSyncWorkersInput() {
+    return this.attrs.tableSyncWorkers;
   }
 
   /**
    * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.
    */
   public get sshTunnel(): ConnectorSrcDbSshTunnelOutputReference {
-    return new ConnectorSrcDbSshTunnelOutputReference(this, "ssh_tunnel");
+    return new ConnectorSrcDbSshTunnelOutputReference(this, "ssh_tunnel", inputOf(this.attrs, "sshTunnel"));
   }
   public set sshTunnel(value: types.ConnectorSrcDbAttributes["sshTunnel"]) {
     this.attrs.sshTunnel = value;
@@ -159,8 +159,8 @@ export class ConnectorSrcDb extends TerraformResource {
     delete this.attrs.sshTunnel;
   }
   /** The value set in the configuration (not a reference). */
-  public get sshTunnelInput(): types.ConnectorSrcDbAttributes["sshTunnel"] | undefined {
-    return this.attrs.sshTunnel as types.ConnectorSrcDbAttributes["sshTunnel"] | undefined;
+  public get sshTunnelInput() {
+    return this.attrs.sshTunnel;
   }
   public putSshTunnel(value: NonNullable<types.ConnectorSrcDbAttributes["sshTunnel"]>): void {
     this.attrs.sshTunnel = value;
@@ -170,7 +170,7 @@ export class ConnectorSrcDb extends TerraformResource {
    * Tables to replicate, keyed by `schema_name` and `table_name`.
    */
   public get tables(): ConnectorSrcDbTablesList {
-    return new ConnectorSrcDbTablesList(this, "tables", false);
+    return new ConnectorSrcDbTablesList(this, "tables", false, inputOf(this.attrs, "tables"));
   }
   public set tables(value: types.ConnectorSrcDbAttributes["tables"]) {
     this.attrs.tables = value;
@@ -179,8 +179,8 @@ export class ConnectorSrcDb extends TerraformResource {
     delete this.attrs.tables;
   }
   /** The value set in the configuration (not a reference). */
-  public get tablesInput(): types.ConnectorSrcDbAttributes["tables"] | undefined {
-    return this.attrs.tables as types.ConnectorSrcDbAttributes["tables"] | undefined;
+  public get tablesInput() {
+    return this.attrs.tables;
   }
   public putTables(value: NonNullable<types.ConnectorSrcDbAttributes["tables"]>): void {
     this.attrs.tables = value;
@@ -203,8 +203,8 @@ export class ConnectorSrcDb extends TerraformResource {
   /**
    * `ok`, `warning`, `error` or `paused`.
    */
-  public get status(): string {
-    return this.getStringAttribute("status");
+  public get status(): "ok" | "warning" | "error" | "paused" {
+    return this.getStringAttribute("status") as "ok" | "warning" | "error" | "paused";
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
@@ -219,14 +219,21 @@ export class ConnectorSrcDb extends TerraformResource {
 /**
  * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.
  *
- * A reference to `ConnectorSrcDbSshTunnel` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbSshTunnel` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbSshTunnelOutputReference extends ObjectReference {
+export class ConnectorSrcDbSshTunnelOutputReference extends ObjectReference<types.ConnectorSrcDbSshTunnel> {
   /**
    * Name of the tunnel configuration.
    */
   public get name(): string {
     return this.getStringAttribute("name");
+  }
+  public set name(value: types.ConnectorSrcDbSshTunnel["name"]) {
+    this.writeInput("name", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get nameInput() {
+    return this.readInput("name");
   }
 
   /**
@@ -235,6 +242,16 @@ export class ConnectorSrcDbSshTunnelOutputReference extends ObjectReference {
   public get host(): string {
     return this.getStringAttribute("host");
   }
+  public set host(value: types.ConnectorSrcDbSshTunnel["host"]) {
+    this.writeInput("host", value);
+  }
+  public resetHost(): void {
+    this.writeInput("host", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get hostInput() {
+    return this.readInput("host");
+  }
 
   /**
    * Bastion SSH port.
@@ -242,12 +259,32 @@ export class ConnectorSrcDbSshTunnelOutputReference extends ObjectReference {
   public get port(): number {
     return this.getNumberAttribute("port");
   }
+  public set port(value: types.ConnectorSrcDbSshTunnel["port"]) {
+    this.writeInput("port", value);
+  }
+  public resetPort(): void {
+    this.writeInput("port", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get portInput() {
+    return this.readInput("port");
+  }
 
   /**
    * User on the bastion host.
    */
   public get username(): string {
     return this.getStringAttribute("username");
+  }
+  public set username(value: types.ConnectorSrcDbSshTunnel["username"]) {
+    this.writeInput("username", value);
+  }
+  public resetUsername(): void {
+    this.writeInput("username", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get usernameInput() {
+    return this.readInput("username");
   }
 
   /**
@@ -266,14 +303,21 @@ export class ConnectorSrcDbSshTunnelOutputReference extends ObjectReference {
 }
 
 /**
- * A reference to `ConnectorSrcDbTables` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTables` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesOutputReference extends ObjectReference<types.ConnectorSrcDbTables> {
   /**
    * Source schema.
    */
   public get schemaName(): string {
     return this.getStringAttribute("schema_name");
+  }
+  public set schemaName(value: types.ConnectorSrcDbTables["schemaName"]) {
+    this.writeInput("schemaName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get schemaNameInput() {
+    return this.readInput("schemaName");
   }
 
   /**
@@ -282,6 +326,13 @@ export class ConnectorSrcDbTablesOutputReference extends ObjectReference {
   public get tableName(): string {
     return this.getStringAttribute("table_name");
   }
+  public set tableName(value: types.ConnectorSrcDbTables["tableName"]) {
+    this.writeInput("tableName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get tableNameInput() {
+    return this.readInput("tableName");
+  }
 
   /**
    * An existing publication to use; the connector creates one when omitted. Changing it re-adds the table (full re-sync).
@@ -289,40 +340,77 @@ export class ConnectorSrcDbTablesOutputReference extends ObjectReference {
   public get publicationName(): string {
     return this.getStringAttribute("publication_name");
   }
+  public set publicationName(value: types.ConnectorSrcDbTables["publicationName"]) {
+    this.writeInput("publicationName", value);
+  }
+  public resetPublicationName(): void {
+    this.writeInput("publicationName", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get publicationNameInput() {
+    return this.readInput("publicationName");
+  }
 
   /**
    * Target names when they differ from the source. Changing it re-adds the table (full re-sync).
    */
   public get tableMapping(): ConnectorSrcDbTablesTableMappingOutputReference {
-    return new ConnectorSrcDbTablesTableMappingOutputReference(this, "table_mapping");
+    return new ConnectorSrcDbTablesTableMappingOutputReference(this, "table_mapping", this.inputSlot("tableMapping"));
+  }
+  public putTableMapping(value: NonNullable<types.ConnectorSrcDbTables["tableMapping"]>): void {
+    this.writeInput("tableMapping", value);
+  }
+  public resetTableMapping(): void {
+    this.writeInput("tableMapping", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get tableMappingInput() {
+    return this.readInput("tableMapping");
   }
 
   /**
    * Create the target as a hypertable. Applies only when the connector creates the table; set it when the table entry is added, it cannot change afterwards.
    */
   public get hypertableSpec(): ConnectorSrcDbTablesHypertableSpecOutputReference {
-    return new ConnectorSrcDbTablesHypertableSpecOutputReference(this, "hypertable_spec");
+    return new ConnectorSrcDbTablesHypertableSpecOutputReference(this, "hypertable_spec", this.inputSlot("hypertableSpec"));
+  }
+  public putHypertableSpec(value: NonNullable<types.ConnectorSrcDbTables["hypertableSpec"]>): void {
+    this.writeInput("hypertableSpec", value);
+  }
+  public resetHypertableSpec(): void {
+    this.writeInput("hypertableSpec", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get hypertableSpecInput() {
+    return this.readInput("hypertableSpec");
   }
 }
 
 /** A list (or set) of `ConnectorSrcDbTables` values; `get(i)` references one element. */
 export class ConnectorSrcDbTablesList extends ObjectListReference {
   public override get(index: number): ConnectorSrcDbTablesOutputReference {
-    return new ConnectorSrcDbTablesOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new ConnectorSrcDbTablesOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 
 /**
  * Target names when they differ from the source. Changing it re-adds the table (full re-sync).
  *
- * A reference to `ConnectorSrcDbTablesTableMapping` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesTableMapping` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesTableMappingOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesTableMappingOutputReference extends ObjectReference<types.ConnectorSrcDbTablesTableMapping> {
   /**
    * Target schema.
    */
   public get schemaName(): string {
     return this.getStringAttribute("schema_name");
+  }
+  public set schemaName(value: types.ConnectorSrcDbTablesTableMapping["schemaName"]) {
+    this.writeInput("schemaName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get schemaNameInput() {
+    return this.readInput("schemaName");
   }
 
   /**
@@ -331,40 +419,71 @@ export class ConnectorSrcDbTablesTableMappingOutputReference extends ObjectRefer
   public get tableName(): string {
     return this.getStringAttribute("table_name");
   }
+  public set tableName(value: types.ConnectorSrcDbTablesTableMapping["tableName"]) {
+    this.writeInput("tableName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get tableNameInput() {
+    return this.readInput("tableName");
+  }
 }
 
 /**
  * Create the target as a hypertable. Applies only when the connector creates the table; set it when the table entry is added, it cannot change afterwards.
  *
- * A reference to `ConnectorSrcDbTablesHypertableSpec` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesHypertableSpec` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesHypertableSpecOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesHypertableSpecOutputReference extends ObjectReference<types.ConnectorSrcDbTablesHypertableSpec> {
   /**
    * Time dimension.
    */
   public get primaryDimension(): ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference {
-    return new ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference(this, "primary_dimension");
+    return new ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference(this, "primary_dimension", this.inputSlot("primaryDimension"));
+  }
+  public putPrimaryDimension(value: NonNullable<types.ConnectorSrcDbTablesHypertableSpec["primaryDimension"]>): void {
+    this.writeInput("primaryDimension", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get primaryDimensionInput() {
+    return this.readInput("primaryDimension");
   }
 
   /**
    * Further dimensions; each is exactly one of `hash` or `range`.
    */
   public get secondaryDimensions(): ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsList {
-    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsList(this, "secondary_dimensions", false);
+    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsList(this, "secondary_dimensions", false, this.inputSlot("secondaryDimensions"));
+  }
+  public putSecondaryDimensions(value: NonNullable<types.ConnectorSrcDbTablesHypertableSpec["secondaryDimensions"]>): void {
+    this.writeInput("secondaryDimensions", value);
+  }
+  public resetSecondaryDimensions(): void {
+    this.writeInput("secondaryDimensions", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get secondaryDimensionsInput() {
+    return this.readInput("secondaryDimensions");
   }
 }
 
 /**
  * Time dimension.
  *
- * A reference to `ConnectorSrcDbTablesHypertableSpecPrimaryDimension` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesHypertableSpecPrimaryDimension` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference extends ObjectReference<types.ConnectorSrcDbTablesHypertableSpecPrimaryDimension> {
   /**
    * Time column.
    */
   public get columnName(): string {
     return this.getStringAttribute("column_name");
+  }
+  public set columnName(value: types.ConnectorSrcDbTablesHypertableSpecPrimaryDimension["columnName"]) {
+    this.writeInput("columnName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnNameInput() {
+    return this.readInput("columnName");
   }
 
   /**
@@ -373,45 +492,79 @@ export class ConnectorSrcDbTablesHypertableSpecPrimaryDimensionOutputReference e
   public get partitionInterval(): string {
     return this.getStringAttribute("partition_interval");
   }
+  public set partitionInterval(value: types.ConnectorSrcDbTablesHypertableSpecPrimaryDimension["partitionInterval"]) {
+    this.writeInput("partitionInterval", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get partitionIntervalInput() {
+    return this.readInput("partitionInterval");
+  }
 }
 
 /**
- * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensions` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensions` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsOutputReference extends ObjectReference<types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensions> {
   /**
    * Hash partitioning.
    */
   public get hash(): ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputReference {
-    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputReference(this, "hash");
+    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputReference(this, "hash", this.inputSlot("hash"));
+  }
+  public putHash(value: NonNullable<types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensions["hash"]>): void {
+    this.writeInput("hash", value);
+  }
+  public resetHash(): void {
+    this.writeInput("hash", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get hashInput() {
+    return this.readInput("hash");
   }
 
   /**
    * Range partitioning.
    */
   public get range(): ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputReference {
-    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputReference(this, "range");
+    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputReference(this, "range", this.inputSlot("range"));
+  }
+  public putRange(value: NonNullable<types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensions["range"]>): void {
+    this.writeInput("range", value);
+  }
+  public resetRange(): void {
+    this.writeInput("range", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get rangeInput() {
+    return this.readInput("range");
   }
 }
 
 /** A list (or set) of `ConnectorSrcDbTablesHypertableSpecSecondaryDimensions` values; `get(i)` references one element. */
 export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsList extends ObjectListReference {
   public override get(index: number): ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsOutputReference {
-    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 
 /**
  * Hash partitioning.
  *
- * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHash` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHash` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputReference extends ObjectReference<types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHash> {
   /**
    * Column to hash.
    */
   public get columnName(): string {
     return this.getStringAttribute("column_name");
+  }
+  public set columnName(value: types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHash["columnName"]) {
+    this.writeInput("columnName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnNameInput() {
+    return this.readInput("columnName");
   }
 
   /**
@@ -420,19 +573,33 @@ export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHashOutputRefe
   public get numberPartitions(): number {
     return this.getNumberAttribute("number_partitions");
   }
+  public set numberPartitions(value: types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsHash["numberPartitions"]) {
+    this.writeInput("numberPartitions", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get numberPartitionsInput() {
+    return this.readInput("numberPartitions");
+  }
 }
 
 /**
  * Range partitioning.
  *
- * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRange` values: every getter returns a token.
+ * A reference to `ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRange` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputReference extends ObjectReference {
+export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputReference extends ObjectReference<types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRange> {
   /**
    * Column to partition.
    */
   public get columnName(): string {
     return this.getStringAttribute("column_name");
+  }
+  public set columnName(value: types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRange["columnName"]) {
+    this.writeInput("columnName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get columnNameInput() {
+    return this.readInput("columnName");
   }
 
   /**
@@ -440,5 +607,12 @@ export class ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRangeOutputRef
    */
   public get partitionInterval(): string {
     return this.getStringAttribute("partition_interval");
+  }
+  public set partitionInterval(value: types.ConnectorSrcDbTablesHypertableSpecSecondaryDimensionsRange["partitionInterval"]) {
+    this.writeInput("partitionInterval", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get partitionIntervalInput() {
+    return this.readInput("partitionInterval");
   }
 }

@@ -19,7 +19,7 @@ export interface DataTsdbProductsConfig extends TerraformMetaArguments, types.Da
 export class DataTsdbProducts extends TerraformDataSource {
   public static readonly tfResourceType = "tsdb_products";
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.DataTsdbProductsAttributes;
 
   constructor(scope: Construct, id: string, config: DataTsdbProductsConfig = {}) {
     super(scope, id, {
@@ -97,7 +97,7 @@ export class DataTsdbProductsProductsOutputReference extends ObjectReference {
 /** A list (or set) of `DataTsdbProductsProducts` values; `get(i)` references one element. */
 export class DataTsdbProductsProductsList extends ObjectListReference {
   public override get(index: number): DataTsdbProductsProductsOutputReference {
-    return new DataTsdbProductsProductsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new DataTsdbProductsProductsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 
@@ -144,6 +144,6 @@ export class DataTsdbProductsProductsPlansOutputReference extends ObjectReferenc
 /** A list (or set) of `DataTsdbProductsProductsPlans` values; `get(i)` references one element. */
 export class DataTsdbProductsProductsPlansList extends ObjectListReference {
   public override get(index: number): DataTsdbProductsProductsPlansOutputReference {
-    return new DataTsdbProductsProductsPlansOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new DataTsdbProductsProductsPlansOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }

@@ -19,7 +19,7 @@ export interface DataTsdbServiceConfig extends TerraformMetaArguments, types.Dat
 export class DataTsdbService extends TerraformDataSource {
   public static readonly tfResourceType = "tsdb_service";
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.DataTsdbServiceAttributes;
 
   constructor(scope: Construct, id: string, config: DataTsdbServiceConfig) {
     super(scope, id, {
@@ -48,15 +48,15 @@ export class DataTsdbService extends TerraformDataSource {
     this.attrs.id = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get idInput(): types.DataTsdbServiceAttributes["id"] | undefined {
-    return this.attrs.id as types.DataTsdbServiceAttributes["id"] | undefined;
+  public get idInput() {
+    return this.attrs.id;
   }
 
   /**
    * Environment tag of the service.
    */
-  public get environmentTag(): string {
-    return this.getStringAttribute("environment_tag");
+  public get environmentTag(): types.DataTsdbServiceEnvironmentTag {
+    return this.getStringAttribute("environment_tag") as types.DataTsdbServiceEnvironmentTag;
   }
   public set environmentTag(value: types.DataTsdbServiceAttributes["environmentTag"]) {
     this.attrs.environmentTag = value;
@@ -65,8 +65,8 @@ export class DataTsdbService extends TerraformDataSource {
     delete this.attrs.environmentTag;
   }
   /** The value set in the configuration (not a reference). */
-  public get environmentTagInput(): types.DataTsdbServiceAttributes["environmentTag"] | undefined {
-    return this.attrs.environmentTag as types.DataTsdbServiceAttributes["environmentTag"] | undefined;
+  public get environmentTagInput() {
+    return this.attrs.environmentTag;
   }
 
   /**
@@ -82,8 +82,8 @@ export class DataTsdbService extends TerraformDataSource {
     delete this.attrs.vpcId;
   }
   /** The value set in the configuration (not a reference). */
-  public get vpcIdInput(): types.DataTsdbServiceAttributes["vpcId"] | undefined {
-    return this.attrs.vpcId as types.DataTsdbServiceAttributes["vpcId"] | undefined;
+  public get vpcIdInput() {
+    return this.attrs.vpcId;
   }
 
   /**
@@ -208,7 +208,7 @@ export class DataTsdbServiceResourcesOutputReference extends ObjectReference {
 /** A list (or set) of `DataTsdbServiceResources` values; `get(i)` references one element. */
 export class DataTsdbServiceResourcesList extends ObjectListReference {
   public override get(index: number): DataTsdbServiceResourcesOutputReference {
-    return new DataTsdbServiceResourcesOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new DataTsdbServiceResourcesOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 

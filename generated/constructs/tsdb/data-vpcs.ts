@@ -19,7 +19,7 @@ export interface DataTsdbVpcsConfig extends TerraformMetaArguments, types.DataTs
 export class DataTsdbVpcs extends TerraformDataSource {
   public static readonly tfResourceType = "tsdb_vpcs";
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.DataTsdbVpcsAttributes;
 
   constructor(scope: Construct, id: string, config: DataTsdbVpcsConfig = {}) {
     super(scope, id, {
@@ -146,7 +146,7 @@ export class DataTsdbVpcsVpcsOutputReference extends ObjectReference {
 /** A list (or set) of `DataTsdbVpcsVpcs` values; `get(i)` references one element. */
 export class DataTsdbVpcsVpcsList extends ObjectListReference {
   public override get(index: number): DataTsdbVpcsVpcsOutputReference {
-    return new DataTsdbVpcsVpcsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new DataTsdbVpcsVpcsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }
 
@@ -256,6 +256,6 @@ export class DataTsdbVpcsVpcsPeeringConnectionsOutputReference extends ObjectRef
 /** A list (or set) of `DataTsdbVpcsVpcsPeeringConnections` values; `get(i)` references one element. */
 export class DataTsdbVpcsVpcsPeeringConnectionsList extends ObjectListReference {
   public override get(index: number): DataTsdbVpcsVpcsPeeringConnectionsOutputReference {
-    return new DataTsdbVpcsVpcsPeeringConnectionsOutputReference(this.terraformResource, this.terraformAttribute, this.wrapsSet, index);
+    return new DataTsdbVpcsVpcsPeeringConnectionsOutputReference(this.terraformResource, this.terraformAttribute, this.element(index), this.wrapsSet, index);
   }
 }

@@ -3,7 +3,7 @@ import { ImportableResource, type TerraformMetaArguments, type TerraformProvider
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_log_exporter.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/log-exporter.js";
 
@@ -27,7 +27,7 @@ export class LogExporter extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_log_exporter", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.LogExporterAttributes;
 
   constructor(scope: Construct, id: string, config: LogExporterConfig) {
     super(scope, id, {
@@ -63,8 +63,8 @@ export class LogExporter extends TerraformResource {
     this.attrs.region = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get regionInput(): types.LogExporterAttributes["region"] | undefined {
-    return this.attrs.region as types.LogExporterAttributes["region"] | undefined;
+  public get regionInput() {
+    return this.attrs.region;
   }
 
   /**
@@ -80,25 +80,22 @@ export class LogExporter extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.LogExporterAttributes["name"] | undefined {
-    return this.attrs.name as types.LogExporterAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
-   * Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
+   * Cloud provider monitoring sink the logs are sent to; every log exporter has one. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
    */
   public get cloudmon(): LogExporterCloudmonOutputReference {
-    return new LogExporterCloudmonOutputReference(this, "cloudmon");
+    return new LogExporterCloudmonOutputReference(this, "cloudmon", inputOf(this.attrs, "cloudmon"));
   }
   public set cloudmon(value: types.LogExporterAttributes["cloudmon"]) {
     this.attrs.cloudmon = value;
   }
-  public resetCloudmon(): void {
-    delete this.attrs.cloudmon;
-  }
   /** The value set in the configuration (not a reference). */
-  public get cloudmonInput(): types.LogExporterAttributes["cloudmon"] | undefined {
-    return this.attrs.cloudmon as types.LogExporterAttributes["cloudmon"] | undefined;
+  public get cloudmonInput() {
+    return this.attrs.cloudmon;
   }
   public putCloudmon(value: NonNullable<types.LogExporterAttributes["cloudmon"]>): void {
     this.attrs.cloudmon = value;
@@ -128,16 +125,23 @@ export class LogExporter extends TerraformResource {
 }
 
 /**
- * Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
+ * Cloud provider monitoring sink the logs are sent to; every log exporter has one. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
  *
- * A reference to `LogExporterCloudmon` values: every getter returns a token.
+ * A reference to `LogExporterCloudmon` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class LogExporterCloudmonOutputReference extends ObjectReference {
+export class LogExporterCloudmonOutputReference extends ObjectReference<types.LogExporterCloudmon> {
   /**
    * Region of the monitoring sink, e.g. `us-east-1`.
    */
   public get region(): string {
     return this.getStringAttribute("region");
+  }
+  public set region(value: types.LogExporterCloudmon["region"]) {
+    this.writeInput("region", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get regionInput() {
+    return this.readInput("region");
   }
 
   /**
@@ -146,12 +150,26 @@ export class LogExporterCloudmonOutputReference extends ObjectReference {
   public get logGroupName(): string {
     return this.getStringAttribute("log_group_name");
   }
+  public set logGroupName(value: types.LogExporterCloudmon["logGroupName"]) {
+    this.writeInput("logGroupName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get logGroupNameInput() {
+    return this.readInput("logGroupName");
+  }
 
   /**
    * Log stream name.
    */
   public get logStreamName(): string {
     return this.getStringAttribute("log_stream_name");
+  }
+  public set logStreamName(value: types.LogExporterCloudmon["logStreamName"]) {
+    this.writeInput("logStreamName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get logStreamNameInput() {
+    return this.readInput("logStreamName");
   }
 
   /**
@@ -160,6 +178,16 @@ export class LogExporterCloudmonOutputReference extends ObjectReference {
   public get roleArn(): string {
     return this.getStringAttribute("role_arn");
   }
+  public set roleArn(value: types.LogExporterCloudmon["roleArn"]) {
+    this.writeInput("roleArn", value);
+  }
+  public resetRoleArn(): void {
+    this.writeInput("roleArn", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get roleArnInput() {
+    return this.readInput("roleArn");
+  }
 
   /**
    * Access key (16-128 characters); requires `secret_key`.
@@ -167,11 +195,31 @@ export class LogExporterCloudmonOutputReference extends ObjectReference {
   public get accessKey(): string {
     return this.getStringAttribute("access_key");
   }
+  public set accessKey(value: types.LogExporterCloudmon["accessKey"]) {
+    this.writeInput("accessKey", value);
+  }
+  public resetAccessKey(): void {
+    this.writeInput("accessKey", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get accessKeyInput() {
+    return this.readInput("accessKey");
+  }
 
   /**
    * Secret key (40-128 characters); requires `access_key`. Secret: encrypted at rest, never returned.
    */
   public get secretKey(): string {
     return this.getStringAttribute("secret_key");
+  }
+  public set secretKey(value: types.LogExporterCloudmon["secretKey"]) {
+    this.writeInput("secretKey", value);
+  }
+  public resetSecretKey(): void {
+    this.writeInput("secretKey", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get secretKeyInput() {
+    return this.readInput("secretKey");
   }
 }

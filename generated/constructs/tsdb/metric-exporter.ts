@@ -3,7 +3,7 @@ import { ImportableResource, type TerraformMetaArguments, type TerraformProvider
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_metric_exporter.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/metric-exporter.js";
 
@@ -27,7 +27,7 @@ export class MetricExporter extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_metric_exporter", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.MetricExporterAttributes;
 
   constructor(scope: Construct, id: string, config: MetricExporterConfig) {
     super(scope, id, {
@@ -63,8 +63,8 @@ export class MetricExporter extends TerraformResource {
     this.attrs.region = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get regionInput(): types.MetricExporterAttributes["region"] | undefined {
-    return this.attrs.region as types.MetricExporterAttributes["region"] | undefined;
+  public get regionInput() {
+    return this.attrs.region;
   }
 
   /**
@@ -80,15 +80,15 @@ export class MetricExporter extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.MetricExporterAttributes["name"] | undefined {
-    return this.attrs.name as types.MetricExporterAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
    * Hosted monitoring vendor.
    */
   public get saasmon(): MetricExporterSaasmonOutputReference {
-    return new MetricExporterSaasmonOutputReference(this, "saasmon");
+    return new MetricExporterSaasmonOutputReference(this, "saasmon", inputOf(this.attrs, "saasmon"));
   }
   public set saasmon(value: types.MetricExporterAttributes["saasmon"]) {
     this.attrs.saasmon = value;
@@ -97,8 +97,8 @@ export class MetricExporter extends TerraformResource {
     delete this.attrs.saasmon;
   }
   /** The value set in the configuration (not a reference). */
-  public get saasmonInput(): types.MetricExporterAttributes["saasmon"] | undefined {
-    return this.attrs.saasmon as types.MetricExporterAttributes["saasmon"] | undefined;
+  public get saasmonInput() {
+    return this.attrs.saasmon;
   }
   public putSaasmon(value: NonNullable<types.MetricExporterAttributes["saasmon"]>): void {
     this.attrs.saasmon = value;
@@ -108,7 +108,7 @@ export class MetricExporter extends TerraformResource {
    * Pull-based metrics endpoint with basic authentication.
    */
   public get pullmon(): MetricExporterPullmonOutputReference {
-    return new MetricExporterPullmonOutputReference(this, "pullmon");
+    return new MetricExporterPullmonOutputReference(this, "pullmon", inputOf(this.attrs, "pullmon"));
   }
   public set pullmon(value: types.MetricExporterAttributes["pullmon"]) {
     this.attrs.pullmon = value;
@@ -117,8 +117,8 @@ export class MetricExporter extends TerraformResource {
     delete this.attrs.pullmon;
   }
   /** The value set in the configuration (not a reference). */
-  public get pullmonInput(): types.MetricExporterAttributes["pullmon"] | undefined {
-    return this.attrs.pullmon as types.MetricExporterAttributes["pullmon"] | undefined;
+  public get pullmonInput() {
+    return this.attrs.pullmon;
   }
   public putPullmon(value: NonNullable<types.MetricExporterAttributes["pullmon"]>): void {
     this.attrs.pullmon = value;
@@ -128,7 +128,7 @@ export class MetricExporter extends TerraformResource {
    * Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
    */
   public get cloudmon(): MetricExporterCloudmonOutputReference {
-    return new MetricExporterCloudmonOutputReference(this, "cloudmon");
+    return new MetricExporterCloudmonOutputReference(this, "cloudmon", inputOf(this.attrs, "cloudmon"));
   }
   public set cloudmon(value: types.MetricExporterAttributes["cloudmon"]) {
     this.attrs.cloudmon = value;
@@ -137,8 +137,8 @@ export class MetricExporter extends TerraformResource {
     delete this.attrs.cloudmon;
   }
   /** The value set in the configuration (not a reference). */
-  public get cloudmonInput(): types.MetricExporterAttributes["cloudmon"] | undefined {
-    return this.attrs.cloudmon as types.MetricExporterAttributes["cloudmon"] | undefined;
+  public get cloudmonInput() {
+    return this.attrs.cloudmon;
   }
   public putCloudmon(value: NonNullable<types.MetricExporterAttributes["cloudmon"]>): void {
     this.attrs.cloudmon = value;
@@ -170,14 +170,21 @@ export class MetricExporter extends TerraformResource {
 /**
  * Hosted monitoring vendor.
  *
- * A reference to `MetricExporterSaasmon` values: every getter returns a token.
+ * A reference to `MetricExporterSaasmon` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class MetricExporterSaasmonOutputReference extends ObjectReference {
+export class MetricExporterSaasmonOutputReference extends ObjectReference<types.MetricExporterSaasmon> {
   /**
    * Vendor API key. Secret: encrypted at rest, never returned.
    */
   public get apiKey(): string {
     return this.getStringAttribute("api_key");
+  }
+  public set apiKey(value: types.MetricExporterSaasmon["apiKey"]) {
+    this.writeInput("apiKey", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get apiKeyInput() {
+    return this.readInput("apiKey");
   }
 
   /**
@@ -186,19 +193,33 @@ export class MetricExporterSaasmonOutputReference extends ObjectReference {
   public get site(): string {
     return this.getStringAttribute("site");
   }
+  public set site(value: types.MetricExporterSaasmon["site"]) {
+    this.writeInput("site", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get siteInput() {
+    return this.readInput("site");
+  }
 }
 
 /**
  * Pull-based metrics endpoint with basic authentication.
  *
- * A reference to `MetricExporterPullmon` values: every getter returns a token.
+ * A reference to `MetricExporterPullmon` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class MetricExporterPullmonOutputReference extends ObjectReference {
+export class MetricExporterPullmonOutputReference extends ObjectReference<types.MetricExporterPullmon> {
   /**
    * Basic-auth user name.
    */
   public get username(): string {
     return this.getStringAttribute("username");
+  }
+  public set username(value: types.MetricExporterPullmon["username"]) {
+    this.writeInput("username", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get usernameInput() {
+    return this.readInput("username");
   }
 
   /**
@@ -207,19 +228,33 @@ export class MetricExporterPullmonOutputReference extends ObjectReference {
   public get password(): string {
     return this.getStringAttribute("password");
   }
+  public set password(value: types.MetricExporterPullmon["password"]) {
+    this.writeInput("password", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get passwordInput() {
+    return this.readInput("password");
+  }
 }
 
 /**
  * Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
  *
- * A reference to `MetricExporterCloudmon` values: every getter returns a token.
+ * A reference to `MetricExporterCloudmon` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class MetricExporterCloudmonOutputReference extends ObjectReference {
+export class MetricExporterCloudmonOutputReference extends ObjectReference<types.MetricExporterCloudmon> {
   /**
    * Region of the monitoring sink, e.g. `us-east-1`.
    */
   public get region(): string {
     return this.getStringAttribute("region");
+  }
+  public set region(value: types.MetricExporterCloudmon["region"]) {
+    this.writeInput("region", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get regionInput() {
+    return this.readInput("region");
   }
 
   /**
@@ -228,12 +263,26 @@ export class MetricExporterCloudmonOutputReference extends ObjectReference {
   public get logGroupName(): string {
     return this.getStringAttribute("log_group_name");
   }
+  public set logGroupName(value: types.MetricExporterCloudmon["logGroupName"]) {
+    this.writeInput("logGroupName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get logGroupNameInput() {
+    return this.readInput("logGroupName");
+  }
 
   /**
    * Log stream name.
    */
   public get logStreamName(): string {
     return this.getStringAttribute("log_stream_name");
+  }
+  public set logStreamName(value: types.MetricExporterCloudmon["logStreamName"]) {
+    this.writeInput("logStreamName", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get logStreamNameInput() {
+    return this.readInput("logStreamName");
   }
 
   /**
@@ -242,12 +291,32 @@ export class MetricExporterCloudmonOutputReference extends ObjectReference {
   public get roleArn(): string {
     return this.getStringAttribute("role_arn");
   }
+  public set roleArn(value: types.MetricExporterCloudmon["roleArn"]) {
+    this.writeInput("roleArn", value);
+  }
+  public resetRoleArn(): void {
+    this.writeInput("roleArn", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get roleArnInput() {
+    return this.readInput("roleArn");
+  }
 
   /**
    * Access key (16-128 characters); requires `secret_key`.
    */
   public get accessKey(): string {
     return this.getStringAttribute("access_key");
+  }
+  public set accessKey(value: types.MetricExporterCloudmon["accessKey"]) {
+    this.writeInput("accessKey", value);
+  }
+  public resetAccessKey(): void {
+    this.writeInput("accessKey", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get accessKeyInput() {
+    return this.readInput("accessKey");
   }
 
   /**
@@ -256,11 +325,28 @@ export class MetricExporterCloudmonOutputReference extends ObjectReference {
   public get secretKey(): string {
     return this.getStringAttribute("secret_key");
   }
+  public set secretKey(value: types.MetricExporterCloudmon["secretKey"]) {
+    this.writeInput("secretKey", value);
+  }
+  public resetSecretKey(): void {
+    this.writeInput("secretKey", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get secretKeyInput() {
+    return this.readInput("secretKey");
+  }
 
   /**
    * Metric namespace.
    */
   public get namespace(): string {
     return this.getStringAttribute("namespace");
+  }
+  public set namespace(value: types.MetricExporterCloudmon["namespace"]) {
+    this.writeInput("namespace", value);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get namespaceInput() {
+    return this.readInput("namespace");
   }
 }

@@ -11,7 +11,7 @@ export type * from "../../types/tsdb/peering-connection.js";
 export interface PeeringConnectionConfig extends TerraformMetaArguments, types.PeeringConnectionAttributes {}
 
 /**
- * A peering from a platform VPC to a customer VPC or transit gateway on the cloud provider side. The platform side is created first (requester); the cloud side then accepts using `accepter_provisioned_id`. Statuses PENDING → ACTIVE (failures INVALID, TIMEOUT, DISABLED; from the reference provider). Every input but `peer_cidr_blocks` replaces the peering when changed. Import with `<peering_connection_id>,<platform_vpc_id>` (both internal ids, listed by the `tsdb_vpcs` data source) or the `id`.
+ * A peering from a platform VPC to a customer VPC or transit gateway on the cloud provider side. The platform side is created first (requester); the cloud side then accepts using `accepter_provisioned_id`. Statuses PENDING → ACTIVE (failures INVALID, TIMEOUT, DISABLED). Every input but `peer_cidr_blocks` replaces the peering when changed. Import with `<peering_connection_id>,<platform_vpc_id>` (both internal ids, listed by the `tsdb_vpcs` data source) or the `id`.
  *
  * Terraform resource `tsdb_peering_connection`.
  */
@@ -26,7 +26,7 @@ export class PeeringConnection extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_peering_connection", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.PeeringConnectionAttributes;
 
   constructor(scope: Construct, id: string, config: PeeringConnectionConfig) {
     super(scope, id, {
@@ -62,8 +62,8 @@ export class PeeringConnection extends TerraformResource {
     this.attrs.platformVpcId = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get platformVpcIdInput(): types.PeeringConnectionAttributes["platformVpcId"] | undefined {
-    return this.attrs.platformVpcId as types.PeeringConnectionAttributes["platformVpcId"] | undefined;
+  public get platformVpcIdInput() {
+    return this.attrs.platformVpcId;
   }
 
   /**
@@ -76,8 +76,8 @@ export class PeeringConnection extends TerraformResource {
     this.attrs.peerAccountId = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get peerAccountIdInput(): types.PeeringConnectionAttributes["peerAccountId"] | undefined {
-    return this.attrs.peerAccountId as types.PeeringConnectionAttributes["peerAccountId"] | undefined;
+  public get peerAccountIdInput() {
+    return this.attrs.peerAccountId;
   }
 
   /**
@@ -90,8 +90,8 @@ export class PeeringConnection extends TerraformResource {
     this.attrs.peerRegionCode = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get peerRegionCodeInput(): types.PeeringConnectionAttributes["peerRegionCode"] | undefined {
-    return this.attrs.peerRegionCode as types.PeeringConnectionAttributes["peerRegionCode"] | undefined;
+  public get peerRegionCodeInput() {
+    return this.attrs.peerRegionCode;
   }
 
   /**
@@ -107,8 +107,8 @@ export class PeeringConnection extends TerraformResource {
     delete this.attrs.peerVpcId;
   }
   /** The value set in the configuration (not a reference). */
-  public get peerVpcIdInput(): types.PeeringConnectionAttributes["peerVpcId"] | undefined {
-    return this.attrs.peerVpcId as types.PeeringConnectionAttributes["peerVpcId"] | undefined;
+  public get peerVpcIdInput() {
+    return this.attrs.peerVpcId;
   }
 
   /**
@@ -124,8 +124,8 @@ export class PeeringConnection extends TerraformResource {
     delete this.attrs.peerTgwId;
   }
   /** The value set in the configuration (not a reference). */
-  public get peerTgwIdInput(): types.PeeringConnectionAttributes["peerTgwId"] | undefined {
-    return this.attrs.peerTgwId as types.PeeringConnectionAttributes["peerTgwId"] | undefined;
+  public get peerTgwIdInput() {
+    return this.attrs.peerTgwId;
   }
 
   /**
@@ -141,8 +141,8 @@ export class PeeringConnection extends TerraformResource {
     delete this.attrs.peerCidrBlocks;
   }
   /** The value set in the configuration (not a reference). */
-  public get peerCidrBlocksInput(): types.PeeringConnectionAttributes["peerCidrBlocks"] | undefined {
-    return this.attrs.peerCidrBlocks as types.PeeringConnectionAttributes["peerCidrBlocks"] | undefined;
+  public get peerCidrBlocksInput() {
+    return this.attrs.peerCidrBlocks;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Construct } from "constructs";
 import { model } from "../../models/provider.tsdb.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
+import { lockProviderPackage } from "../../../constructs/runtime/lock-file.js";
 import type * as types from "../../types/tsdb/provider.js";
 
 export type * from "../../types/tsdb/provider.js";
@@ -21,7 +22,7 @@ export interface TsdbProviderConfig extends types.TsdbProviderAttributes {
 export class TsdbProvider extends TerraformProvider {
   public static readonly tfResourceType = "tsdb";
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.TsdbProviderAttributes;
   private _alias?: string;
 
   /** Alias of this provider configuration (`provider = <type>.<alias>` in resources). */
@@ -49,13 +50,14 @@ export class TsdbProvider extends TerraformProvider {
     const { alias: _alias, ...attributes } = config;
     this.attrs = { ...attributes };
     addSchemaValidation(this, model, () => this.attrs);
+    lockProviderPackage(this);
   }
 
   /**
    * Project every resource belongs to. Required: set it here or in the `TSDB_PROJECT_ID` environment variable.
    */
   public get projectId(): types.TsdbProviderAttributes["projectId"] | undefined {
-    return this.attrs.projectId as types.TsdbProviderAttributes["projectId"] | undefined;
+    return this.attrs.projectId;
   }
   public set projectId(value: types.TsdbProviderAttributes["projectId"]) {
     this.attrs.projectId = value;
@@ -64,15 +66,15 @@ export class TsdbProvider extends TerraformProvider {
     delete this.attrs.projectId;
   }
   /** The value set in the configuration (not a reference). */
-  public get projectIdInput(): types.TsdbProviderAttributes["projectId"] | undefined {
-    return this.attrs.projectId as types.TsdbProviderAttributes["projectId"] | undefined;
+  public get projectIdInput() {
+    return this.attrs.projectId;
   }
 
   /**
    * Access key of a client credential; requires `secret_key`. Falls back to `TSDB_ACCESS_KEY`.
    */
   public get accessKey(): types.TsdbProviderAttributes["accessKey"] | undefined {
-    return this.attrs.accessKey as types.TsdbProviderAttributes["accessKey"] | undefined;
+    return this.attrs.accessKey;
   }
   public set accessKey(value: types.TsdbProviderAttributes["accessKey"]) {
     this.attrs.accessKey = value;
@@ -81,15 +83,15 @@ export class TsdbProvider extends TerraformProvider {
     delete this.attrs.accessKey;
   }
   /** The value set in the configuration (not a reference). */
-  public get accessKeyInput(): types.TsdbProviderAttributes["accessKey"] | undefined {
-    return this.attrs.accessKey as types.TsdbProviderAttributes["accessKey"] | undefined;
+  public get accessKeyInput() {
+    return this.attrs.accessKey;
   }
 
   /**
    * Secret key of a client credential; requires `access_key`. Falls back to `TSDB_SECRET_KEY`.
    */
   public get secretKey(): types.TsdbProviderAttributes["secretKey"] | undefined {
-    return this.attrs.secretKey as types.TsdbProviderAttributes["secretKey"] | undefined;
+    return this.attrs.secretKey;
   }
   public set secretKey(value: types.TsdbProviderAttributes["secretKey"]) {
     this.attrs.secretKey = value;
@@ -98,15 +100,15 @@ export class TsdbProvider extends TerraformProvider {
     delete this.attrs.secretKey;
   }
   /** The value set in the configuration (not a reference). */
-  public get secretKeyInput(): types.TsdbProviderAttributes["secretKey"] | undefined {
-    return this.attrs.secretKey as types.TsdbProviderAttributes["secretKey"] | undefined;
+  public get secretKeyInput() {
+    return this.attrs.secretKey;
   }
 
   /**
    * Access token; cannot be combined with `access_key` or `secret_key`. Falls back to `TSDB_ACCESS_TOKEN`.
    */
   public get accessToken(): types.TsdbProviderAttributes["accessToken"] | undefined {
-    return this.attrs.accessToken as types.TsdbProviderAttributes["accessToken"] | undefined;
+    return this.attrs.accessToken;
   }
   public set accessToken(value: types.TsdbProviderAttributes["accessToken"]) {
     this.attrs.accessToken = value;
@@ -115,15 +117,15 @@ export class TsdbProvider extends TerraformProvider {
     delete this.attrs.accessToken;
   }
   /** The value set in the configuration (not a reference). */
-  public get accessTokenInput(): types.TsdbProviderAttributes["accessToken"] | undefined {
-    return this.attrs.accessToken as types.TsdbProviderAttributes["accessToken"] | undefined;
+  public get accessTokenInput() {
+    return this.attrs.accessToken;
   }
 
   /**
    * URL of a platform server (`schemaform platform serve`). Unset means the embedded local platform. Falls back to `TSDB_ENDPOINT`.
    */
   public get endpoint(): types.TsdbProviderAttributes["endpoint"] | undefined {
-    return this.attrs.endpoint as types.TsdbProviderAttributes["endpoint"] | undefined;
+    return this.attrs.endpoint;
   }
   public set endpoint(value: types.TsdbProviderAttributes["endpoint"]) {
     this.attrs.endpoint = value;
@@ -132,8 +134,8 @@ export class TsdbProvider extends TerraformProvider {
     delete this.attrs.endpoint;
   }
   /** The value set in the configuration (not a reference). */
-  public get endpointInput(): types.TsdbProviderAttributes["endpoint"] | undefined {
-    return this.attrs.endpoint as types.TsdbProviderAttributes["endpoint"] | undefined;
+  public get endpointInput() {
+    return this.attrs.endpoint;
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { type IResolvable, ImportableResource, type TerraformMetaArguments, type
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_service.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/service.js";
 
@@ -12,7 +12,7 @@ export type * from "../../types/tsdb/service.js";
 export interface ServiceConfig extends TerraformMetaArguments, types.ServiceAttributes {}
 
 /**
- * A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY (from the reference provider); create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes follow the reference provider: `milli_cpu` = 250 × `memory_gb`, defaults 500 / 2.
+ * A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY; create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes: `milli_cpu` = 250 × `memory_gb`, from 500 / 2 to 64000 / 256; defaults 500 / 2.
  *
  * Terraform resource `tsdb_service`.
  */
@@ -27,7 +27,7 @@ export class Service extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_service", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.ServiceAttributes;
 
   constructor(scope: Construct, id: string, config: ServiceConfig = {}) {
     super(scope, id, {
@@ -66,15 +66,15 @@ export class Service extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.ServiceAttributes["name"] | undefined {
-    return this.attrs.name as types.ServiceAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
-   * CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000 (from the reference provider).
+   * CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000.
    */
-  public get milliCpu(): number {
-    return this.getNumberAttribute("milli_cpu");
+  public get milliCpu(): types.ServiceMilliCpu {
+    return this.getNumberAttribute("milli_cpu") as types.ServiceMilliCpu;
   }
   public set milliCpu(value: types.ServiceAttributes["milliCpu"]) {
     this.attrs.milliCpu = value;
@@ -83,15 +83,15 @@ export class Service extends TerraformResource {
     delete this.attrs.milliCpu;
   }
   /** The value set in the configuration (not a reference). */
-  public get milliCpuInput(): types.ServiceAttributes["milliCpu"] | undefined {
-    return this.attrs.milliCpu as types.ServiceAttributes["milliCpu"] | undefined;
+  public get milliCpuInput() {
+    return this.attrs.milliCpu;
   }
 
   /**
-   * Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256 (from the reference provider).
+   * Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256.
    */
-  public get memoryGb(): number {
-    return this.getNumberAttribute("memory_gb");
+  public get memoryGb(): types.ServiceMemoryGb {
+    return this.getNumberAttribute("memory_gb") as types.ServiceMemoryGb;
   }
   public set memoryGb(value: types.ServiceAttributes["memoryGb"]) {
     this.attrs.memoryGb = value;
@@ -100,12 +100,12 @@ export class Service extends TerraformResource {
     delete this.attrs.memoryGb;
   }
   /** The value set in the configuration (not a reference). */
-  public get memoryGbInput(): types.ServiceAttributes["memoryGb"] | undefined {
-    return this.attrs.memoryGb as types.ServiceAttributes["memoryGb"] | undefined;
+  public get memoryGbInput() {
+    return this.attrs.memoryGb;
   }
 
   /**
-   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1` (the seed does not show one).
+   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
    */
   public get regionCode(): string {
     return this.getStringAttribute("region_code");
@@ -117,8 +117,8 @@ export class Service extends TerraformResource {
     delete this.attrs.regionCode;
   }
   /** The value set in the configuration (not a reference). */
-  public get regionCodeInput(): types.ServiceAttributes["regionCode"] | undefined {
-    return this.attrs.regionCode as types.ServiceAttributes["regionCode"] | undefined;
+  public get regionCodeInput() {
+    return this.attrs.regionCode;
   }
 
   /**
@@ -136,8 +136,8 @@ export class Service extends TerraformResource {
     delete this.attrs.storageGb;
   }
   /** The value set in the configuration (not a reference). */
-  public get storageGbInput(): types.ServiceAttributes["storageGb"] | undefined {
-    return this.attrs.storageGb as types.ServiceAttributes["storageGb"] | undefined;
+  public get storageGbInput() {
+    return this.attrs.storageGb;
   }
 
   /**
@@ -155,8 +155,8 @@ export class Service extends TerraformResource {
     delete this.attrs.enableHaReplica;
   }
   /** The value set in the configuration (not a reference). */
-  public get enableHaReplicaInput(): types.ServiceAttributes["enableHaReplica"] | undefined {
-    return this.attrs.enableHaReplica as types.ServiceAttributes["enableHaReplica"] | undefined;
+  public get enableHaReplicaInput() {
+    return this.attrs.enableHaReplica;
   }
 
   /**
@@ -172,8 +172,8 @@ export class Service extends TerraformResource {
     delete this.attrs.haReplicas;
   }
   /** The value set in the configuration (not a reference). */
-  public get haReplicasInput(): types.ServiceAttributes["haReplicas"] | undefined {
-    return this.attrs.haReplicas as types.ServiceAttributes["haReplicas"] | undefined;
+  public get haReplicasInput() {
+    return this.attrs.haReplicas;
   }
 
   /**
@@ -189,8 +189,8 @@ export class Service extends TerraformResource {
     delete this.attrs.syncReplicas;
   }
   /** The value set in the configuration (not a reference). */
-  public get syncReplicasInput(): types.ServiceAttributes["syncReplicas"] | undefined {
-    return this.attrs.syncReplicas as types.ServiceAttributes["syncReplicas"] | undefined;
+  public get syncReplicasInput() {
+    return this.attrs.syncReplicas;
   }
 
   /**
@@ -206,15 +206,15 @@ export class Service extends TerraformResource {
     delete this.attrs.connectionPoolerEnabled;
   }
   /** The value set in the configuration (not a reference). */
-  public get connectionPoolerEnabledInput(): types.ServiceAttributes["connectionPoolerEnabled"] | undefined {
-    return this.attrs.connectionPoolerEnabled as types.ServiceAttributes["connectionPoolerEnabled"] | undefined;
+  public get connectionPoolerEnabledInput() {
+    return this.attrs.connectionPoolerEnabled;
   }
 
   /**
-   * Environment tag: `DEV` or `PROD` (values from the reference provider). The platform sets `DEV` when omitted.
+   * Environment tag: `DEV` or `PROD`. The platform sets `DEV` when omitted.
    */
-  public get environmentTag(): string {
-    return this.getStringAttribute("environment_tag");
+  public get environmentTag(): types.ServiceEnvironmentTag {
+    return this.getStringAttribute("environment_tag") as types.ServiceEnvironmentTag;
   }
   public set environmentTag(value: types.ServiceAttributes["environmentTag"]) {
     this.attrs.environmentTag = value;
@@ -223,8 +223,8 @@ export class Service extends TerraformResource {
     delete this.attrs.environmentTag;
   }
   /** The value set in the configuration (not a reference). */
-  public get environmentTagInput(): types.ServiceAttributes["environmentTag"] | undefined {
-    return this.attrs.environmentTag as types.ServiceAttributes["environmentTag"] | undefined;
+  public get environmentTagInput() {
+    return this.attrs.environmentTag;
   }
 
   /**
@@ -240,8 +240,8 @@ export class Service extends TerraformResource {
     delete this.attrs.paused;
   }
   /** The value set in the configuration (not a reference). */
-  public get pausedInput(): types.ServiceAttributes["paused"] | undefined {
-    return this.attrs.paused as types.ServiceAttributes["paused"] | undefined;
+  public get pausedInput() {
+    return this.attrs.paused;
   }
 
   /**
@@ -257,8 +257,8 @@ export class Service extends TerraformResource {
     delete this.attrs.vpcId;
   }
   /** The value set in the configuration (not a reference). */
-  public get vpcIdInput(): types.ServiceAttributes["vpcId"] | undefined {
-    return this.attrs.vpcId as types.ServiceAttributes["vpcId"] | undefined;
+  public get vpcIdInput() {
+    return this.attrs.vpcId;
   }
 
   /**
@@ -274,8 +274,8 @@ export class Service extends TerraformResource {
     delete this.attrs.logExporterId;
   }
   /** The value set in the configuration (not a reference). */
-  public get logExporterIdInput(): types.ServiceAttributes["logExporterId"] | undefined {
-    return this.attrs.logExporterId as types.ServiceAttributes["logExporterId"] | undefined;
+  public get logExporterIdInput() {
+    return this.attrs.logExporterId;
   }
 
   /**
@@ -291,8 +291,8 @@ export class Service extends TerraformResource {
     delete this.attrs.metricExporterId;
   }
   /** The value set in the configuration (not a reference). */
-  public get metricExporterIdInput(): types.ServiceAttributes["metricExporterId"] | undefined {
-    return this.attrs.metricExporterId as types.ServiceAttributes["metricExporterId"] | undefined;
+  public get metricExporterIdInput() {
+    return this.attrs.metricExporterId;
   }
 
   /**
@@ -308,8 +308,8 @@ export class Service extends TerraformResource {
     delete this.attrs.readReplicaSource;
   }
   /** The value set in the configuration (not a reference). */
-  public get readReplicaSourceInput(): types.ServiceAttributes["readReplicaSource"] | undefined {
-    return this.attrs.readReplicaSource as types.ServiceAttributes["readReplicaSource"] | undefined;
+  public get readReplicaSourceInput() {
+    return this.attrs.readReplicaSource;
   }
 
   /**
@@ -325,8 +325,8 @@ export class Service extends TerraformResource {
     delete this.attrs.readReplicaNodes;
   }
   /** The value set in the configuration (not a reference). */
-  public get readReplicaNodesInput(): types.ServiceAttributes["readReplicaNodes"] | undefined {
-    return this.attrs.readReplicaNodes as types.ServiceAttributes["readReplicaNodes"] | undefined;
+  public get readReplicaNodesInput() {
+    return this.attrs.readReplicaNodes;
   }
 
   /**
@@ -342,8 +342,8 @@ export class Service extends TerraformResource {
     delete this.attrs.password;
   }
   /** The value set in the configuration (not a reference). */
-  public get passwordInput(): types.ServiceAttributes["password"] | undefined {
-    return this.attrs.password as types.ServiceAttributes["password"] | undefined;
+  public get passwordInput() {
+    return this.attrs.password;
   }
 
   /**
@@ -359,8 +359,8 @@ export class Service extends TerraformResource {
     delete this.attrs.passwordWo;
   }
   /** The value set in the configuration (not a reference). */
-  public get passwordWoInput(): types.ServiceAttributes["passwordWo"] | undefined {
-    return this.attrs.passwordWo as types.ServiceAttributes["passwordWo"] | undefined;
+  public get passwordWoInput() {
+    return this.attrs.passwordWo;
   }
 
   /**
@@ -376,8 +376,8 @@ export class Service extends TerraformResource {
     delete this.attrs.passwordWoVersion;
   }
   /** The value set in the configuration (not a reference). */
-  public get passwordWoVersionInput(): types.ServiceAttributes["passwordWoVersion"] | undefined {
-    return this.attrs.passwordWoVersion as types.ServiceAttributes["passwordWoVersion"] | undefined;
+  public get passwordWoVersionInput() {
+    return this.attrs.passwordWoVersion;
   }
 
   /**
@@ -433,7 +433,7 @@ export class Service extends TerraformResource {
    * How long create (and the readiness wait of an update) may take; default 45m.
    */
   public get timeouts(): ServiceTimeoutsOutputReference {
-    return new ServiceTimeoutsOutputReference(this, "timeouts");
+    return new ServiceTimeoutsOutputReference(this, "timeouts", inputOf(this.attrs, "timeouts"));
   }
   public putTimeouts(value: NonNullable<types.ServiceAttributes["timeouts"]>): void {
     this.attrs.timeouts = value;
@@ -442,8 +442,8 @@ export class Service extends TerraformResource {
     delete this.attrs.timeouts;
   }
   /** The value set in the configuration (not a reference). */
-  public get timeoutsInput(): NonNullable<types.ServiceAttributes["timeouts"]> | undefined {
-    return this.attrs.timeouts as NonNullable<types.ServiceAttributes["timeouts"]> | undefined;
+  public get timeoutsInput() {
+    return this.attrs.timeouts;
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
@@ -458,13 +458,23 @@ export class Service extends TerraformResource {
 /**
  * How long create (and the readiness wait of an update) may take; default 45m.
  *
- * A reference to `ServiceTimeouts` values: every getter returns a token.
+ * A reference to `ServiceTimeouts` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class ServiceTimeoutsOutputReference extends ObjectReference {
+export class ServiceTimeoutsOutputReference extends ObjectReference<types.ServiceTimeouts> {
   /**
    * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m` or `1h30m`.
    */
   public get create(): string {
     return this.getStringAttribute("create");
+  }
+  public set create(value: types.ServiceTimeouts["create"]) {
+    this.writeInput("create", value);
+  }
+  public resetCreate(): void {
+    this.writeInput("create", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get createInput() {
+    return this.readInput("create");
   }
 }

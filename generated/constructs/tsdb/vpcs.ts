@@ -3,7 +3,7 @@ import { ImportableResource, type TerraformMetaArguments, type TerraformProvider
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_vpcs.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectReference } from "../../../constructs/runtime/references.js";
+import { ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/vpcs.js";
 
@@ -12,7 +12,7 @@ export type * from "../../types/tsdb/vpcs.js";
 export interface VpcsConfig extends TerraformMetaArguments, types.VpcsAttributes {}
 
 /**
- * A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED (from the reference provider); create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.
+ * A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED; create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.
  *
  * Terraform resource `tsdb_vpcs`.
  */
@@ -27,7 +27,7 @@ export class Vpcs extends TerraformResource {
     return new ImportableResource(scope, importToId, { terraformResourceType: "tsdb_vpcs", importId: importFromId, provider });
   }
 
-  private readonly attrs: Record<string, unknown>;
+  private readonly attrs: types.VpcsAttributes;
 
   constructor(scope: Construct, id: string, config: VpcsConfig) {
     super(scope, id, {
@@ -63,12 +63,12 @@ export class Vpcs extends TerraformResource {
     this.attrs.cidr = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get cidrInput(): types.VpcsAttributes["cidr"] | undefined {
-    return this.attrs.cidr as types.VpcsAttributes["cidr"] | undefined;
+  public get cidrInput() {
+    return this.attrs.cidr;
   }
 
   /**
-   * Region of the VPC, e.g. `us-east-1` (`az-` regions are not supported for VPCs, as in the reference provider).
+   * Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.
    */
   public get regionCode(): string {
     return this.getStringAttribute("region_code");
@@ -77,8 +77,8 @@ export class Vpcs extends TerraformResource {
     this.attrs.regionCode = value;
   }
   /** The value set in the configuration (not a reference). */
-  public get regionCodeInput(): types.VpcsAttributes["regionCode"] | undefined {
-    return this.attrs.regionCode as types.VpcsAttributes["regionCode"] | undefined;
+  public get regionCodeInput() {
+    return this.attrs.regionCode;
   }
 
   /**
@@ -94,8 +94,8 @@ export class Vpcs extends TerraformResource {
     delete this.attrs.name;
   }
   /** The value set in the configuration (not a reference). */
-  public get nameInput(): types.VpcsAttributes["name"] | undefined {
-    return this.attrs.name as types.VpcsAttributes["name"] | undefined;
+  public get nameInput() {
+    return this.attrs.name;
   }
 
   /**
@@ -151,7 +151,7 @@ export class Vpcs extends TerraformResource {
    * How long create may take; default 5m.
    */
   public get timeouts(): VpcsTimeoutsOutputReference {
-    return new VpcsTimeoutsOutputReference(this, "timeouts");
+    return new VpcsTimeoutsOutputReference(this, "timeouts", inputOf(this.attrs, "timeouts"));
   }
   public putTimeouts(value: NonNullable<types.VpcsAttributes["timeouts"]>): void {
     this.attrs.timeouts = value;
@@ -160,8 +160,8 @@ export class Vpcs extends TerraformResource {
     delete this.attrs.timeouts;
   }
   /** The value set in the configuration (not a reference). */
-  public get timeoutsInput(): NonNullable<types.VpcsAttributes["timeouts"]> | undefined {
-    return this.attrs.timeouts as NonNullable<types.VpcsAttributes["timeouts"]> | undefined;
+  public get timeoutsInput() {
+    return this.attrs.timeouts;
   }
 
   protected override synthesizeAttributes(): Record<string, unknown> {
@@ -176,13 +176,23 @@ export class Vpcs extends TerraformResource {
 /**
  * How long create may take; default 5m.
  *
- * A reference to `VpcsTimeouts` values: every getter returns a token.
+ * A reference to `VpcsTimeouts` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
-export class VpcsTimeoutsOutputReference extends ObjectReference {
+export class VpcsTimeoutsOutputReference extends ObjectReference<types.VpcsTimeouts> {
   /**
    * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
    */
   public get create(): string {
     return this.getStringAttribute("create");
+  }
+  public set create(value: types.VpcsTimeouts["create"]) {
+    this.writeInput("create", value);
+  }
+  public resetCreate(): void {
+    this.writeInput("create", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get createInput() {
+    return this.readInput("create");
   }
 }

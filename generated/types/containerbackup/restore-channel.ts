@@ -2,7 +2,7 @@
 import type {IResolvable} from "cdktf";
 
 /**
- * A restore channel limits where backups may be restored: backups it governs can be restored only into its destination project. It must be in the same project and region as those backups. Updates and deletes send the etag that was read, so a change made by someone else in between fails with a conflict instead of being overwritten. Only `description` and `labels` change in place; every other input replaces the channel (choice recorded from the reference provider).
+ * A restore channel limits where backups may be restored: backups it governs can be restored only into its destination project. It must be in the same project and region as those backups. Updates and deletes send the etag that was read, so a change made by someone else in between fails with a conflict instead of being overwritten. Only `description` and `labels` change in place; every other input replaces the channel.
  */
 export interface RestoreChannelAttributes {
   /**
@@ -24,7 +24,7 @@ export interface RestoreChannelAttributes {
     [k: string]: string;
   };
   /**
-   * Name of the restore channel: 1-63 lowercase letters, digits and dashes, starting with a letter and ending with a letter or digit (the service's rule; the seed does not show one). Generated when omitted.
+   * Name of the restore channel: 1-63 lowercase letters, digits and dashes, starting with a letter and ending with a letter or digit. Generated when omitted.
    */
   name?: string;
   /**

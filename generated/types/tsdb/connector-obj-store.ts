@@ -29,21 +29,11 @@ export interface ConnectorObjStoreAttributes {
    */
   enabled?: boolean | IResolvable;
   /**
-   * How often the bucket is scanned; default `@always` (the reference provider's default; the seed does not show one).
+   * How often the bucket is scanned; default `@always`.
+   *
+   * Type `ConnectorObjStoreFrequency`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ConnectorObjStoreFrequency`.
    */
-  frequency?:
-    | "@always"
-    | "@5minutes"
-    | "@10minutes"
-    | "@15minutes"
-    | "@30minutes"
-    | "@hourly"
-    | "@daily"
-    | "@weekly"
-    | "@monthly"
-    | "@annually"
-    | "@yearly"
-    | (string & {});
+  frequency?: ConnectorObjStoreFrequency;
   /**
    * Ignore rows that conflict with existing ones; default false.
    */
@@ -55,8 +45,10 @@ export interface ConnectorObjStoreAttributes {
 export interface ConnectorObjStoreCredentials {
   /**
    * `Public` (anonymous read) or `RoleARN` (assume `role_arn`).
+   *
+   * Type `ConnectorObjStoreCredentialsType`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ConnectorObjStoreCredentialsType`.
    */
-  type: "Public" | "RoleARN" | (string & {});
+  type: ConnectorObjStoreCredentialsType;
   /**
    * Role to assume; required when `type` is `RoleARN`.
    */
@@ -68,8 +60,10 @@ export interface ConnectorObjStoreCredentials {
 export interface ConnectorObjStoreDefinition {
   /**
    * `CSV` or `PARQUET`.
+   *
+   * Type `ConnectorObjStoreDefinitionType`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ConnectorObjStoreDefinitionType`.
    */
-  type: "CSV" | "PARQUET" | (string & {});
+  type: ConnectorObjStoreDefinitionType;
   csv?: ConnectorObjStoreDefinitionCsv;
   parquet?: ConnectorObjStoreDefinitionParquet;
 }
@@ -144,3 +138,12 @@ export interface ConnectorObjStoreTableIdentifier {
    */
   schemaName?: string;
 }
+
+/** The values of `credentials.type`. */
+export type ConnectorObjStoreCredentialsType = "Public" | "RoleARN";
+
+/** The values of `definition.type`. */
+export type ConnectorObjStoreDefinitionType = "CSV" | "PARQUET";
+
+/** The values of `frequency`. */
+export type ConnectorObjStoreFrequency = "@always" | "@5minutes" | "@10minutes" | "@15minutes" | "@30minutes" | "@hourly" | "@daily" | "@weekly" | "@monthly" | "@annually" | "@yearly";

@@ -11,10 +11,15 @@ export interface DataTsdbServiceAttributes {
   id: string;
   /**
    * Environment tag of the service.
+   *
+   * Type `DataTsdbServiceEnvironmentTag`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as DataTsdbServiceEnvironmentTag`.
    */
-  environmentTag?: "DEV" | "PROD" | (string & {});
+  environmentTag?: DataTsdbServiceEnvironmentTag;
   /**
    * VPC the service is tied to.
    */
   vpcId?: number;
 }
+
+/** The values of `environment_tag`. */
+export type DataTsdbServiceEnvironmentTag = "DEV" | "PROD";

@@ -13,10 +13,10 @@ export interface LogExporterAttributes {
    * Exporter name; generated (`logs-NNNNN`) when omitted.
    */
   name?: string;
-  cloudmon?: LogExporterCloudmon;
+  cloudmon: LogExporterCloudmon;
 }
 /**
- * Cloud provider monitoring sink. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
+ * Cloud provider monitoring sink the logs are sent to; every log exporter has one. Authentication is `role_arn` alone, or `access_key` together with `secret_key`.
  */
 export interface LogExporterCloudmon {
   /**

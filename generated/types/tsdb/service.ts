@@ -2,7 +2,7 @@
 import type {IResolvable} from "cdktf";
 
 /**
- * A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY (from the reference provider); create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes follow the reference provider: `milli_cpu` = 250 × `memory_gb`, defaults 500 / 2.
+ * A managed time-series database service with CPU, memory, HA replicas, an optional connection pooler and optional read replicas of another service. Statuses QUEUED → CONFIGURING → READY, PAUSING → PAUSED and RESUMING → READY; create and update wait for READY (or PAUSED) within `timeouts.create`. Allowed sizes: `milli_cpu` = 250 × `memory_gb`, from 500 / 2 to 64000 / 256; defaults 500 / 2.
  */
 export interface ServiceAttributes {
   /**
@@ -10,15 +10,19 @@ export interface ServiceAttributes {
    */
   name?: string;
   /**
-   * CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000 (from the reference provider).
+   * CPU in milli-CPU; must equal 250 × `memory_gb`. Allowed: 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000.
+   *
+   * Type `ServiceMilliCpu`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.numberValue as ServiceMilliCpu`.
    */
-  milliCpu?: 500 | 1000 | 2000 | 4000 | 8000 | 16000 | 32000 | 48000 | 64000 | (number & {});
+  milliCpu?: ServiceMilliCpu;
   /**
-   * Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256 (from the reference provider).
+   * Memory in GB. Allowed: 2, 4, 8, 16, 32, 64, 128, 192, 256.
+   *
+   * Type `ServiceMemoryGb`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.numberValue as ServiceMemoryGb`.
    */
-  memoryGb?: 2 | 4 | 8 | 16 | 32 | 64 | 128 | 192 | 256 | (number & {});
+  memoryGb?: ServiceMemoryGb;
   /**
-   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1` (the seed does not show one).
+   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
    */
   regionCode?: string;
   /**
@@ -46,9 +50,11 @@ export interface ServiceAttributes {
    */
   connectionPoolerEnabled?: boolean | IResolvable;
   /**
-   * Environment tag: `DEV` or `PROD` (values from the reference provider). The platform sets `DEV` when omitted.
+   * Environment tag: `DEV` or `PROD`. The platform sets `DEV` when omitted.
+   *
+   * Type `ServiceEnvironmentTag`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ServiceEnvironmentTag`.
    */
-  environmentTag?: "DEV" | "PROD" | (string & {});
+  environmentTag?: ServiceEnvironmentTag;
   /**
    * Whether the service is paused. Honoured at create: the service is created and then paused.
    */
@@ -96,3 +102,12 @@ export interface ServiceTimeouts {
    */
   create?: string;
 }
+
+/** The values of `milli_cpu`. */
+export type ServiceMilliCpu = 500 | 1000 | 2000 | 4000 | 8000 | 16000 | 32000 | 48000 | 64000;
+
+/** The values of `memory_gb`. */
+export type ServiceMemoryGb = 2 | 4 | 8 | 16 | 32 | 64 | 128 | 192 | 256;
+
+/** The values of `environment_tag`. */
+export type ServiceEnvironmentTag = "DEV" | "PROD";

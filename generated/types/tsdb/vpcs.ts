@@ -2,7 +2,7 @@
 import type {IResolvable} from "cdktf";
 
 /**
- * A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED (from the reference provider); create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.
+ * A private network (one VPC per resource, despite the plural name) with an IPv4 CIDR block, in a region. Statuses CREATING → CREATED; create waits for CREATED within `timeouts.create`. Changing `cidr` or `region_code` replaces the VPC; `name` changes in place. Import by the VPC's name or its `id`.
  */
 export interface VpcsAttributes {
   /**
@@ -10,7 +10,7 @@ export interface VpcsAttributes {
    */
   cidr: string;
   /**
-   * Region of the VPC, e.g. `us-east-1` (`az-` regions are not supported for VPCs, as in the reference provider).
+   * Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.
    */
   regionCode: string;
   /**
