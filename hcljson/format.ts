@@ -152,12 +152,17 @@ export function formatJson(diagnostics: Diagnostic[]): string {
   )}\n`;
 }
 
+/** A SARIF artifact URI: file:// for an absolute path, else a relative reference (to the working directory). */
 function fileUri(name: string): string {
-  return name
-    .replace(/\\/g, "/")
+  const path = name.replace(/\\/g, "/");
+  const drive = /^[A-Za-z]:\//.exec(path)?.[0] ?? "";
+  const encoded = path
+    .slice(drive.length)
     .split("/")
     .map((part) => encodeURIComponent(part))
     .join("/");
+  if (drive) return `file:///${drive}${encoded}`;
+  return path.startsWith("/") ? `file://${encoded}` : encoded;
 }
 
 export function formatSarif(diagnostics: Diagnostic[], version = "0.0.0"): string {

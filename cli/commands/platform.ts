@@ -82,6 +82,10 @@ async function serve(argv: string[]): Promise<number> {
 
 async function credentials(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
+  if (action === "--help" || action === "-h" || action === "help" || rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     options: {

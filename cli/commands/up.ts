@@ -6,15 +6,19 @@ import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const USAGE = `usage: schemaform up [APP_DIR] [--stack NAME] [--out DIR]
 
-Synthesizes the CDKTF app APP_DIR/main.ts (default: examples/stack), installs the tsdb and
+Synthesizes a CDKTF app, installs the tsdb and
 containerbackup Terraform providers into a filesystem mirror inside the output directory, and
 runs 'terraform init' and 'terraform apply' for the stack, against the embedded platform
 unless the configuration sets an endpoint. Prints the stack's outputs (sensitive ones hidden).
 
-  APP_DIR        directory with the app's main.ts (or the path of the app file itself)
+  APP_DIR        directory with the app's main.ts (or the path of the app file itself); without
+                 it: the app of cdktf.json in the current directory (its "app" command), else
+                 the example app that ships with schemaform (examples/stack)
   --stack NAME   the stack to apply when the app has several
   --out DIR      where to synthesize (default: cdktf.out in the current directory)
 
@@ -28,49 +32,41 @@ Environment:
 `;
 
 interface Arguments {
-  app: string;
+  app?: string;
   stack?: string;
   out?: string;
 }
 
-function parse(argv: string[]): Arguments | string {
-  const args: Partial<Arguments> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = (name: string): string | undefined => {
-      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
-      const next = argv[++i];
-      return next && !next.startsWith("--") ? next : undefined;
-    };
-    if (arg === "--stack" || arg.startsWith("--stack=")) {
-      const v = value("--stack");
-      if (!v) return "--stack needs a stack name";
-      args.stack = v;
-    } else if (arg === "--out" || arg.startsWith("--out=")) {
-      const v = value("--out");
-      if (!v) return "--out needs a directory";
-      args.out = v;
-    } else if (arg.startsWith("-")) return `unknown option '${arg}'`;
-    else if (args.app === undefined) args.app = arg;
-    else return `unexpected argument '${arg}'`;
+/** The arguments, or a message saying what is wrong with them. */
+export function parse(argv: string[]): Arguments | string {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { stack: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length > 1) return `unexpected argument '${positionals[1]}'`;
+    return { app: positionals[0], stack: values.stack, out: values.out };
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
-  return { app: args.app ?? join("examples", "stack"), stack: args.stack, out: args.out };
 }
 
-class UpError extends Error {}
+export class UpError extends Error {}
 
 /** A path for messages: relative to the current directory when inside it. */
-function shown(path: string): string {
+export function shown(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel === "" ? "." : rel.startsWith("..") ? path : rel;
 }
 
-function say(line: string): void {
+export function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
 /** Runs a program with the output streamed; resolves with its exit code. */
-function exec(command: string, args: string[], options: SpawnOptions & { capture?: boolean } = {}): Promise<{ code: number; stdout: string }> {
+export function exec(command: string, args: string[], options: SpawnOptions & { capture?: boolean } = {}): Promise<{ code: number; stdout: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { ...options, stdio: ["inherit", options.capture ? "pipe" : "inherit", "inherit"] });
     let stdout = "";
@@ -87,6 +83,28 @@ function appEntry(app: string): string {
   if (statSync(path).isFile()) return path;
   for (const name of ["main.ts", "main.js", "main.mjs"]) if (existsSync(join(path, name))) return join(path, name);
   throw new UpError(`${app} has no main.ts: pass the directory of a CDKTF app (or its main file)`);
+}
+
+/** The example app shipped in the package (examples/stack beside dist/). */
+function exampleApp(): string {
+  return fileURLToPath(new URL("../../../examples/stack", import.meta.url));
+}
+
+/** The `app` command of ./cdktf.json, when the current directory is a CDKTF project. */
+function projectAppCommand(): string | undefined {
+  const path = resolve("cdktf.json");
+  if (!existsSync(path)) return undefined;
+  const app = (JSON.parse(readFileSync(path, "utf8")) as { app?: unknown }).app;
+  if (typeof app !== "string" || app.trim() === "") throw new UpError(`cdktf.json has no "app" command to synthesize`);
+  return app;
+}
+
+/** Runs the project's own app command (as `cdktf synth` does), with cdktf writing to `outdir`. */
+async function synthesizeProject(command: string, outdir: string): Promise<void> {
+  mkdirSync(outdir, { recursive: true });
+  say(`Synthesizing with cdktf.json's app command: ${command}`);
+  const { code } = await exec(command, [], { env: { ...process.env, CDKTF_OUTDIR: outdir }, cwd: process.cwd(), shell: true });
+  if (code !== 0) throw new UpError(`synthesizing the app failed (exit code ${code}); see the messages above`);
 }
 
 /** Runs the app with tsx (TypeScript) or node, with cdktf writing to `outdir`. */
@@ -112,7 +130,7 @@ interface Manifest {
   stacks: Record<string, { name: string; workingDirectory: string; synthesizedStackPath: string }>;
 }
 
-function pickStack(outdir: string, wanted: string | undefined): { name: string; directory: string } {
+export function pickStack(outdir: string, wanted: string | undefined): { name: string; directory: string } {
   const manifestPath = join(outdir, "manifest.json");
   if (!existsSync(manifestPath)) throw new UpError(`the app wrote no ${shown(manifestPath)}: does it call app.synth()?`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
@@ -156,7 +174,7 @@ export function forgetLockedProviders(lockFile: string, addresses: string[]): bo
   return changed;
 }
 
-async function checkTerraform(terraform: string): Promise<void> {
+export async function checkTerraform(terraform: string): Promise<void> {
   try {
     // Without the user's CLI configuration: the version is all we want to know here.
     const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: "1" };
@@ -182,22 +200,23 @@ export function formatOutputs(json: string): string[] {
   });
 }
 
-export async function up(args: Arguments): Promise<number> {
-  const terraform = process.env.TERRAFORM || "terraform";
-  const entry = appEntry(args.app);
-  const outdir = resolve(args.out ?? "cdktf.out");
-  await checkTerraform(terraform);
-  await synthesize(entry, outdir);
-  const stack = pickStack(outdir, args.stack);
-
-  // The providers, into a mirror beside the stacks (only schemaform's providers come from it).
-  const { PROVIDER_NAMES, installProviders, locateBuild, writeCliConfig } = await import("../../provider/install.js");
+/**
+ * The providers installed into a mirror beside the stacks (only schemaform's providers come from
+ * it), and the environment Terraform runs with: that mirror, and the embedded platform's data.
+ */
+export async function terraformEnvironment(outdir: string, stackDirectory: string): Promise<{ env: NodeJS.ProcessEnv; cliConfig: string; dataDir: string }> {
+  const { PROVIDER_NAMES, installNativeAddon, installProviders, locateBuild, writeCliConfig } = await import("../../provider/install.js");
   const mirror = join(outdir, "providers");
   const installed = installProviders({ ...locateBuild(), providers: PROVIDER_NAMES, mirror, force: true });
   for (const p of installed) say(`Provider ${p.address} ${p.version}: ${p.status === "unchanged" ? "up to date" : p.status}`);
+  // The embedded platform's addon lives outside the mirror, per user and node (provider/native.ts).
+  const addon = installNativeAddon();
+  if (addon.status === "not-built" || addon.status === "unloadable") {
+    say(`Note: better-sqlite3's native build ${addon.status === "not-built" ? "is missing" : `does not load with this node (${addon.reason})`}; the embedded platform needs it: run 'npm rebuild better-sqlite3'`);
+  }
   const cliConfig = writeCliConfig(mirror);
   const rebuilt = installed.filter((p) => p.status === "replaced").map((p) => p.address);
-  if (forgetLockedProviders(join(stack.directory, ".terraform.lock.hcl"), rebuilt)) say("Provider build changed: its lock-file entry will be recorded again");
+  if (forgetLockedProviders(join(stackDirectory, ".terraform.lock.hcl"), rebuilt)) say("Provider build changed: its lock-file entry will be recorded again");
 
   const { defaultDataDir } = await import("../../platform/config.js");
   const dataDir = resolve(defaultDataDir());
@@ -208,6 +227,20 @@ export async function up(args: Arguments): Promise<number> {
     TF_IN_AUTOMATION: "1",
     SCHEMAFORM_DATA_DIR: dataDir,
   };
+  return { env, cliConfig, dataDir };
+}
+
+export async function up(args: Arguments): Promise<number> {
+  const terraform = process.env.TERRAFORM || "terraform";
+  const projectApp = args.app === undefined ? projectAppCommand() : undefined;
+  const entry = projectApp === undefined ? appEntry(args.app ?? (existsSync(join("examples", "stack")) ? join("examples", "stack") : exampleApp())) : undefined;
+  const outdir = resolve(args.out ?? "cdktf.out");
+  await checkTerraform(terraform);
+  if (projectApp !== undefined) await synthesizeProject(projectApp, outdir);
+  else await synthesize(entry!, outdir);
+  const stack = pickStack(outdir, args.stack);
+
+  const { env, cliConfig, dataDir } = await terraformEnvironment(outdir, stack.directory);
   say(`Stack ${stack.name} in ${shown(stack.directory)}; embedded platform data (unless the configuration sets an endpoint) in ${dataDir}`);
 
   // Terraform handles Ctrl-C itself (it stops gracefully); wait for it instead of dying first.
@@ -240,7 +273,7 @@ export async function up(args: Arguments): Promise<number> {
       const lines = formatOutputs(output.stdout);
       if (lines.length > 0) say(`\nOutputs of ${stack.name}:\n${lines.map((l) => `  ${l}`).join("\n")}`);
     }
-    say(`\nDone. Inspect or change it with terraform in ${shown(stack.directory)} (with TF_CLI_CONFIG_FILE=${shown(cliConfig)}).`);
+    say(`\nDone. Inspect or change it with terraform in ${shown(stack.directory)} (with TF_CLI_CONFIG_FILE=${shown(cliConfig)}); destroy it with 'schemaform down'.`);
     return output.code;
   } finally {
     process.off("SIGINT", ignore);

@@ -102,6 +102,10 @@ export async function run(argv: string[]): Promise<number> {
         continue;
       }
       if (!info.isFile()) throw new Error("not a regular file");
+      if (/\.tf$/.test(path)) {
+        process.stderr.write(`schemaform validate: '${path}' is native HCL; only Terraform JSON (*.tf.json) is checked here: run 'terraform validate' for .tf files\n`);
+        return 2;
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       process.stderr.write(`schemaform validate: cannot read '${path}': ${code === "ENOENT" ? "no such file or directory" : (error as Error).message}\n`);

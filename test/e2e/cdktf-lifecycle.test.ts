@@ -1,7 +1,7 @@
 // The CDKTF example (examples/stack) end to end: `schemaform up` synthesizes it, installs the
 // providers and applies it (twice: the second run changes nothing); then Terraform, in the
 // synthesized stack directory, updates every resource in place, replaces every resource, notices
-// out-of-band deletes, adopts existing objects through import blocks, and destroys.
+// out-of-band deletes, adopts existing objects through import blocks; `schemaform down` destroys.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
@@ -177,8 +177,11 @@ describe("CDKTF example: schemaform up, then every resource through its lifecycl
     expect(clean.code, clean.output).toBe(0);
   });
 
-  test("destroy removes everything", async () => {
-    const destroy = await ws.ok(["destroy", "-input=false", "-auto-approve"]);
+  test("schemaform down destroys everything up applied", async () => {
+    const env = { ...suite.env };
+    delete env.TF_CLI_CONFIG_FILE; // `down` uses the mirror `up` wrote
+    const destroy = await runProcess(process.execPath, [CLI, "down", "--out", outdir], { cwd: ROOT, env });
+    expect(destroy.code, destroy.output).toBe(0);
     expect(destroy.output).toMatch(/Destroy complete! Resources: 9 destroyed/);
     const p = suite.platform();
     expect(await p.services.list(PROJECT)).toEqual([]);

@@ -72,6 +72,15 @@ describe("schemaform validate", () => {
     const sarif = JSON.parse(out);
     expect(sarif.version).toBe("2.1.0");
     expect(sarif.runs[0].results.length).toBe(6);
+    // An absolute path is reported as a file:// URI, as SARIF viewers expect.
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(`file://${fixtures}invalid/top-level.tf.json`);
+  });
+
+  it("says that a native .tf file is not what it checks", async () => {
+    const path = file("native/main.tf", 'resource "tsdb_vpcs" "a" {}\n');
+    expect(await run([path])).toBe(2);
+    expect(err).toContain("only Terraform JSON (*.tf.json) is checked");
+    expect(err).not.toContain("Invalid JSON keyword");
   });
 
   it("warnings do not fail unless --max-warnings is exceeded", async () => {

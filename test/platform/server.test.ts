@@ -148,6 +148,22 @@ describe("schemaform platform (CLI)", () => {
     }
   });
 
+  it("credentials --help and credentials create --help print the usage and exit 0", async () => {
+    for (const argv of [["credentials", "--help"], ["credentials", "create", "--help"]]) {
+      let out = "";
+      const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+        out += String(chunk);
+        return true;
+      });
+      try {
+        expect(await platformCommand(argv)).toBe(0);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(out).toContain("schemaform platform credentials create --project ID");
+    }
+  });
+
   it("refuses credentials create without a project", async () => {
     const dataDir = tempDir();
     const spy = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
