@@ -31,7 +31,7 @@ const snapshot = (f: Fixture, part: string) => `__snapshots__/emitters/${f.name}
 describe.each(fixtures)("$name", (f) => {
   const kind = f.doc.root.kind;
   const file = fileName(f.doc.root.type, "fx", kind);
-  const docPage = `docs/fx/${kind === "data" ? "data-sources" : "resources"}/${f.doc.root.type.slice(3).replace(/_/g, "-")}.md`;
+  const docPage = `docs/fx/${kind === "data" ? "data-sources" : "resources"}/${f.doc.root.type.slice(3)}.md`;
 
   test("model (emit-models)", async () => {
     await expect((await emit(f)).get(`models/${f.key}.ts`)).toMatchFileSnapshot(snapshot(f, "model.ts.snap"));
