@@ -277,6 +277,21 @@ const MIGRATIONS: string[] = [
   -- internal ids look like the reference platform's (VPCs from 1001, peerings from 3001)
   INSERT INTO sqlite_sequence (name, seq) VALUES ('vpcs', 1000), ('peerings', 3000);
   `,
+  `
+  -- answers of the server to creates and updates sent with an Idempotency-Key (idempotency.ts),
+  -- encrypted; a repeat of the key gets the stored answer
+  CREATE TABLE idempotency_keys (
+    credential TEXT NOT NULL,
+    project TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    answer TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (credential, project, key)
+  );
+  CREATE INDEX idempotency_keys_by_created ON idempotency_keys (created);
+  `,
 ];
 
 function migrate(store: Store): void {

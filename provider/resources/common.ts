@@ -7,6 +7,7 @@ import { identical } from "../framework/values.js";
 import type { ImportFormat, TypeModel } from "../../hcljson/model-types.js";
 import type { Warning } from "../../platform/errors.js";
 import type { Labels, PlatformClient } from "../../platform/types.js";
+import { withCallBudget } from "../../platform/call-budget.js";
 import { parseDuration } from "../../platform/config.js";
 import { log } from "../log.js";
 
@@ -257,7 +258,10 @@ export interface WaitOptions<T> {
  */
 export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
-  let value = first ?? (await options.poll());
+  // The platform client retries transient failures of each poll until the operation's deadline
+  // (or Terraform's Stop); what still fails after that ends the wait like a timeout does.
+  const poll = () => withCallBudget({ deadline, signal: options.signal }, options.poll);
+  let value = first ?? (await poll());
   let delay = 100;
   for (;;) {
     const status = options.status(value);
@@ -284,6 +288,23 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
       });
     }
     delay = Math.min(delay * 2, 2000);
-    value = await options.poll();
+    try {
+      value = await poll();
+    } catch (error) {
+      // Gone while we waited (deleted outside Terraform): nothing to keep.
+      if (isNotFound(error)) diagnose(error, `Waiting for ${options.what}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      const summary = isPlatformError(error) ? `Reading ${options.what} failed while waiting for it` : `Lost contact with the platform while waiting for ${options.what}`;
+      throw new HandlerError(summary, {
+        detail: `${reason}. It was ${status} when last seen. The object exists and is kept in state (tainted after a create, so the next apply replaces it).`,
+        state: options.stateOf(value),
+        cause: error,
+      });
+    }
   }
+}
+
+/** Runs a create under the operation's deadline, so its retries stop when the operation would. */
+export function withinTimeout<T>(timeoutMs: number, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  return withCallBudget({ deadline: Date.now() + timeoutMs, signal }, fn);
 }

@@ -6,7 +6,7 @@
 import { model } from "../../generated/models/resource.tsdb_peering_connection.js";
 import type { PeeringConnection, PeeringInput } from "../../platform/types.js";
 import type { ResourceHandler } from "../framework/types.js";
-import { type TsdbClient, call, diagnose, firstFound, isNotFound, isSet, matchImport, num, orNull, owned, pick, waitFor } from "./common.js";
+import { type TsdbClient, call, diagnose, firstFound, isNotFound, isSet, matchImport, num, orNull, owned, pick, waitFor, withinTimeout } from "./common.js";
 
 const OWNED = [
   "id",
@@ -42,7 +42,9 @@ export const peeringConnection: ResourceHandler<TsdbClient> = {
 
   async create({ client, desired, signal }) {
     const body = pick<PeeringInput>(desired, ["platform_vpc_id", "peer_account_id", "peer_region_code", "peer_vpc_id", "peer_tgw_id", "peer_cidr_blocks"]);
-    const { body: created } = await call("Creating peering connection", () => client.platform.peering.create(client.projectId, body));
+    const { body: created } = await call("Creating peering connection", () =>
+      withinTimeout(CREATE_TIMEOUT_MS, signal, () => client.platform.peering.create(client.projectId, body)),
+    );
     const settled = await waitFor(
       {
         poll: () => client.platform.peering.get(client.projectId, created.platform_vpc_id, created.peering_connection_id),

@@ -27,6 +27,7 @@ import {
   timeoutMs,
   waitFor,
   warn,
+  withinTimeout,
 } from "./common.js";
 
 /** What the platform reports (everything but passwords and timeouts). */
@@ -181,9 +182,12 @@ export const service: ResourceHandler<TsdbClient> = {
   },
 
   async create(request) {
-    const { client, planned, desired } = request;
+    const { client, planned, desired, signal } = request;
     const body = pickInput(desired);
-    const { body: created, warnings } = await call("Creating service", () => client.platform.services.create(client.projectId, body));
+    const timeout = timeoutMs(planned, "create", model, "45m");
+    const { body: created, warnings } = await call("Creating service", () =>
+      withinTimeout(timeout, signal, () => client.platform.services.create(client.projectId, body)),
+    );
     passWarnings(request, warnings, isLogExporterPath);
     const ready = await waitReady(request, planned, created);
     // The generated password is in the create response only (a planned password wins anyway).

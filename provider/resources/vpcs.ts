@@ -3,7 +3,7 @@
 import { model } from "../../generated/models/resource.tsdb_vpcs.js";
 import type { Vpc, VpcInput } from "../../platform/types.js";
 import type { ResourceHandler } from "../framework/types.js";
-import { type TsdbClient, call, diagnose, firstFound, isNotFound, matchImport, num, orNull, owned, pick, text, timeoutMs, waitFor } from "./common.js";
+import { type TsdbClient, call, diagnose, firstFound, isNotFound, matchImport, num, orNull, owned, pick, text, timeoutMs, waitFor, withinTimeout } from "./common.js";
 
 const OWNED = ["id", "vpcs_id", "name", "cidr", "region_code", "project_id", "provisioned_id", "status", "error_message", "created", "updated"] as const;
 
@@ -12,7 +12,8 @@ const toState = (vpc: Vpc) => owned(vpc, OWNED);
 export const vpcs: ResourceHandler<TsdbClient> = {
   async create({ client, planned, desired, signal }) {
     const body = pick<VpcInput>(desired, ["cidr", "region_code", "name"]);
-    const { body: created } = await call("Creating VPC", () => client.platform.vpcs.create(client.projectId, body));
+    const timeout = timeoutMs(planned, "create", model, "5m");
+    const { body: created } = await call("Creating VPC", () => withinTimeout(timeout, signal, () => client.platform.vpcs.create(client.projectId, body)));
     const ready = await waitFor(
       {
         poll: () => client.platform.vpcs.get(client.projectId, created.vpcs_id),
@@ -20,7 +21,7 @@ export const vpcs: ResourceHandler<TsdbClient> = {
         target: ["CREATED"],
         failed: ["ERROR"],
         failure: (v) => v.error_message,
-        timeoutMs: timeoutMs(planned, "create", model, "5m"),
+        timeoutMs: timeout,
         signal,
         what: `VPC ${created.name} (${created.vpcs_id})`,
         stateOf: toState,
