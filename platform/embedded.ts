@@ -37,6 +37,11 @@ export interface EmbeddedOptions {
   transitionSeconds?: number;
   /** epoch milliseconds; for tests */
   clock?: () => number;
+  /**
+   * Close the database when the process exits, however it exits (the provider plugin: it leaves
+   * through process.exit on Shutdown or when Terraform is gone, with the database open).
+   */
+  closeOnExit?: boolean;
 }
 
 export class EmbeddedPlatform implements PlatformClient {
@@ -45,6 +50,7 @@ export class EmbeddedPlatform implements PlatformClient {
   readonly #options: EmbeddedOptions;
   #core: Promise<PlatformCore> | undefined;
   #closed = false;
+  #unhookExit: (() => void) | undefined;
 
   readonly restoreChannels: RestoreChannelsApi;
   readonly services: ServicesApi;
@@ -146,7 +152,21 @@ export class EmbeddedPlatform implements PlatformClient {
       try {
         const box = new SecretBox(loadOrCreateKey(this.dataDir));
         const seconds = this.#options.transitionSeconds ?? transitionSecondsFromEnv();
-        return new PlatformCore({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
+        const core = new PlatformCore({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
+        if (this.#options.closeOnExit) {
+          // 'exit' handlers must be synchronous, and so is better-sqlite3's close: the last
+          // connection checkpoints the WAL, and no other process waits on a lock we held.
+          const closeNow = () => {
+            try {
+              core.close();
+            } catch {
+              // exiting anyway; SQLite recovers from the WAL on the next open
+            }
+          };
+          process.once("exit", closeNow);
+          this.#unhookExit = () => process.off("exit", closeNow);
+        }
+        return core;
       } catch (error) {
         store.close();
         throw error;
@@ -158,7 +178,7 @@ export class EmbeddedPlatform implements PlatformClient {
     return this.#core;
   }
 
-  private async run<T>(validate: BodyType | undefined, fn: (core: PlatformCore) => T): Promise<T> {
+  private async run<T>(validate: BodyType | undefined, fn: (core: PlatformCore) => T | Promise<T>): Promise<T> {
     const core = await this.core();
     if (validate) await prepareValidation(validate);
     return fn(core);
@@ -169,6 +189,7 @@ export class EmbeddedPlatform implements PlatformClient {
     this.#closed = true;
     const pending = this.#core;
     this.#core = undefined;
+    this.#unhookExit?.();
     if (pending) {
       try {
         (await pending).close();

@@ -8,6 +8,8 @@
 // Restore channels live under /containerbackup/v1 and are addressed by their full name; the tsdb
 // resources under /tsdb/v1/projects/{project}. Authentication: see server.ts.
 
+import { InputRejected, parseJsonInput } from "./json-input.js";
+
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /**
@@ -29,6 +31,11 @@ export interface Route {
   status: 200 | 201 | 204;
   /** the project a call acts on (for credential scoping); undefined: any authenticated caller */
   project?: (args: unknown[]) => string | undefined;
+  /**
+   * The JSON type of each `body:x` member the method needs, checked by the server before the call
+   * (a member of the wrong type would reach the core as a wrong argument); `null` counts as absent.
+   */
+  members?: Record<string, { type: "object" | "string"; required?: true }>;
 }
 
 const first = (args: unknown[]) => args[0] as string;
@@ -54,18 +61,35 @@ export const ROUTES: Route[] = [
     method: "POST",
     path: "/containerbackup/v1/restoreChannels",
     args: ["body:restore_channel", "body:options"],
+    members: { restore_channel: { type: "object", required: true }, options: { type: "object" } },
     status: 201,
     project: (args) => (args[0] as { project?: string } | undefined)?.project ?? (args[1] as { defaultProject?: string } | undefined)?.defaultProject,
   },
   { op: "restoreChannels.resolveProject", method: "GET", path: "/containerbackup/v1/projects/{project}", args: ["path:project"], status: 200, project: first },
   { op: "restoreChannels.list", method: "GET", path: "/containerbackup/v1/projects/{project}/restoreChannels", args: ["path:project", "query:location"], status: 200, project: first },
   { op: "restoreChannels.get", method: "GET", path: `/containerbackup/v1/${CHANNEL}`, args: ["path:name", "qjson:view"], status: 200, project: fromFullName },
-  { op: "restoreChannels.update", method: "PATCH", path: `/containerbackup/v1/${CHANNEL}`, args: ["path:name", "body:patch", "body:etag", "body:view"], status: 200, project: fromFullName },
+  {
+    op: "restoreChannels.update",
+    method: "PATCH",
+    path: `/containerbackup/v1/${CHANNEL}`,
+    args: ["path:name", "body:patch", "body:etag", "body:view"],
+    members: { patch: { type: "object", required: true }, etag: { type: "string" }, view: { type: "object" } },
+    status: 200,
+    project: fromFullName,
+  },
   { op: "restoreChannels.delete", method: "DELETE", path: `/containerbackup/v1/${CHANNEL}`, args: ["path:name", "query:etag"], status: 204, project: fromFullName },
 
   // tsdb resources
   ...tsdbFamily("services", "services"),
-  { op: "services.checkPassword", method: "POST", path: `${P}/services/{id}/checkPassword`, args: ["path:project", "path:id", "body:password"], status: 200, project: first },
+  {
+    op: "services.checkPassword",
+    method: "POST",
+    path: `${P}/services/{id}/checkPassword`,
+    args: ["path:project", "path:id", "body:password"],
+    members: { password: { type: "string", required: true } },
+    status: 200,
+    project: first,
+  },
   ...tsdbFamily("vpcs", "vpcs"),
   { op: "vpcs.getByName", method: "GET", path: `${P}/vpcNames/{name}`, args: ["path:project", "path:name"], status: 200, project: first },
   { op: "peering.create", method: "POST", path: `${P}/peeringConnections`, args: ["path:project", "body"], status: 201, project: first },
@@ -168,6 +192,7 @@ export function encodeRequest(route: Route, args: unknown[]): EncodedRequest {
 
 export interface MatchedRoute {
   route: Route;
+  /** path parameters as sent (percent-encoded): decoded by decodeArgs, after authentication */
   params: Record<string, string>;
 }
 
@@ -184,10 +209,7 @@ export function matchRoute(method: string, pathname: string): { match?: MatchedR
     }
     const params: Record<string, string> = {};
     c.params.forEach((name, i) => {
-      params[name] = m[i + 1]!
-        .split("/")
-        .map((segment) => decodeURIComponent(segment))
-        .join("/");
+      params[name] = m[i + 1]!;
     });
     return { match: { route, params }, allowed };
   }
@@ -196,12 +218,43 @@ export function matchRoute(method: string, pathname: string): { match?: MatchedR
 
 export class BadRequest extends Error {}
 
+function decodePathParam(raw: string, name: string): string {
+  try {
+    return raw
+      .split("/")
+      .map((segment) => decodeURIComponent(segment))
+      .join("/");
+  } catch {
+    throw new BadRequest(`the path parameter ${name} is not valid percent-encoding (a '%' must start %XX of UTF-8)`);
+  }
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNulls(item);
+  return out;
+}
+
+function checkMember(route: Route, name: string, value: unknown): unknown {
+  const want = route.members?.[name];
+  if (!want) return value;
+  if (value === undefined || value === null) {
+    if (want.required) throw new BadRequest(`the request body needs "${name}" (a JSON ${want.type})`);
+    return undefined;
+  }
+  const is = want.type === "object" ? typeof value === "object" && !Array.isArray(value) : typeof value === want.type;
+  if (!is) throw new BadRequest(`"${name}" in the request body must be a JSON ${want.type}`);
+  return value;
+}
+
 export function decodeArgs(match: MatchedRoute, query: URLSearchParams, body: unknown): unknown[] {
   return match.route.args.map((spec) => {
     const [kind, name] = spec.includes(":") ? (spec.split(":", 2) as [string, string]) : [spec, ""];
     switch (kind) {
       case "path":
-        return match.params[name];
+        return decodePathParam(match.params[name]!, name);
       case "query":
         return query.get(name) ?? undefined;
       case "qnum": {
@@ -214,16 +267,19 @@ export function decodeArgs(match: MatchedRoute, query: URLSearchParams, body: un
         const raw = query.get(name);
         if (raw === null) return undefined;
         try {
-          return JSON.parse(raw) as unknown;
-        } catch {
-          throw new BadRequest(`query parameter ${name} must be JSON`);
+          return parseJsonInput(raw, `query parameter ${name}`);
+        } catch (error) {
+          if (error instanceof InputRejected) throw new BadRequest(error.message);
+          throw error;
         }
       }
       case "body":
-        if (!name) return body;
+        // A create's body is a resource body, where null means absent (ARCHITECTURE.md, section 1)
+        // and the core expects none; in an update's patch, null clears an attribute.
+        if (!name) return match.route.status === 201 ? withoutNulls(body) : body;
         if (body === undefined || body === null) return undefined;
         if (typeof body !== "object" || Array.isArray(body)) throw new BadRequest("the request body must be a JSON object");
-        return (body as Record<string, unknown>)[name];
+        return checkMember(match.route, name, (body as Record<string, unknown>)[name]);
       default:
         return undefined;
     }

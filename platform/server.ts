@@ -10,12 +10,21 @@
 // A credential belongs to one project (or all); a call on another project is refused with 403.
 // Missing or wrong credentials get 401 with `WWW-Authenticate` and a message saying what to send;
 // no secret is ever echoed or logged.
+// A POST or PATCH with `Idempotency-Key: <key>` is performed once per credential, project and key;
+// a repeat gets the first answer (idempotency.ts).
+// Hostile input gets a 4xx, never a 5xx: bodies must be JSON objects without prototype keys and at
+// most MAX_JSON_DEPTH deep (json-input.ts); creates and password checks are rate-limited per
+// credential (429 + Retry-After, rate-limit.ts); the timeouts and the connection cap below bound
+// what a slow or greedy client can hold.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP_STATUS, PlatformError } from "./errors.js";
 import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
+import { IdempotencyKeys } from "./idempotency.js";
+import { DEFAULT_MAX_BODY_BYTES, InputRejected, readJsonObject } from "./json-input.js";
+import { DEFAULT_RATE_LIMITS, RateLimiter, limitedAction, type RateLimits } from "./rate-limit.js";
 import { BadRequest, decodeArgs, matchRoute } from "./routes.js";
 
 export interface ServerOptions {
@@ -28,6 +37,15 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** default 1 MiB */
   maxBodyBytes?: number;
+  /** simultaneous connections; more are closed as they arrive (default DEFAULT_LIMITS) */
+  maxConnections?: number;
+  /** how long a client may take to send a request's headers, and the whole request (default DEFAULT_LIMITS) */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** how long an idle keep-alive connection stays open (default DEFAULT_LIMITS) */
+  keepAliveTimeoutMs?: number;
+  /** per-credential limits (default DEFAULT_RATE_LIMITS) */
+  rateLimits?: Partial<RateLimits>;
 }
 
 export interface RunningServer {
@@ -38,6 +56,24 @@ export interface RunningServer {
 }
 
 export const DEFAULT_PORT = 8790;
+
+/**
+ * A client that is slow to send its headers (10 s) or its request (30 s; a body is at most 1 MiB)
+ * is cut off, so it cannot hold a connection forever. Idle keep-alive connections close after 5 s,
+ * longer than the 4 s after which Node's fetch stops reusing one (a client never sends on a
+ * connection the server is closing). 512 connections is far beyond what a team's Terraform runs
+ * open (one or a few per plugin) and still small enough for the process's file descriptors.
+ */
+export const DEFAULT_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 512,
+};
+// Node checks the two timeouts above only this often (30 s by default).
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+// RFC 7235 credentials: a scheme, one or more spaces, a token68, and nothing after it.
+const AUTHORIZATION_SHAPE = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +([A-Za-z0-9._~+/-]+=*)$/;
 const AUTH_HELP =
   "send 'Authorization: Bearer <access token>' (an access token, or a session token from POST /v1/auth/token with your access key and secret key), or 'Authorization: Basic <base64 of access_key:secret_key>'";
 
@@ -53,34 +89,21 @@ class HttpFailure extends Error {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const platform = options.platform;
   const core = await platform.core(); // open the database now, so a bad data directory fails at start
-
-  async function readJson(req: IncomingMessage): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBody) throw new HttpFailure(413, "invalid", `the request body is larger than ${maxBody} bytes`);
-      chunks.push(chunk as Buffer);
-    }
-    if (size === 0) return undefined;
-    const type = req.headers["content-type"] ?? "";
-    if (!/^application\/json\b/i.test(type)) throw new HttpFailure(415, "invalid", "the request body must be JSON (Content-Type: application/json)");
-    try {
-      return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-    } catch {
-      throw new HttpFailure(400, "invalid", "the request body is not valid JSON");
-    }
-  }
+  const idempotency = new IdempotencyKeys(core.ctx);
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new RateLimiter(rateLimits.passwordChecks) };
 
   function authenticate(req: IncomingMessage): Principal {
     const header = req.headers.authorization;
     if (!header) throw new HttpFailure(401, "unauthenticated", `authentication required: ${AUTH_HELP}`);
-    const [scheme, value = ""] = header.split(/\s+/, 2) as [string, string?];
+    const parsed = AUTHORIZATION_SHAPE.exec(header);
+    if (!parsed) throw new HttpFailure(401, "unauthenticated", `the Authorization header is malformed (a scheme, a space and one credential, nothing after it): ${AUTH_HELP}`);
+    const [, scheme, value] = parsed as unknown as [string, string, string];
     if (/^bearer$/i.test(scheme)) {
-      const principal = value ? core.credentials.verifyToken(value) : undefined;
+      const principal = core.credentials.verifyToken(value);
       if (!principal) throw new HttpFailure(401, "unauthenticated", "the access token is invalid, expired or revoked; get a new one");
       return principal;
     }
@@ -101,15 +124,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
+  function rateLimit(principal: Principal, op: string, body: Record<string, unknown> | undefined, res: ServerResponse): void {
+    const action = limitedAction(op, body);
+    if (!action) return;
+    const retryAfter = limiters[action].take(principal.credential);
+    if (retryAfter === undefined) return;
+    const { burst, perSecond } = rateLimits[action];
+    res.setHeader("retry-after", String(retryAfter));
+    const what = action === "creates" ? "creates" : "password checks";
+    throw new HttpFailure(429, "rate_limited", `too many ${what} with this credential (at most ${burst} at once, then ${perSecond} per second); retry in ${retryAfter} s`);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
-    const url = new URL(req.url ?? "/", "http://platform.invalid");
+    let url: URL;
+    try {
+      // a target of "//x/y" is a path here, not a host x (which new URL(target, base) would make it)
+      const target = req.url ?? "/";
+      url = target.startsWith("/") ? new URL(`http://platform.invalid${target}`) : new URL(target, "http://platform.invalid");
+    } catch {
+      throw new HttpFailure(400, "invalid", "the request target is not a valid path");
+    }
     const method = (req.method ?? "GET").toUpperCase();
 
     if (url.pathname === "/v1/health" && method === "GET") return send(res, 200, { ok: true });
     if (url.pathname === "/v1/auth/token") {
       if (method !== "POST") throw new HttpFailure(405, "invalid", "use POST /v1/auth/token");
-      const body = (await readJson(req)) as { access_key?: unknown; secret_key?: unknown } | undefined;
-      if (!body || typeof body.access_key !== "string" || typeof body.secret_key !== "string") {
+      const body = await readJsonObject(req, maxBody);
+      if (typeof body.access_key !== "string" || typeof body.secret_key !== "string") {
         throw new HttpFailure(400, "invalid", 'send {"access_key": "...", "secret_key": "..."}');
       }
       const principal = core.credentials.verifyKeyPair(body.access_key, body.secret_key);
@@ -126,7 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw new HttpFailure(404, "not_found", `no such endpoint: ${method} ${url.pathname}`);
     }
     const principal = authenticate(req);
-    const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req);
+    const body = method === "GET" || method === "DELETE" ? undefined : await readJsonObject(req, maxBody);
     let args: unknown[];
     try {
       args = decodeArgs(match, url.searchParams, body);
@@ -135,29 +176,59 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw error;
     }
     authorize(principal, match.route.project?.(args));
+    rateLimit(principal, match.route.op, body, res);
     const [family, name] = match.route.op.split(".") as [string, string];
     const target = (platform as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![name]!;
-    const result = await target(...args);
-    if (match.route.status === 204) return send(res, 204, undefined);
-    return send(res, match.route.status, result);
+    const perform = async () => ({ status: match.route.status, body: await target(...args) });
+    const key = req.headers["idempotency-key"];
+    const answer =
+      typeof key === "string" && (method === "POST" || method === "PATCH")
+        ? await idempotency.run({ credential: principal.credential, project: match.route.project?.(args) ?? "", key, request: `${method} ${req.url}\n${JSON.stringify(body)}` }, perform)
+        : await perform();
+    if (answer.status === 204) return send(res, 204, undefined);
+    return send(res, answer.status, answer.body);
   }
 
-  const server = createServer((req, res) => {
+  const limits = {
+    headersTimeout: options.headersTimeoutMs ?? DEFAULT_LIMITS.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_LIMITS.keepAliveTimeoutMs,
+  };
+  const server = createServer({ ...limits, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
     const started = Date.now();
+    let logged = false;
+    const line = (outcome: string | number) => {
+      if (logged) return;
+      logged = true;
+      options.log?.(`${req.method} ${(req.url ?? "").split("?")[0]} ${outcome} ${Date.now() - started}ms`);
+    };
+    // A client that hangs up before its answer is sent is logged as such, whatever the handler
+    // was doing (reading the body, waiting for a hash).
+    res.once("close", () => {
+      if (!res.writableFinished) line("aborted by the client");
+    });
     handle(req, res)
       .catch((error: unknown) => {
         if (error instanceof PlatformError) return send(res, HTTP_STATUS[error.code], { error: error.toJSON() });
+        if (error instanceof InputRejected) {
+          // the rest of an oversized body is not read: the connection cannot carry another request
+          if (error.status === 413) res.setHeader("connection", "close");
+          return send(res, error.status, { error: { code: "invalid", message: error.message } });
+        }
         if (error instanceof HttpFailure) {
           if (error.status === 401) res.setHeader("www-authenticate", 'Bearer realm="schemaform", Basic realm="schemaform"');
           return send(res, error.status, { error: { code: error.code, message: error.message } });
         }
+        // reading the body failed because the client went away mid-request: not our error
+        if (req.destroyed && !req.complete) return undefined;
         options.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
         return send(res, 500, { error: { code: "internal", message: "internal error in the platform server; see its log" } });
       })
       .then((status) => {
-        options.log?.(`${req.method} ${(req.url ?? "").split("?")[0]} ${status} ${Date.now() - started}ms`);
+        if (status !== undefined && res.writableEnded) line(status);
       });
   });
+  server.maxConnections = options.maxConnections ?? DEFAULT_LIMITS.maxConnections;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -51,9 +51,11 @@ function configPart(block: BlockModel, body: Record<string, unknown>): Record<st
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value === null || value === undefined) continue;
-    const attribute = block.attributes[key];
+    // own properties only: a key such as "toString" must not find Object.prototype's member
+    const attribute = Object.hasOwn(block.attributes, key) ? block.attributes[key] : undefined;
     if (attribute && attribute.computed && !attribute.optional && !attribute.required) continue;
-    const nested = attribute?.nested ?? (block.blocks[key] ? { nesting: block.blocks[key]!.nesting, block: block.blocks[key]!.block } : undefined);
+    const child = Object.hasOwn(block.blocks, key) ? block.blocks[key] : undefined;
+    const nested = attribute?.nested ?? (child ? { nesting: child.nesting, block: child.block } : undefined);
     if (nested && value && typeof value === "object") {
       out[key] = Array.isArray(value)
         ? value.map((item) => (item && typeof item === "object" && !Array.isArray(item) ? configPart(nested.block, item as Record<string, unknown>) : item))

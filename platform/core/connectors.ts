@@ -27,6 +27,7 @@ import type {
 import { checkBody } from "../validation.js";
 import { compact, parseJson, sameJson, warning, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
+import { claimProject, projectKey } from "./projects.js";
 
 type Kind = "obj_store" | "src_db";
 const TF_TYPE: Record<Kind, string> = { obj_store: "tsdb_connector_obj_store", src_db: "tsdb_connector_src_db" };
@@ -72,6 +73,7 @@ abstract class ConnectorBase {
 
   protected listRows(project: string, serviceId?: string): ConnectorRow[] {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.ctx.read(
       () =>
         (serviceId === undefined
@@ -82,6 +84,7 @@ abstract class ConnectorBase {
 
   delete(project: string, id: string): void {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     this.ctx.write(() => {
       this.requireRow(project, id);
       this.ctx.db.prepare("DELETE FROM connectors WHERE id = ?").run(id);
@@ -134,6 +137,7 @@ export class ObjStoreConnectors extends ConnectorBase {
 
   create(project: string, body: ObjStoreConnectorInput): Mutation<ObjStoreConnector> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_connector_obj_store", body as unknown as Record<string, unknown>);
     const spec = this.resolve(body, warnings);
     const row = this.ctx.write(() => {
@@ -151,6 +155,7 @@ export class ObjStoreConnectors extends ConnectorBase {
 
   get(project: string, id: string): ObjStoreConnector {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.toBody(this.ctx.read(() => this.requireRow(project, id)));
   }
 
@@ -160,6 +165,7 @@ export class ObjStoreConnectors extends ConnectorBase {
 
   update(project: string, id: string, patch: ObjStoreConnectorPatch): Mutation<ObjStoreConnector> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const warnings: Warning[] = [];
     const row = this.ctx.write(() => {
       const current = this.requireRow(project, id);
@@ -266,6 +272,7 @@ export class SrcDbConnectors extends ConnectorBase {
 
   create(project: string, body: SrcDbConnectorInput): Mutation<SrcDbConnector> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_connector_src_db", body as unknown as Record<string, unknown>);
     if (typeof body.connection_string !== "string" || !CONNECTION_RE.test(body.connection_string)) {
       throw invalid(["connection_string"], "must be a postgres:// or postgresql:// connection URI");
@@ -308,6 +315,7 @@ export class SrcDbConnectors extends ConnectorBase {
 
   get(project: string, id: string): SrcDbConnector {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.toBody(this.ctx.read(() => this.requireRow(project, id)));
   }
 
@@ -317,6 +325,7 @@ export class SrcDbConnectors extends ConnectorBase {
 
   update(project: string, id: string, patch: SrcDbConnectorPatch): Mutation<SrcDbConnector> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const before = this.ctx.read(() => this.requireRow(project, id));
     this.checkServiceUnchanged(before, patch.service_id);
     if (patch.connection_string !== undefined && patch.connection_string !== null && !CONNECTION_RE.test(patch.connection_string)) {

@@ -18,6 +18,7 @@ import type {
 import { checkBody, type BodyType } from "../validation.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
+import { claimProject, projectKey } from "./projects.js";
 
 type Kind = "log" | "metric";
 type Block = "cloudmon" | "saasmon" | "pullmon";
@@ -86,6 +87,7 @@ export class Exporters {
 
   create(project: string, body: AnyInput): Mutation<LogExporter | MetricExporter> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings = checkBody(TYPE_KEY[this.kind], body as unknown as Record<string, unknown>);
     const region = exporterRegion(body.region);
     const block = this.configured(body);
@@ -107,6 +109,7 @@ export class Exporters {
 
   get(project: string, id: string): LogExporter | MetricExporter {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.read(() => this.row(project, id));
     if (!row) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
     return this.toBody(row);
@@ -114,6 +117,7 @@ export class Exporters {
 
   list(project: string): Array<LogExporter | MetricExporter> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const rows = this.ctx.read(
       () => this.ctx.db.prepare("SELECT * FROM exporters WHERE project = ? AND kind = ? ORDER BY created, id").all(project, this.kind) as ExporterRow[],
     );
@@ -126,6 +130,7 @@ export class Exporters {
    */
   update(project: string, id: string, patch: ExporterPatch<AnyInput>): Mutation<LogExporter | MetricExporter> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     let warnings: Warning[] = [];
     const row = this.ctx.write(() => {
       const current = this.row(project, id);
@@ -165,6 +170,7 @@ export class Exporters {
 
   delete(project: string, id: string): void {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     this.ctx.write(() => {
       const current = this.row(project, id);
       if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);

@@ -1,4 +1,5 @@
-// The domain core: every resource family over one store. Synchronous (better-sqlite3); the
+// The domain core: every resource family over one store. Synchronous (better-sqlite3), except
+// where a service password is hashed or checked: scrypt runs on the thread pool (secrets.ts). The
 // embedded client wraps it in the async PlatformClient interface and the server exposes it over
 // HTTP through that client.
 
@@ -8,7 +9,7 @@ import { Ctx, type CoreOptions } from "./context.js";
 import { ObjStoreConnectors, SrcDbConnectors } from "./connectors.js";
 import { Credentials } from "./credentials.js";
 import { Exporters } from "./exporters.js";
-import { Projects } from "./projects.js";
+import { Projects, mergeNumberedProjects } from "./projects.js";
 import { RestoreChannels } from "./restore-channels.js";
 import { Services, checkProject } from "./services.js";
 import { Peerings, Vpcs } from "./vpcs.js";
@@ -38,6 +39,7 @@ export class PlatformCore {
     this.objStoreConnectors = new ObjStoreConnectors(this.ctx);
     this.srcDbConnectors = new SrcDbConnectors(this.ctx);
     this.credentials = new Credentials(this.ctx);
+    mergeNumberedProjects(this.ctx);
   }
 
   products(): ProductsLookup {

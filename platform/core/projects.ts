@@ -2,6 +2,11 @@
 // `projects/{project}` may name either. A project seen for the first time is registered
 // deterministically: an id gets a number derived from a hash of the id, a number gets the id
 // `project-<number>`, so every data directory agrees on the pairs it invents.
+//
+// One project, one namespace: every object is stored under the project's id, whichever name the
+// caller used (`projectKey`, `claimProject`), as credentials are authorized (`same`). Stores
+// written before that kept tsdb objects under the number they were created with:
+// `mergeNumberedProjects` moves them to the id once, when such a store is first opened.
 
 import { createHash } from "node:crypto";
 import { invalid } from "../errors.js";
@@ -58,4 +63,61 @@ export class Projects {
     const rb = this.find(b);
     return ra !== undefined && rb !== undefined && ra.id === rb.id;
   }
+}
+
+/**
+ * The key a project's objects are stored under: its id, for an id or a registered number. A
+ * number nobody registered has no objects, and names that are no project reference (tsdb accepts
+ * any name without slashes or spaces) have no number: both are their own key.
+ */
+export function projectKey(ctx: Ctx, ref: string): string {
+  if (!PROJECT_NUMBER_RE.test(ref)) return ref;
+  return ctx.read(() => new Projects(ctx).find(ref))?.id ?? ref;
+}
+
+/**
+ * `projectKey` for a create: an id or number seen for the first time is registered, so that the
+ * other name finds the object too from then on.
+ */
+export function claimProject(ctx: Ctx, ref: string): string {
+  if (!isProjectRef(ref)) return ref;
+  const projects = new Projects(ctx);
+  return (ctx.read(() => projects.find(ref)) ?? ctx.write(() => projects.resolve(ref))).id;
+}
+
+/** Tables whose `project` column holds the project's storage key (restore channels keep their own). */
+const PROJECT_TABLES = ["services", "vpcs", "peerings", "exporters", "connectors", "events"] as const;
+const MERGED_KEY = "projects_merged";
+
+/**
+ * Moves objects stored under a project number to the project's id (registering the number when
+ * nothing did), once per store. A VPC whose name is taken under the id is renamed
+ * `<name>-<vpcs_id>` (VPC names are unique in a project), with an event saying so.
+ */
+export function mergeNumberedProjects(ctx: Ctx): void {
+  const done = () => ctx.db.prepare("SELECT 1 FROM meta WHERE key = ?").get(MERGED_KEY) !== undefined;
+  if (ctx.read(done)) return;
+  ctx.write(() => {
+    if (done()) return;
+    const numbers = new Set<string>();
+    for (const table of PROJECT_TABLES) {
+      for (const row of ctx.db.prepare(`SELECT DISTINCT project FROM ${table}`).all() as { project: string }[]) {
+        if (PROJECT_NUMBER_RE.test(row.project)) numbers.add(row.project);
+      }
+    }
+    const projects = new Projects(ctx);
+    for (const number of numbers) {
+      const id = projects.resolve(number).id;
+      const clashes = ctx.db
+        .prepare("SELECT n.id, n.name FROM vpcs n JOIN vpcs i ON i.project = ? AND i.name = n.name WHERE n.project = ?")
+        .all(id, number) as { id: number; name: string }[];
+      for (const vpc of clashes) {
+        const renamed = `${vpc.name}-${vpc.id}`;
+        ctx.db.prepare("UPDATE vpcs SET name = ? WHERE id = ?").run(renamed, vpc.id);
+        ctx.event(id, "tsdb_vpcs", String(vpc.id), "renamed", `VPC renamed from ${vpc.name} to ${renamed}: project ${number} and ${id} are one project, and ${id} has a VPC named ${vpc.name}`);
+      }
+      for (const table of PROJECT_TABLES) ctx.db.prepare(`UPDATE ${table} SET project = ? WHERE project = ?`).run(id, number);
+    }
+    ctx.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)").run(MERGED_KEY, ctx.iso());
+  });
 }

@@ -29,6 +29,7 @@ import { parseTrack, statusAt, track, type Track } from "../status.js";
 import type { Mutation, Service, ServiceInput, ServiceLookup, ServicePatch, ServiceStatus } from "../types.js";
 import { checkBody } from "../validation.js";
 import { compact, parseJson, sameJson, warning, type Ctx } from "./context.js";
+import { claimProject, projectKey } from "./projects.js";
 
 export const SERVICE_USERNAME = "tsdbadmin";
 export const ENDPOINT_DOMAIN = "tsdb.cloud.example.com";
@@ -129,6 +130,7 @@ export class Services {
 
   get(project: string, id: string): Service {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.read(() => this.findRow(project, id));
     if (!row) throw notFound(`service ${id} in project ${project}`);
     return this.toBody(row);
@@ -136,19 +138,21 @@ export class Services {
 
   list(project: string): Service[] {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const rows = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM services WHERE project = ? ORDER BY created, id").all(project) as ServiceRow[]);
     return rows.map((row) => this.toBody(row));
   }
 
-  checkPassword(project: string, id: string, password: string): boolean {
+  async checkPassword(project: string, id: string, password: string): Promise<boolean> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const hash = this.ctx.read(() => {
       const row = this.findRow(project, id);
       if (!row) throw notFound(`service ${id} in project ${project}`);
       if (row.source_id) return this.findRow(project, row.source_id)?.password_hash ?? null;
       return row.password_hash;
     });
-    return verifyPassword(password, hash);
+    return await verifyPassword(password, hash);
   }
 
   lookup(project: string, id: string): ServiceLookup {
@@ -186,20 +190,21 @@ export class Services {
 
   // --- create --------------------------------------------------------------------------------
 
-  create(project: string, body: ServiceInput): Mutation<Service> {
+  async create(project: string, body: ServiceInput): Promise<Mutation<Service>> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_service", body as Record<string, unknown>);
     const isReplica = body.read_replica_source !== undefined && body.read_replica_source !== null;
 
-    // scrypt is slow: hash before taking the write lock
+    // scrypt is slow: hash (off the event loop) before taking the write lock
     let initialPassword: string | undefined;
     let passwordHash: string | null = null;
     if (!isReplica) {
-      if (typeof body.password_wo === "string") passwordHash = hashPassword(body.password_wo);
-      else if (typeof body.password === "string") passwordHash = hashPassword(body.password);
+      if (typeof body.password_wo === "string") passwordHash = await hashPassword(body.password_wo);
+      else if (typeof body.password === "string") passwordHash = await hashPassword(body.password);
       else {
         initialPassword = newPassword();
-        passwordHash = hashPassword(initialPassword);
+        passwordHash = await hashPassword(initialPassword);
       }
     } else if (body.password !== undefined || body.password_wo !== undefined) {
       warnings.push(warning([body.password !== undefined ? "password" : "password_wo"], "a read replica shares its source's password; the password given is not applied"));
@@ -272,8 +277,9 @@ export class Services {
 
   // --- update --------------------------------------------------------------------------------
 
-  update(project: string, id: string, patch: ServicePatch): Mutation<Service> {
+  async update(project: string, id: string, patch: ServicePatch): Promise<Mutation<Service>> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const before = this.ctx.read(() => this.findRow(project, id));
     if (!before) throw notFound(`service ${id} in project ${project}`);
     const beforeSpec = parseJson<ServiceSpec>(before.spec);
@@ -285,12 +291,12 @@ export class Services {
     if (!before.source_id) {
       const versionChanged = patch.password_wo_version !== undefined && (patch.password_wo_version ?? undefined) !== beforeSpec.password_wo_version;
       if (typeof patch.password_wo === "string" && versionChanged) {
-        newHash = hashPassword(patch.password_wo);
+        newHash = await hashPassword(patch.password_wo);
         passwordEvent = `password reset from password_wo (version ${patch.password_wo_version ?? "none"})`;
       } else if (versionChanged && typeof patch.password_wo !== "string" && patch.password_wo_version !== null) {
         warnings.push(warning(["password_wo_version"], "password_wo_version changed but no password_wo was sent: the password is unchanged"));
-      } else if (typeof patch.password === "string" && !verifyPassword(patch.password, before.password_hash)) {
-        newHash = hashPassword(patch.password);
+      } else if (typeof patch.password === "string" && !(await verifyPassword(patch.password, before.password_hash))) {
+        newHash = await hashPassword(patch.password);
         passwordEvent = "password reset";
       }
     }
@@ -419,6 +425,7 @@ export class Services {
 
   delete(project: string, id: string): void {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     this.ctx.write(() => {
       const current = this.findRow(project, id);
       if (!current) throw notFound(`service ${id} in project ${project}`);

@@ -33,6 +33,7 @@ import type {
 import { checkBody } from "../validation.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
+import { claimProject, projectKey } from "./projects.js";
 
 // --- IPv4 CIDR helpers ----------------------------------------------------------------------
 
@@ -105,6 +106,7 @@ export class Vpcs {
 
   create(project: string, body: VpcInput): Mutation<Vpc> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_vpcs", body as unknown as Record<string, unknown>);
     strictCidr(body.cidr, ["cidr"]);
     const region = awsRegion(body.region_code, ["region_code"]);
@@ -132,6 +134,7 @@ export class Vpcs {
 
   get(project: string, vpcsId: number | string): Vpc {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.read(() => this.row(project, vpcsId));
     if (!row) throw notFound(`VPC ${vpcsId} in project ${project}`);
     return this.toBody(row);
@@ -139,6 +142,7 @@ export class Vpcs {
 
   getByName(project: string, name: string): Vpc {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? AND name = ?").get(project, name) as VpcRow | undefined);
     if (!row) throw notFound(`VPC named ${name} in project ${project}`);
     return this.toBody(row);
@@ -146,12 +150,14 @@ export class Vpcs {
 
   list(project: string): Vpc[] {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const rows = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? ORDER BY id").all(project) as VpcRow[]);
     return rows.map((r) => this.toBody(r));
   }
 
   update(project: string, vpcsId: number | string, patch: VpcPatch): Mutation<Vpc> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.write(() => {
       const current = this.row(project, vpcsId);
       if (!current) throw notFound(`VPC ${vpcsId} in project ${project}`);
@@ -176,6 +182,7 @@ export class Vpcs {
 
   delete(project: string, vpcsId: number | string): void {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     this.ctx.write(() => {
       const current = this.row(project, vpcsId);
       if (!current) throw notFound(`VPC ${vpcsId} in project ${project}`);
@@ -194,6 +201,7 @@ export class Vpcs {
 
   lookup(project: string, peering: Peerings): VpcsLookup {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.ctx.read(() => {
       const rows = this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? ORDER BY id").all(project) as VpcRow[];
       return {
@@ -318,6 +326,7 @@ export class Peerings {
 
   create(project: string, body: PeeringInput): Mutation<PeeringConnection> {
     checkProject(project);
+    project = claimProject(this.ctx, project);
     const warnings: Warning[] = checkBody("resource.tsdb_peering_connection", body as unknown as Record<string, unknown>);
     if (!/^[0-9]{12}$/.test(body.peer_account_id ?? "")) throw invalid(["peer_account_id"], "must be a 12-digit cloud account id");
     awsRegion(body.peer_region_code, ["peer_region_code"]);
@@ -373,6 +382,7 @@ export class Peerings {
 
   get(project: string, platformVpcId: number | undefined, id: number | string): PeeringConnection {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.ctx.read(() => {
       const row = this.row(project, platformVpcId, id);
       if (!row) throw notFound(`peering connection ${id}${platformVpcId !== undefined ? ` of VPC ${platformVpcId}` : ""} in project ${project}`);
@@ -382,6 +392,7 @@ export class Peerings {
 
   list(project: string, platformVpcId: number): PeeringConnection[] {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     return this.ctx.read(() => {
       const vpc = this.vpcRow(project, platformVpcId);
       if (!vpc) throw notFound(`VPC ${platformVpcId} in project ${project}`);
@@ -391,6 +402,7 @@ export class Peerings {
 
   update(project: string, platformVpcId: number | undefined, id: number | string, patch: PeeringPatch): Mutation<PeeringConnection> {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     const row = this.ctx.write(() => {
       const current = this.row(project, platformVpcId, id);
       if (!current) throw notFound(`peering connection ${id} in project ${project}`);
@@ -429,6 +441,7 @@ export class Peerings {
 
   delete(project: string, platformVpcId: number | undefined, id: number | string): void {
     checkProject(project);
+    project = projectKey(this.ctx, project);
     this.ctx.write(() => {
       const current = this.row(project, platformVpcId, id);
       if (!current) throw notFound(`peering connection ${id} in project ${project}`);

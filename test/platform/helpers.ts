@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddedPlatform } from "../../platform/embedded.js";
 import { createHttpClient } from "../../platform/http-client.js";
-import { startServer, type RunningServer } from "../../platform/server.js";
+import { startServer, type RunningServer, type ServerOptions } from "../../platform/server.js";
 import type { PlatformClient } from "../../platform/types.js";
 
 export interface Harness {
@@ -18,6 +18,8 @@ export interface Harness {
 export interface HarnessOptions {
   clock?: () => number;
   transitionSeconds?: number;
+  /** settings of the platform server (limits, log), for the HTTP harness */
+  server?: Omit<ServerOptions, "platform" | "port">;
 }
 
 export type Factory = (options?: HarnessOptions) => Promise<Harness>;
@@ -50,7 +52,7 @@ export interface ServerHarness extends Harness {
 export async function startServerHarness(options: HarnessOptions = {}): Promise<ServerHarness> {
   const dataDir = tempDir();
   const platform = new EmbeddedPlatform({ dataDir, clock: options.clock, transitionSeconds: options.transitionSeconds ?? 0 });
-  const server = await startServer({ platform, port: 0 });
+  const server = await startServer({ ...options.server, platform, port: 0 });
   const core = await platform.core();
   const { accessKey, secretKey } = core.credentials.createKeyPair(null, "tests");
   const client = createHttpClient({ endpoint: server.url, credentials: { accessKey, secretKey } });

@@ -61,12 +61,12 @@ describe("CIDR blocks", () => {
 });
 
 describe("secrets helpers", () => {
-  it("hashes passwords with scrypt and verifies them", () => {
-    const hash = hashPassword("correct horse");
+  it("hashes passwords with scrypt and verifies them", async () => {
+    const hash = await hashPassword("correct horse");
     expect(hash).toMatch(/^scrypt\$/);
     expect(hash).not.toContain("correct horse");
-    expect(verifyPassword("correct horse", hash)).toBe(true);
-    expect(verifyPassword("wrong", hash)).toBe(false);
+    expect(await verifyPassword("correct horse", hash)).toBe(true);
+    expect(await verifyPassword("wrong", hash)).toBe(false);
   });
 
   it("makes OpenSSH ed25519 public keys", () => {
