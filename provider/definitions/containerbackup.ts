@@ -27,7 +27,7 @@ export async function configureContainerbackup(config: Body, env: NodeJS.Process
     });
   }
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader() });
+  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
   return { platform, project, defaultLabels };

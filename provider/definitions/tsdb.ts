@@ -52,7 +52,7 @@ export async function configureTsdb(config: Body, env: NodeJS.ProcessEnv = proce
   }
   // Loaded only here, so that validate-only provider processes never open the platform.
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader() });
+  const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
   return { platform, projectId };

@@ -6,6 +6,7 @@ import { bytesOf } from "../protocol/wire.js";
 import { type ProviderSchema, type SchemaBlock, type TypeSchema, providerSchemaOf } from "../schema.js";
 import {
   type Diagnostic,
+  SEVERITY_WARNING,
   attributePath,
   errorDiagnostic,
   exceptionDiagnostic,
@@ -15,6 +16,7 @@ import {
 import { planChange } from "./plan.js";
 import { providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
+import { terraformIsDestroying } from "./terraform-command.js";
 import type { CallContext, DataSourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
@@ -206,16 +208,25 @@ export class ProviderServer<Client = unknown> {
       const model = await this.model(`resource.${typeName}`);
       const plan = planChange({ prior, proposed, config, block, model: model?.block, changesOnUpdate: handler.changesOnUpdate });
       let planned = plan.planned;
+      let diagnostics: Diagnostic[] | undefined;
       if (handler.modifyPlan) {
-        const modified = await handler.modifyPlan({ ...call.context(), prior, config, planned, changed: plan.changed, requiresReplace: plan.requiresReplace });
-        if (modified) planned = modified;
+        try {
+          const modified = await handler.modifyPlan({ ...call.context(), prior, config, planned, changed: plan.changed, requiresReplace: plan.requiresReplace });
+          if (modified) planned = modified;
+        } catch (error) {
+          // A destroy starts with a plan of the whole configuration that is never applied. A
+          // plan-time check failing there (on a resource about to be destroyed, or one that was
+          // never created) would only make the destroy impossible: it is shown as a warning.
+          if (!terraformIsDestroying()) throw error;
+          diagnostics = call.diagnostics(error, `Planning ${typeName}`).map((d) => ({ ...d, severity: SEVERITY_WARNING }));
+        }
       }
       planned = nullWriteOnly(planned, block)!;
       return {
         planned_state: { msgpack: encodeMsgpack(planned, block) },
         requires_replace: plan.requiresReplace.map((path) => attributePath(path, block)).filter((p) => p !== undefined),
         planned_private: priorPrivate,
-        diagnostics: call.diagnostics(),
+        diagnostics: diagnostics ?? call.diagnostics(),
       };
     } catch (error) {
       return { diagnostics: call.diagnostics(error, `Planning ${typeName}`) };

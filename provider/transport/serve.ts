@@ -10,6 +10,7 @@ import { log } from "../log.js";
 import { createServerIdentity } from "./cert.js";
 import { createGrpcServer, type Router, type UnaryRoute } from "./grpc.js";
 import { listen } from "./listen.js";
+import { exitWithParent } from "./parent-watch.js";
 
 /** go-plugin's magic cookie for Terraform providers: proves Terraform launched us. */
 export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
@@ -50,6 +51,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Ctrl-C reaches the whole process group; Terraform then asks us to stop via StopProvider
   // and Shutdown. Dying on SIGINT would cut an apply short behind Terraform's back.
   process.on("SIGINT", () => {});
+  // A Terraform killed outright never calls Shutdown: go when it goes.
+  exitWithParent();
 
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = Boolean(clientCert) && !env.TF_DISABLE_PLUGIN_TLS;

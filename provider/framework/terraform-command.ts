@@ -1,0 +1,55 @@
+// Whether the Terraform that started this plugin is destroying. A destroy begins with an
+// ordinary plan of the whole configuration (Terraform's "pre-destroy refresh"), and any error
+// in it aborts the destroy: a plan-time check of a resource that is about to be destroyed, or
+// that was never created, would make destroying impossible. The plugin protocol does not say
+// which command runs, but the plugin's parent is Terraform itself (the launcher execs node), so
+// its command line does, together with the TF_CLI_ARGS variables Terraform adds to it and the
+// plugin inherits. Looked up once, and only when a plan would fail.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+let cached: boolean | undefined;
+
+export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env): boolean {
+  cached ??= isDestroyCommand(parentArguments(), env);
+  return cached;
+}
+
+/** `terraform destroy …`, or `terraform plan|apply -destroy …` (Terraform's flags take one or two dashes). */
+export function isDestroyCommand(args: string[], env: NodeJS.ProcessEnv): boolean {
+  // Global options (-chdir=DIR) come before the subcommand.
+  const rest = args.slice(1);
+  const index = rest.findIndex((arg) => !arg.startsWith("-"));
+  if (index < 0) return false;
+  const command = rest[index]!;
+  if (command === "destroy") return true;
+  if (command !== "plan" && command !== "apply") return false;
+  // Terraform puts the TF_CLI_ARGS flags right after the subcommand, before the typed ones.
+  const flags = [...splitArgs(env.TF_CLI_ARGS), ...splitArgs(env[`TF_CLI_ARGS_${command}`]), ...rest.slice(index + 1)];
+  let destroying = false;
+  for (const flag of flags) {
+    const m = /^--?destroy(?:=(.*))?$/.exec(flag);
+    // The last one wins, as in Terraform's flag parsing.
+    if (m) destroying = m[1] === undefined || m[1] === "true" || m[1] === "1";
+  }
+  return destroying;
+}
+
+function splitArgs(text: string | undefined): string[] {
+  return text ? text.trim().split(/\s+/) : [];
+}
+
+/** The parent's argv; empty when it cannot be read (then nothing is treated as a destroy). */
+function parentArguments(): string[] {
+  const parent = process.ppid;
+  try {
+    return readFileSync(`/proc/${parent}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "");
+  } catch {
+    // No /proc (macOS, BSD): ps prints the arguments space-separated, which is enough to see flags.
+  }
+  try {
+    return splitArgs(execFileSync("ps", ["-o", "args=", "-p", String(parent)], { encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] }));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,128 @@
+// Plugins die with Terraform: a Terraform killed with SIGKILL in the middle of an apply calls no
+// Shutdown, and its plugin processes must notice on their own, exit within seconds, and leave the
+// platform's database closed, so that the next apply just works. Linux: the plugins are found
+// through /proc as Terraform's children.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Suite, type Workspace } from "./support/harness.js";
+
+const PROJECT = "lifetime-project";
+const EXIT_BAR_MS = 10_000;
+
+let suite: Suite;
+let ws: Workspace;
+
+/** Pids of the live (not zombie) processes whose parent is `parent` and whose command line names a provider. */
+function pluginChildren(parent: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const stat = processStat(pid);
+    if (!stat || stat.ppid !== parent || stat.state === "Z") continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (cmdline.includes("terraform-provider-")) out.push(pid);
+  }
+  return out;
+}
+
+/** State letter and parent of a process, or undefined once it is gone. */
+function processStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    // The command name (in parentheses) may hold spaces: the fields after its closing ')'.
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: state!, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that is gone or a zombie (exited, not yet reaped) has exited. */
+const alive = (pid: number) => {
+  const stat = processStat(pid);
+  return stat !== undefined && stat.state !== "Z";
+};
+
+async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | false): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  suite = await Suite.create("lifetime");
+  ws = suite.workspace("main");
+  ws.writeJson("main.tf.json", {
+    terraform: {
+      required_providers: {
+        tsdb: { source: "schemaform/tsdb", version: "0.1.0" },
+        containerbackup: { source: "schemaform/containerbackup", version: "0.1.0" },
+      },
+    },
+    provider: { tsdb: { project_id: PROJECT }, containerbackup: { project: PROJECT } },
+    resource: {
+      containerbackup_restore_channel: { ch: { location: "us-central1", destination_project: "projects/lifetime-target" } },
+      tsdb_service: { a: { name: "lifetime-a", region_code: "us-east-1" }, b: { name: "lifetime-b", region_code: "us-east-1" } },
+    },
+  });
+  await ws.ok(["init", "-input=false"]);
+});
+
+afterAll(async () => {
+  if (suite) await suite.dispose();
+});
+
+describe.runIf(process.platform === "linux")("plugins die with Terraform", () => {
+  test("Terraform killed mid-apply: its plugins exit within 10 s, the database is closed, and the next apply works", async () => {
+    // Services take a minute to become ready: the apply is still waiting when Terraform is killed.
+    const terraform: ChildProcess = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], {
+      cwd: ws.dir,
+      env: { ...suite.env, SCHEMAFORM_TRANSITION_SECONDS: "60" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    terraform.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    terraform.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    const exited = new Promise((resolve) => terraform.once("exit", resolve));
+    const pid = terraform.pid!;
+    let plugins: number[] = [];
+    try {
+      await until("the apply to be creating the services", 60_000, () => /tsdb_service\.a: Creating\.\.\./.test(output) && /tsdb_service\.b: Creating\.\.\./.test(output));
+      plugins = pluginChildren(pid);
+      expect(plugins.length).toBeGreaterThan(0);
+
+      terraform.kill("SIGKILL");
+      await exited;
+      const killedAt = Date.now();
+      await until(`plugins ${plugins.join(", ")} to exit`, EXIT_BAR_MS + 5_000, () => plugins.every((p) => !alive(p)));
+      const exitMs = Date.now() - killedAt;
+      process.stdout.write(`plugin-lifetime: ${plugins.length} plugin processes exited ${exitMs} ms after Terraform was killed\n`);
+      expect(exitMs).toBeLessThan(EXIT_BAR_MS);
+    } finally {
+      // A failing run must not leave its processes behind either.
+      for (const p of [pid, ...plugins]) if (alive(p)) process.kill(p, "SIGKILL");
+    }
+
+    // Closed cleanly: the last connection to close checkpoints the WAL into the database and
+    // removes it (a process that died holding the database leaves its WAL behind).
+    expect(existsSync(join(suite.dataDir, "platform.db-wal"))).toBe(false);
+    // Nothing holds a lock: the next apply completes (the killed apply's services were created
+    // on the platform but never recorded, so this one creates its own).
+    const again = await ws.tf(["apply", "-auto-approve", "-input=false"]);
+    expect(again.output).toMatch(/Apply complete!/);
+    expect(again.code).toBe(0);
+    expect([...ws.state().keys()].sort()).toEqual(["containerbackup_restore_channel.ch", "tsdb_service.a", "tsdb_service.b"]);
+  });
+});

@@ -1,0 +1,31 @@
+// Which Terraform commands count as a destroy (plan-time check failures are then warnings, so
+// that a destroy is never blocked): read from Terraform's command line and TF_CLI_ARGS.
+import { describe, expect, test } from "vitest";
+import { isDestroyCommand } from "../../provider/framework/terraform-command.js";
+
+const tf = (line: string, env: NodeJS.ProcessEnv = {}) => isDestroyCommand(line.split(" "), env);
+
+describe("a destroy is recognised from Terraform's command line", () => {
+  test("destroy, and plan or apply with -destroy, after global options too", () => {
+    expect(tf("terraform destroy -auto-approve")).toBe(true);
+    expect(tf("terraform -chdir=infra destroy")).toBe(true);
+    expect(tf("terraform apply -destroy -auto-approve")).toBe(true);
+    expect(tf("terraform plan --destroy -out=p")).toBe(true);
+    expect(tf("terraform plan -destroy=true")).toBe(true);
+  });
+
+  test("ordinary plans and applies are not destroys, nor is -destroy=false", () => {
+    expect(tf("terraform plan")).toBe(false);
+    expect(tf("terraform apply -auto-approve")).toBe(false);
+    expect(tf("terraform apply -destroy -destroy=false")).toBe(false);
+    // A saved plan's name is no flag, whatever it is called.
+    expect(tf("terraform apply destroy.tfplan")).toBe(false);
+    expect(tf("terraform")).toBe(false);
+  });
+
+  test("flags from TF_CLI_ARGS and TF_CLI_ARGS_<command> count", () => {
+    expect(tf("terraform plan", { TF_CLI_ARGS_plan: "-destroy -input=false" })).toBe(true);
+    expect(tf("terraform apply", { TF_CLI_ARGS: "-destroy" })).toBe(true);
+    expect(tf("terraform apply", { TF_CLI_ARGS_plan: "-destroy" })).toBe(false);
+  });
+});
