@@ -1,9 +1,12 @@
 // `npm run bench:validate`: throughput of `schemaform validate` on generated 1 MB and 10 MB
 // configurations of our resources, and its ratio to plain JSON.parse of the same text measured in
-// the same run (median of several alternating rounds). Writes bench/results/validate.json.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-
+// the same run (median of several alternating rounds); a one-line file of 10,000 resources with
+// one error each against the same file without errors; a 100 MB file's time and peak memory
+// against JSON.parse's, each in fresh child processes. Writes bench/results/validate.json.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { preloadTypes, validateHclJson, validateHclJsonSync } from "../dist/hcljson/index.js";
 
@@ -157,6 +160,141 @@ function round(x) {
   return Math.round(x * 100) / 100;
 }
 
+/**
+ * One line (minified) of `count` services, each with one problem when `errors` is set: a misspelt
+ * argument, a value of the wrong type, a value out of range, a value not among the allowed ones
+ * or a reference to an undeclared resource, in turn. Without errors the same resources are valid.
+ */
+export function oneLineConfiguration(count, errors) {
+  const services = {};
+  for (let i = 0; i < count; i++) {
+    const kind = errors ? i % 5 : -1;
+    const body = { name: `db-${i}`, milli_cpu: 1000, memory_gb: "4", region_code: "us-east-1", ha_replicas: 1, environment_tag: "PROD", vpc_id: "${tsdb_vpcs.net.vpcs_id}" };
+    if (kind === 0) {
+      delete body.name;
+      body.nmae = `db-${i}`;
+    } else if (kind === 1) body.milli_cpu = { cpu: 1000 };
+    else if (kind === 2) body.ha_replicas = 9;
+    else if (kind === 3) body.environment_tag = "PRODUCTION";
+    else if (kind === 4) body.vpc_id = "${tsdb_vpcs.nte.vpcs_id}";
+    services[`db${i}`] = body;
+  }
+  return JSON.stringify({ resource: { tsdb_vpcs: { net: { name: "net", cidr: "10.0.0.0/16", region_code: "us-east-1" } }, tsdb_service: services } });
+}
+
+/** The 10,000-error row: validate the file with errors against the same file without, alternating. */
+function measureErrors(rounds) {
+  const count = 10_000;
+  const valid = oneLineConfiguration(count, false);
+  const invalid = oneLineConfiguration(count, true);
+  const none = validateHclJsonSync(valid, { filename: "valid.tf.json" });
+  if (none.length) throw new Error(`the valid one-line file is not valid: ${none[0].message}`);
+  const reported = validateHclJsonSync(invalid, { filename: "invalid.tf.json" }).filter((d) => d.severity === "error");
+  if (reported.length !== count) throw new Error(`expected ${count} errors, got ${reported.length}`);
+  for (let k = 0; k < 5; k++) {
+    validateHclJsonSync(valid);
+    validateHclJsonSync(invalid);
+  }
+  const withErrors = [];
+  const without = [];
+  const parse = [];
+  for (let k = 0; k < rounds; k++) {
+    let t = performance.now();
+    JSON.parse(invalid);
+    parse.push(performance.now() - t);
+    t = performance.now();
+    validateHclJsonSync(valid);
+    without.push(performance.now() - t);
+    t = performance.now();
+    validateHclJsonSync(invalid);
+    withErrors.push(performance.now() - t);
+  }
+  const row = {
+    label: "10k errors, one line",
+    bytes: Buffer.byteLength(invalid),
+    errorsReported: reported.length,
+    rounds,
+    validMs: round(median(without)),
+    invalidMs: round(median(withErrors)),
+    jsonParseMs: round(median(parse)),
+    ratioToValid: round(median(withErrors) / median(without)),
+    medianOfRoundRatios: round(median(withErrors.map((v, k) => v / without[k]))),
+    ratioToJsonParse: round(median(withErrors) / median(parse)),
+  };
+  console.log(`10k errors on one line (${(row.bytes / MB).toFixed(2)} MB): ${row.errorsReported} errors in ${row.invalidMs} ms, the same file without errors ${row.validMs} ms: ratio ${row.ratioToValid}× (per-round median ${row.medianOfRoundRatios}×; bar ≤ 4×)`);
+  return row;
+}
+
+/** Runs in a fresh child: reads the file, then JSON.parse or validate, and prints time and memory. */
+const CHILD = `
+const { readFileSync } = await import("node:fs");
+const [mode, file, dist] = process.argv.slice(1);
+const text = readFileSync(file, "utf8");
+const before = process.resourceUsage().maxRSS;
+let errors = 0;
+let validate = null;
+if (mode === "validate") {
+  const api = await import(dist);
+  await api.preloadTypes();
+  validate = api.validateHclJsonSync;
+}
+const loaded = process.resourceUsage().maxRSS;
+const t = performance.now();
+if (mode === "parse") JSON.parse(text);
+else errors = validate(text, { filename: "big.tf.json" }).filter((d) => d.severity === "error").length;
+const ms = performance.now() - t;
+console.log(JSON.stringify({ ms, errors, maxRssKb: process.resourceUsage().maxRSS, textRssKb: before, loadedRssKb: loaded }));
+`;
+
+/**
+ * A 100 MB file: time and peak resident memory of validate and of JSON.parse, each in a fresh
+ * process (alternating, medians), so that one's garbage does not count against the other.
+ */
+function measureLarge(style, rounds) {
+  const { text, groups } = generateConfiguration(100 * MB, style);
+  const dir = mkdtempSync(join(tmpdir(), "schemaform-bench-"));
+  const file = join(dir, "big.tf.json");
+  writeFileSync(file, text);
+  const bytes = Buffer.byteLength(text);
+  const dist = new URL("../dist/hcljson/index.js", import.meta.url).href;
+  const run = (mode) => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", CHILD, mode, file, dist], { encoding: "utf8", maxBuffer: 1 << 20 }));
+  const parse = [];
+  const validate = [];
+  try {
+    for (let k = 0; k < rounds; k++) {
+      parse.push(run("parse"));
+      validate.push(run("validate"));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (validate.some((v) => v.errors > 0)) throw new Error("the 100 MB configuration is not valid");
+  const ms = (xs) => median(xs.map((x) => x.ms));
+  const peak = (xs) => median(xs.map((x) => x.maxRssKb)) / 1024;
+  // what the operation itself added beyond the process holding the text (and, for validate, the loaded types)
+  const added = (xs, base) => median(xs.map((x) => (x.maxRssKb - x[base]) / 1024));
+  const row = {
+    label: "100MB",
+    style,
+    bytes,
+    resources: groups * 7,
+    rounds,
+    jsonParseMs: round(ms(parse)),
+    validateMs: round(ms(validate)),
+    ratioToJsonParse: round(ms(validate) / ms(parse)),
+    jsonParsePeakMB: round(peak(parse)),
+    validatePeakMB: round(peak(validate)),
+    peakMemoryRatioToJsonParse: round(peak(validate) / peak(parse)),
+    jsonParseAddedMB: round(added(parse, "textRssKb")),
+    validateAddedMB: round(added(validate, "loadedRssKb")),
+    addedMemoryRatioToJsonParse: round(added(validate, "loadedRssKb") / added(parse, "textRssKb")),
+  };
+  console.log(
+    `100MB (${style}): ${(bytes / MB).toFixed(1)} MB, ${row.resources} resources: validate ${row.validateMs} ms, JSON.parse ${row.jsonParseMs} ms, ratio ${row.ratioToJsonParse}×; peak memory ${row.validatePeakMB} MB vs ${row.jsonParsePeakMB} MB (${row.peakMemoryRatioToJsonParse}×), added beyond the text ${row.validateAddedMB} MB vs ${row.jsonParseAddedMB} MB (${row.addedMemoryRatioToJsonParse}×)`,
+  );
+  return row;
+}
+
 async function main() {
   await preloadTypes();
   const results = [];
@@ -164,6 +302,8 @@ async function main() {
     results.push(await measure("1MB", 1 * MB, 25, style));
     results.push(await measure("10MB", 10 * MB, 25, style));
   }
+  results.push(measureErrors(15));
+  for (const style of ["cdktf", "minified"]) results.push(measureLarge(style, 3));
   const out = {
     benchmark:
       "schemaform validate vs JSON.parse (same text, same process, alternating rounds): ratioToJsonParse = median validate time / median JSON.parse time; medianOfRoundRatios = median over rounds of that round's validate/JSON.parse; ratioOfFastestRuns = fastest validate / fastest JSON.parse",
@@ -173,7 +313,7 @@ async function main() {
     date: new Date().toISOString(),
     // other work on the machine skews both sides of the ratio: recorded to read the numbers by
     loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
-    bars: { max: 3, goal: 2 },
+    bars: { max: 3, goal: 2, errorsRatioToValid: 4 },
     results,
   };
   const dir = fileURLToPath(new URL("./results/", import.meta.url));

@@ -132,8 +132,12 @@ export interface DeclaredType {
 export class Ctx {
   readonly diagnostics: RawDiagnostic[] = [];
   readonly blocks: BlockDecl[] = [];
-  /** references to input variables, local values and module calls (checked once all are declared) */
+  /** references to input variables, local values and module calls found before all are declared */
   readonly namedReferences: FoundReference[] = [];
+  /** once set, references to variables, local values and module calls are handed to it as they are found */
+  namedReferenceSink: ((found: FoundReference) => void) | null = null;
+  /** file, body, file, body, …: the locals blocks, whose values are checked after every name is declared */
+  readonly localsBodies: number[] = [];
   /** references found before every block was declared (resolved at the end) */
   readonly references: FoundReference[] = [];
   /** once set, references are handed to it as they are found */
@@ -205,6 +209,11 @@ export class Ctx {
       start = start + 1 + found.ref.start;
     }
     this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
+  }
+
+  addNamedReference(found: FoundReference): void {
+    if (this.namedReferenceSink) this.namedReferenceSink(found);
+    else this.namedReferences.push(found);
   }
 
   addReference(found: FoundReference): void {

@@ -270,7 +270,6 @@ export function blockDone(ctx: Ctx, decl: BlockDecl): void {
 export function finishCrossReferences(ctx: Ctx): void {
   for (const c of ctx.pendingRegions) checkRegion(ctx, c.from, c.check);
   const modules = new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name));
-  checkNamedReferences(ctx, modules);
   for (const imp of ctx.imports) {
     if (imp.module !== null) {
       // a resource inside a module call: only the call itself can be seen from here
@@ -287,23 +286,53 @@ export function finishCrossReferences(ctx: Ctx): void {
   }
 }
 
-/** `var.X`, `local.X` and `module.X` name a variable, local value or module call this module declares. */
-function checkNamedReferences(ctx: Ctx, modules: ReadonlySet<string>): void {
-  if (ctx.namedReferences.length === 0) return;
-  const variables = new Set(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => b.name));
-  const locals = declaredLocals(ctx);
-  for (const found of ctx.namedReferences) {
-    const name = (found.ref.steps[0] as { name: string }).name;
-    if (found.ref.root === "var" && !variables.has(name)) {
-      const hint = suggest(name, variables);
-      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
-    } else if (found.ref.root === "local" && !locals.has(name)) {
-      const hint = suggest(name, locals.keys());
-      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ""}`);
-    } else if (found.ref.root === "module" && !modules.has(name)) {
-      const hint = suggest(name, modules);
-      ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
-    }
+/**
+ * Once every variable, local value and module call is declared: `var.X`, `local.X` and
+ * `module.X` references are checked as they are found (those found earlier now), none kept.
+ */
+export function startNamedReferences(ctx: Ctx): void {
+  let declared: Declared | null = null;
+  ctx.namedReferenceSink = (found) => {
+    declared ??= {
+      variables: new Set(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => b.name)),
+      locals: declaredLocals(ctx),
+      modules: new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name)),
+      hints: new Map(),
+    };
+    checkNamedReference(ctx, found, declared);
+  };
+  for (const found of ctx.namedReferences) ctx.namedReferenceSink(found);
+  ctx.namedReferences.length = 0;
+}
+
+interface Declared {
+  variables: ReadonlySet<string>;
+  locals: ReadonlyMap<string, unknown>;
+  modules: ReadonlySet<string>;
+  /** "Did you mean" per root and name: the same misspelling recurs, and each look-up reads every declared name */
+  hints: Map<string, string | undefined>;
+}
+
+function hintFor(declared: Declared, root: string, name: string, candidates: () => Iterable<string>): string | undefined {
+  const key = `${root}.${name}`;
+  if (declared.hints.has(key)) return declared.hints.get(key);
+  const hint = suggest(name, candidates());
+  declared.hints.set(key, hint);
+  return hint;
+}
+
+function checkNamedReference(ctx: Ctx, found: FoundReference, declared: Declared): void {
+  const name = (found.ref.steps[0] as { name: string }).name;
+  const root = found.ref.root;
+  if (root === "var" && !declared.variables.has(name)) {
+    const hint = hintFor(declared, root, name, () => declared.variables);
+    ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
+  } else if (root === "local" && !declared.locals.has(name)) {
+    const hint = hintFor(declared, root, name, () => declared.locals.keys());
+    ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared local value: A local value with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ""}`);
+  } else if (root === "module" && !declared.modules.has(name)) {
+    const hint = hintFor(declared, root, name, () => declared.modules);
+    ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
   }
 }
 

@@ -22,7 +22,7 @@ function paint(on: boolean, code: string, s: string): string {
 
 export function formatHuman(diagnostics: Diagnostic[], sources: Map<string, Source>, options: HumanOptions = {}): string {
   const color = options.color === true;
-  const lineMaps = new Map<string, LineMap>();
+  const frames = new Map<string, FrameSource>();
   const blocks: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === "error" ? paint(color, "1;31", "error") : paint(color, "1;33", "warning");
@@ -31,9 +31,9 @@ export function formatHuman(diagnostics: Diagnostic[], sources: Map<string, Sour
     if (where) out += `  in ${where}\n`;
     const source = sources.get(d.file);
     if (source) {
-      let lines = lineMaps.get(d.file);
-      if (!lines) lineMaps.set(d.file, (lines = new LineMap(source.text)));
-      out += codeFrame(source, lines, d, color);
+      let frame = frames.get(d.file);
+      if (!frame) frames.set(d.file, (frame = frameSource(source)));
+      out += codeFrame(source, frame, d, color);
     }
     blocks.push(out);
   }
@@ -49,20 +49,120 @@ export function summary(diagnostics: Diagnostic[]): string {
   return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(files, "file")}.`;
 }
 
+/** What the code frames of one file look up: its lines, and its sensitive ranges ordered for search. */
+interface FrameSource {
+  lines: LineMap;
+  masks: Masks;
+}
+
+function frameSource(source: Source): FrameSource {
+  return { lines: new LineMap(source.text), masks: indexMasks(source.sensitive) };
+}
+
+/**
+ * Sensitive ranges by start, and the furthest end up to each: the ranges meeting a stretch of text
+ * are found by binary search, not by a pass over all of them for each frame.
+ */
+interface Masks {
+  ranges: [number, number][];
+  reach: Int32Array;
+}
+
+function indexMasks(sensitive: [number, number][]): Masks {
+  const ranges = [...sensitive].sort((x, y) => x[0] - y[0]);
+  const reach = new Int32Array(ranges.length);
+  let furthest = -1;
+  ranges.forEach(([, end], i) => (reach[i] = furthest = Math.max(furthest, end)));
+  return { ranges, reach };
+}
+
+/** Index of the first range (in order of start) that ends after `offset`; ranges.length when none does. */
+function firstEndingAfter(masks: Masks, offset: number): number {
+  let lo = 0;
+  let hi = masks.ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (masks.reach[mid]! > offset) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Index of the last range starting before `offset`; -1 when none does. */
+function lastStartingBefore(masks: Masks, offset: number): number {
+  let lo = 0;
+  let hi = masks.ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (masks.ranges[mid]![0] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The ranges overlapping [start, end), in order of their start. */
+function masksWithin(masks: Masks, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = firstEndingAfter(masks, start); i < masks.ranges.length && masks.ranges[i]![0] < end; i++) if (masks.ranges[i]![1] > start) out.push(masks.ranges[i]!);
+  return out;
+}
+
+/**
+ * The stretch of a line around `anchor` that shows at least `before` display columns before it
+ * and `after` from it on (or reaches the line's ends). A character is one column, a masked value
+ * the mask's width however long it is; masks are taken whole.
+ */
+function stretchAround(masks: Masks, lineStart: number, lineEnd: number, anchor: number, before: number, after: number): [number, number] {
+  let end = anchor;
+  let columns = 0;
+  for (let m = firstEndingAfter(masks, anchor); end < lineEnd && columns < after; ) {
+    const mask = masks.ranges[m];
+    if (mask !== undefined && mask[0] <= end) {
+      if (mask[1] > end) {
+        end = Math.min(mask[1], lineEnd);
+        columns += SENSITIVE_MASK.length;
+      }
+      m++;
+      continue;
+    }
+    const step = Math.min((mask === undefined ? lineEnd : Math.min(mask[0], lineEnd)) - end, after - columns);
+    end += step;
+    columns += step;
+  }
+  let start = anchor;
+  columns = 0;
+  for (let m = lastStartingBefore(masks, anchor); start > lineStart && columns < before; ) {
+    const mask = masks.ranges[m];
+    if (mask !== undefined && mask[1] >= start) {
+      if (mask[0] < start) {
+        start = Math.max(mask[0], lineStart);
+        // a mask holding the anchor was counted after it
+        if (mask[1] <= anchor) columns += SENSITIVE_MASK.length;
+      }
+      m--;
+      continue;
+    }
+    const step = Math.min(start - (mask === undefined ? lineStart : Math.max(mask[1], lineStart)), before - columns);
+    start -= step;
+    columns += step;
+  }
+  return [start, end];
+}
+
 /** The line of a diagnostic (and the one before), a caret under its range, sensitive values masked. */
-export function codeFrame(source: Source, lines: LineMap, d: Diagnostic, color = false): string {
+function codeFrame(source: Source, { lines, masks }: FrameSource, d: Diagnostic, color: boolean): string {
   const index = d.line - 1;
   if (index < 0 || index >= lines.lineCount) return "";
   const gutter = String(d.line).length;
   let out = "";
   if (index > 0) {
-    const prev = renderLine(source, lines, index - 1, -1, -1);
+    const prev = renderLine(source, lines, masks, index - 1, -1, -1);
     if (prev.text.trim() !== "") out += `   ${String(d.line - 1).padStart(gutter)} | ${prev.text}\n`;
   }
-  const [lineStart, lineEnd] = lines.lineRange(index);
-  const startOffset = offsetOfColumn(source.text, lineStart, lineEnd, d.column);
-  const endOffset = d.endLine === d.line && d.endColumn !== undefined ? offsetOfColumn(source.text, lineStart, lineEnd, d.endColumn) : lineEnd;
-  const line = renderLine(source, lines, index, startOffset, Math.max(endOffset, startOffset + 1));
+  const [, lineEnd] = lines.lineRange(index);
+  const startOffset = lines.offsetOf(index, d.column);
+  const endOffset = d.endLine === d.line && d.endColumn !== undefined ? lines.offsetOf(index, d.endColumn) : lineEnd;
+  const line = renderLine(source, lines, masks, index, startOffset, Math.max(endOffset, startOffset + 1));
   out += ` ${paint(color, "1", ">")} ${String(d.line)} | ${line.text}\n`;
   const caretStart = line.caretStart;
   const width = Math.max(1, Math.min(line.caretEnd - caretStart, MAX_FRAME_WIDTH));
@@ -70,25 +170,22 @@ export function codeFrame(source: Source, lines: LineMap, d: Diagnostic, color =
   return out;
 }
 
-function offsetOfColumn(text: string, lineStart: number, lineEnd: number, column: number): number {
-  let col = 1;
-  let i = lineStart;
-  while (i < lineEnd && col < column) {
-    const c = text.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-    col++;
-  }
-  return i;
-}
+/** Characters a frame shows before its caret, when the line is longer than the frame. */
+const BEFORE_CARET = 40;
 
 /**
  * One source line for display: tabs as spaces, sensitive ranges replaced by the mask, long lines
  * cut to a window around the caret. Returns the caret range in display columns.
+ *
+ * Only a stretch of the line around the caret is rendered, one that holds the whole window:
+ * rendering whole lines made a minified file (one line) with many diagnostics quadratic.
  */
-function renderLine(source: Source, lines: LineMap, index: number, caretFrom: number, caretTo: number): { text: string; caretStart: number; caretEnd: number } {
-  const [start, end] = lines.lineRange(index);
+function renderLine(source: Source, lines: LineMap, masks: Masks, index: number, caretFrom: number, caretTo: number): { text: string; caretStart: number; caretEnd: number } {
+  const [lineStart, lineEnd] = lines.lineRange(index);
+  // the window below starts up to MAX_FRAME_WIDTH columns before the caret (at a line's end)
+  const [start, end] = stretchAround(masks, lineStart, lineEnd, caretFrom >= 0 ? caretFrom : lineEnd, BEFORE_CARET + MAX_FRAME_WIDTH, MAX_FRAME_WIDTH + 1);
+  const shown = masksWithin(masks, start, end);
   const text = source.text;
-  const masks = source.sensitive.filter(([a, b]) => a < end && b > start).sort((x, y) => x[0] - y[0]);
   let out = "";
   let caretStart = -1;
   let caretEnd = -1;
@@ -100,7 +197,7 @@ function renderLine(source: Source, lines: LineMap, index: number, caretFrom: nu
   let m = 0;
   while (i < end) {
     mark();
-    const mask = masks[m];
+    const mask = shown[m];
     if (mask && i >= mask[0]) {
       const stop = Math.min(mask[1], end);
       // the caret may point inside a masked value: keep it on the mask
@@ -118,12 +215,14 @@ function renderLine(source: Source, lines: LineMap, index: number, caretFrom: nu
   mark();
   if (caretStart < 0) caretStart = out.length;
   if (caretEnd < 0) caretEnd = out.length;
-  // window for long (e.g. minified) lines
-  if (out.length > MAX_FRAME_WIDTH) {
-    const from = Math.max(0, Math.min(caretStart - 40, out.length - MAX_FRAME_WIDTH));
+  // window for long (e.g. minified) lines; a stretch cut from a longer line always needs one
+  const cutBefore = start > lineStart;
+  const cutAfter = end < lineEnd;
+  if (out.length > MAX_FRAME_WIDTH || cutBefore || cutAfter) {
+    const from = Math.max(0, Math.min(caretStart - BEFORE_CARET, out.length - MAX_FRAME_WIDTH));
     const to = Math.min(out.length, from + MAX_FRAME_WIDTH);
-    const prefix = from > 0 ? "…" : "";
-    const suffix = to < out.length ? "…" : "";
+    const prefix = from > 0 || cutBefore ? "…" : "";
+    const suffix = to < out.length || cutAfter ? "…" : "";
     return {
       text: prefix + out.slice(from, to) + suffix,
       caretStart: caretStart - from + prefix.length,
@@ -240,4 +339,5 @@ const RULE_TEXT: Record<string, string> = {
   "reserved-name": "A reserved name is used.",
   "duplicate-local": "A local value is defined more than once.",
   "invalid-reference": "Invalid reference.",
+  "invalid-utf8": "The file holds bytes that are not valid UTF-8.",
 };

@@ -5,6 +5,7 @@ import { basename, dirname, join, normalize, resolve } from "node:path";
 import { loadType } from "./body.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult } from "./module.js";
+import { decodeUtf8 } from "./utf8.js";
 import { typeKeys } from "../generated/registry.js";
 
 export type { Diagnostic, Severity } from "./diagnostics.js";
@@ -14,6 +15,7 @@ export { validateModule, validateModuleSync, typeKeysOf, generatedTypes } from "
 export { formatHuman, formatJson, formatSarif, summary } from "./format.js";
 export { parseJson, JsonDoc } from "./parser.js";
 export { hasTemplate } from "./templates.js";
+export { decodeUtf8 } from "./utf8.js";
 
 export interface ValidateOptions {
   /** shown in diagnostics; default "main.tf.json" */
@@ -41,7 +43,8 @@ export const TF_JSON = /\.tf\.json$/;
 /**
  * Validates files and directories the way Terraform reads modules: a directory is its `*.tf.json`
  * files, read together; files named directly are read together with the other `*.tf.json` files
- * of their directory (whose own problems are not reported), so references across files resolve.
+ * of their directory, which lend their declarations only (their bodies are not checked, their
+ * problems not reported), so references across files resolve.
  */
 export async function validateFiles(paths: string[]): Promise<ModuleResult> {
   const groups = await groupModules(paths);
@@ -49,10 +52,17 @@ export async function validateFiles(paths: string[]): Promise<ModuleResult> {
   const sources: ModuleResult["sources"] = new Map();
   for (const files of groups.values()) {
     const result = await validateModule(files);
-    diagnostics.push(...result.diagnostics);
+    // one by one: spreading 100,000+ diagnostics into push() overflows the stack
+    for (const d of result.diagnostics) diagnostics.push(d);
     for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);
   }
   return { diagnostics, sources };
+}
+
+/** A file read as Terraform reads it (bytes that are not UTF-8 become U+FFFD, and are noted). */
+export async function readModuleFile(name: string): Promise<ModuleFile> {
+  const { text, replaced } = decodeUtf8(await readFile(name));
+  return replaced.length > 0 ? { name, text, replaced } : { name, text };
 }
 
 /** Reads paths into modules (by directory). Throws on I/O problems. */
@@ -74,11 +84,11 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
       const names = (await readdir(path)).filter((n) => TF_JSON.test(n)).sort();
       for (const n of names) {
         const file = join(path, n);
-        add(path, { name: file, text: await readFile(file, "utf8") });
+        add(path, await readModuleFile(file));
       }
     } else {
       const dir = dirname(path);
-      add(dir, { name: normalize(path), text: await readFile(path, "utf8") });
+      add(dir, await readModuleFile(normalize(path)));
       const key = resolve(dir);
       let entry = named.get(key);
       if (!entry) named.set(key, (entry = { shown: dir, names: new Set() }));
@@ -97,7 +107,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
       const file = join(shown, n);
       if (groups.get(key)?.has(resolve(file))) continue;
       try {
-        add(shown, { name: file, text: await readFile(file, "utf8"), contextOnly: true });
+        add(shown, { ...(await readModuleFile(file)), contextOnly: true });
       } catch {
         // an unreadable sibling only loses context
       }

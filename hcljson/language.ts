@@ -274,7 +274,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
       continue;
     }
     if (key === "locals") {
-      walkLabels(ctx, k + 1, key, 0, [], k, (_p, _l, _h, body) => checkLocals(ctx, body));
+      walkLabels(ctx, k + 1, key, 0, [], k, (_p, _l, _h, body) => declareLocals(ctx, body));
       continue;
     }
     walkLabels(ctx, k + 1, key, labels, [], k, (prefix, last, header, body) => {
@@ -300,35 +300,58 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
         case "provider":
           visitor.provider(decl);
           break;
-        case "variable":
-          checkVariable(ctx, decl);
-          break;
-        case "output":
-          checkBody(ctx, body, OUTPUT, addressOf(decl), null, header);
-          break;
-        case "module":
-          checkModuleSource(ctx, checkRepeatableBody(ctx, decl, MODULE, addressOf(decl)), addressOf(decl));
-          break;
-        case "terraform":
-          checkBody(ctx, body, TERRAFORM, "terraform", null, header);
-          break;
-        case "moved":
-          checkBody(ctx, body, MOVED, "moved", null, header);
-          break;
-        case "removed":
-          checkBody(ctx, body, REMOVED, "removed", null, header);
-          break;
-        case "import":
-          checkImport(ctx, decl);
-          break;
         case "check":
+          // declares the data source scoped to it, which its own asserts refer to
           checkCheck(ctx, decl, visitor);
-          break;
-        case "action":
-          checkLooseBody(ctx, body, addressOf(decl), null);
           break;
       }
     });
+  }
+}
+
+/**
+ * The bodies of the other blocks checkRoot declared (variable, output, module, terraform, moved,
+ * removed, import, action) and of the locals blocks, once every file's declarations are known:
+ * then each reference in them is resolved as it is found, and none has to be kept until the end
+ * (a file of two million templates kept that many references).
+ */
+export function checkDeclaredBodies(ctx: Ctx): void {
+  for (const decl of ctx.blocks) {
+    // a context-only file lends its declarations only
+    if (ctx.files[decl.file]!.contextOnly) continue;
+    ctx.use(decl.file);
+    const body = decl.body;
+    switch (decl.blockType) {
+      case "variable":
+        checkVariable(ctx, decl);
+        break;
+      case "output":
+        checkBody(ctx, body, OUTPUT, addressOf(decl), null, decl.header);
+        break;
+      case "module":
+        checkModuleSource(ctx, checkRepeatableBody(ctx, decl, MODULE, addressOf(decl)), addressOf(decl));
+        break;
+      case "terraform":
+        checkBody(ctx, body, TERRAFORM, "terraform", null, decl.header);
+        break;
+      case "moved":
+        checkBody(ctx, body, MOVED, "moved", null, decl.header);
+        break;
+      case "removed":
+        checkBody(ctx, body, REMOVED, "removed", null, decl.header);
+        break;
+      case "import":
+        checkImport(ctx, decl);
+        break;
+      case "action":
+        checkLooseBody(ctx, body, addressOf(decl), null);
+        break;
+    }
+  }
+  for (let i = 0; i < ctx.localsBodies.length; i += 2) {
+    if (ctx.files[ctx.localsBodies[i]!]!.contextOnly) continue;
+    ctx.use(ctx.localsBodies[i]!);
+    checkLocalValues(ctx, ctx.localsBodies[i + 1]!);
   }
 }
 
@@ -567,7 +590,7 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
       continue;
     }
     if (ref.root === "var" || ref.root === "local" || ref.root === "module") {
-      if (ref.steps[0]?.kind === "attr") ctx.namedReferences.push({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
+      if (ref.steps[0]?.kind === "attr") ctx.addNamedReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
       continue;
     }
     if (!isInterestingRoot(ref.root, ref.steps)) continue;
@@ -877,7 +900,8 @@ export function declaredLocals(ctx: Ctx): ReadonlyMap<string, unknown> {
   return localsSeen.get(ctx) ?? new Map();
 }
 
-function checkLocals(ctx: Ctx, body: number): void {
+/** The names of a locals block; its values are checked later (checkDeclaredBodies). */
+function declareLocals(ctx: Ctx, body: number): void {
   const doc = ctx.doc;
   let seen = localsSeen.get(ctx);
   if (!seen) localsSeen.set(ctx, (seen = new Map()));
@@ -891,6 +915,15 @@ function checkLocals(ctx: Ctx, body: number): void {
       ctx.error("duplicate-local", `Duplicate local value definition: A local value named ${quote(name)} was already defined at ${file.name}:${p.line},${p.column}. Local value names must be unique within a module.`, k, "locals", name);
     } else seen.set(name, { file: ctx.fileIndex, key: k });
     if (!isName(name)) ctx.error("invalid-name", `Invalid local value name: ${quote(name)} is not a valid name; a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, k, "locals", null);
+  }
+  ctx.localsBodies.push(ctx.fileIndex, body);
+}
+
+function checkLocalValues(ctx: Ctx, body: number): void {
+  const doc = ctx.doc;
+  for (const k of doc.members(body)) {
+    const name = doc.str(k);
+    if (name === "//") continue;
     checkExpression(ctx, k + 1, "locals", joinPath("local", name).replace(/^local\./, ""));
   }
 }

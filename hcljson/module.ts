@@ -1,12 +1,14 @@
 // Validation of a module: one or more *.tf.json files read together, as Terraform reads a
-// directory. Parses every file, checks the language rules, converts and validates the blocks of
-// our types, then checks across blocks; returns diagnostics with lines and columns.
+// directory. Parses every file and declares every block first, so that references resolve as
+// they are found (none is kept for later); then checks the language rules, converts and
+// validates the blocks of our types, and checks across blocks; returns diagnostics with lines
+// and columns. A context-only file (the sibling of a file named alone) lends its declarations.
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
 import { BlockNames, nameHash } from "./block-names.js";
 import { addressOf, Ctx, labelsOf, newSourceFile, quote, repetitionOf, type BlockDecl, type SourceFile } from "./context.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { blockDone, checkReference, finishCrossReferences } from "./crossref.js";
-import { checkRoot, judgeRepetition, where } from "./language.js";
+import { blockDone, checkReference, finishCrossReferences, startNamedReferences } from "./crossref.js";
+import { checkDeclaredBodies, checkRoot, judgeRepetition, where } from "./language.js";
 import type { TypeModel } from "./model-types.js";
 import { K_ARRAY, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
 import { checkProvider, checkResource, type TypeSource } from "./resource.js";
@@ -17,6 +19,8 @@ export interface ModuleFile {
   text: string;
   /** read only so that its declarations count; its own diagnostics are not reported */
   contextOnly?: boolean;
+  /** offsets in `text` of U+FFFD characters that stand for bytes that were not valid UTF-8 (see utf8.ts) */
+  replaced?: number[];
 }
 
 export interface ModuleResult {
@@ -93,10 +97,12 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   const ctx = new Ctx(sources);
   parsed.forEach((p, i) => {
     if (!p.result.ok) {
+      reportInvalidUtf8(ctx, p.file, i);
       const problem = p.result.problem;
       ctx.report("error", "json-syntax", `${problem.summary}: ${problem.detail}`, problem.offset, problem.endOffset, null, null, i);
       return;
     }
+    reportInvalidUtf8(ctx, p.file, i);
     ctx.use(i);
     // the parser reads past a byte order mark so that the rest is checked too; Terraform refuses it
     if (p.file.text.charCodeAt(0) === 0xfeff) {
@@ -108,9 +114,14 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   // every block is declared now: references resolve as they are found
   ctx.referenceSink = (found) => checkReference(ctx, found);
   for (const found of ctx.references) checkReference(ctx, found);
+  ctx.references.length = 0;
+  startNamedReferences(ctx);
+  checkDeclaredBodies(ctx);
   // each and count references are collected per block and judged once its count / for_each is known
   const repetitionRefs = ctx.blockRepetitionRefs;
   for (const decl of ctx.pending) {
+    // a context-only file lends its declarations; its bodies are converted only when needed (below)
+    if (sources[decl.file]!.contextOnly) continue;
     ctx.use(decl.file);
     if (decl.blockType === "provider") checkProvider(ctx, decl, types);
     else {
@@ -123,6 +134,13 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
       }
     }
     blockDone(ctx, decl);
+  }
+  // a region rule compares with a block of a context-only file: that block's region needs its body
+  for (const { check } of ctx.pendingRegions) {
+    if (check.target.done) continue;
+    ctx.use(check.target.file);
+    checkResource(ctx, check.target, types);
+    check.target.done = true;
   }
   finishCrossReferences(ctx);
   const diagnostics: Diagnostic[] = [];
@@ -149,20 +167,51 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, { text: s.text, sensitive: pairs(s.sensitive) }])) };
 }
 
+/** Terraform raises no error for bytes that are not UTF-8 (it reads each as U+FFFD): a warning says where. */
+function reportInvalidUtf8(ctx: Ctx, file: ModuleFile, index: number): void {
+  const replaced = file.replaced;
+  if (!replaced || replaced.length === 0) return;
+  const count = replaced.length === 1 ? "A byte" : `${replaced.length} bytes`;
+  ctx.report(
+    "warning",
+    "invalid-utf8",
+    `Invalid UTF-8: ${count} of this file ${replaced.length === 1 ? "is" : "are"} not valid UTF-8 (the first here). Terraform reads each such byte as the replacement character "\ufffd" without an error, so a name or value holding one is not what the file says; save the file as UTF-8.`,
+    replaced[0]!,
+    replaced[0]! + 1,
+    null,
+    null,
+    index,
+  );
+}
+
 function pairs(flat: number[]): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
   return out;
 }
 
+/**
+ * Drops a diagnostic that repeats an earlier one (same file, position and message). The list is
+ * sorted, so repeats share a run of one position: messages are compared within runs only, not
+ * hashed for every diagnostic of the file.
+ */
 function dedupe(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return list.filter((d) => {
-    const id = `${d.file}\u0000${d.line}\u0000${d.column}\u0000${d.message}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  const out: Diagnostic[] = [];
+  let runStart = 0;
+  let seen: Set<string> | null = null;
+  for (const d of list) {
+    const first = out[runStart];
+    if (first === undefined || first.file !== d.file || first.line !== d.line || first.column !== d.column) {
+      runStart = out.length;
+      seen = null;
+    } else {
+      seen ??= new Set(out.slice(runStart).map((e) => e.message));
+      if (seen.has(d.message)) continue;
+      seen.add(d.message);
+    }
+    out.push(d);
+  }
+  return out;
 }
 
 /** Summary and detail of a second block of a kind, given its labels; `%s` is where the first is. */

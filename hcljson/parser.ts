@@ -194,7 +194,11 @@ export function parseJson(text: string): ParseResult {
   len = text.length;
   pos = 0;
   n = 0;
-  cap = Math.max(64, (len >> 4) + 16); // pretty-printed configurations hold about one entry per 20 characters
+  // Room for one entry per 8 characters: configurations hold one per 10-20 (minified ones the
+  // most), so the arrays rarely grow, and growing (doubling) holds the old arrays and the new
+  // ones at once. Pages never written to are never mapped: the room left over costs address
+  // space, not memory.
+  cap = (len >> 3) + 64;
   kinds = new Uint8Array(cap);
   starts = new Int32Array(cap);
   ends = new Int32Array(cap);

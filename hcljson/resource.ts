@@ -43,6 +43,8 @@ export interface TypeSource {
 
 const RESOURCE_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection", "dynamic", "_"];
 const DATA_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "dynamic"];
+const PROVIDER_META = ["alias", "version"];
+const NO_NAMES: readonly string[] = [];
 
 // ---------------------------------------------------------------------------------------------
 // Name lookup without slicing property names out of the text
@@ -300,7 +302,7 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       }
       continue;
     }
-    if (model) convertMember(ctx, st!, k, model.block, null, out, acc, false, ["alias", "version"]);
+    if (model) convertMember(ctx, st!, k, model.block, null, out, acc, false, PROVIDER_META);
     else checkLooseMember(ctx, k, address);
   }
   if (!model) return;
@@ -466,7 +468,7 @@ function markSeen(acc: Accumulator, index: number): boolean {
 }
 
 
-function convertMember(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>, acc: Accumulator, escaped = false, extraNames: string[] = []): void {
+function convertMember(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>, acc: Accumulator, escaped = false, extraNames: readonly string[] = NO_NAMES): void {
   const doc = ctx.doc;
   const entry = lookup(doc, k, tableOf(block));
   if (entry) {
@@ -482,8 +484,23 @@ function convertMember(ctx: Ctx, st: ConvertState, k: number, block: BlockModel,
     }
     const path = joinPath(base, name);
     addReported(st, path);
-    unknownName(ctx, name, k, [...Object.keys(block.attributes).filter((a) => !block.attributes[a]!.computed || block.attributes[a]!.optional), ...Object.keys(block.blocks), ...extraNames], addressOf(st.decl), path);
+    unknownName(ctx, name, k, settableNames(block, extraNames), addressOf(st.decl), path);
   }
+}
+
+/** Per block and list of extra names: built once, not once per unknown name (a file may hold thousands). */
+const settableNamesCache = new WeakMap<BlockModel, Map<readonly string[], string[]>>();
+
+/** The names a body of `block` may set: its arguments (not the read-only ones), nested blocks and `extraNames`. */
+function settableNames(block: BlockModel, extraNames: readonly string[]): string[] {
+  let byExtra = settableNamesCache.get(block);
+  if (byExtra === undefined) settableNamesCache.set(block, (byExtra = new Map()));
+  let names = byExtra.get(extraNames);
+  if (names === undefined) {
+    names = [...Object.keys(block.attributes).filter((a) => !block.attributes[a]!.computed || block.attributes[a]!.optional), ...Object.keys(block.blocks), ...extraNames];
+    byExtra.set(extraNames, names);
+  }
+  return names;
 }
 
 function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base: string | null, out: Record<string, unknown>, acc: Accumulator): void {
@@ -911,7 +928,8 @@ export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (str
         if (name === segment) {
           if (found < 0) found = m;
           const v = m + 1;
-          if (doc.kinds[v] === K_ARRAY) instances.push(...doc.elements(v));
+          // not spread into push(): an array of 100,000+ elements overflows the stack
+          if (doc.kinds[v] === K_ARRAY) for (const e of doc.elements(v)) instances.push(e);
           else instances.push(v);
         } else if (name === "dynamic" && doc.kinds[m + 1] === K_OBJECT) {
           for (const t of doc.members(m + 1)) {

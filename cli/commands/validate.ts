@@ -2,7 +2,7 @@
 // language rules and our providers' schemas, without Terraform, and reports every problem at once.
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { TF_JSON, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../hcljson/index.js";
+import { TF_JSON, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../hcljson/index.js";
 
 const HELP = `usage: schemaform validate [options] [PATH...]
 
@@ -16,6 +16,14 @@ schemas of the tsdb and containerbackup providers, without Terraform and without
   --stdin-filename F   the name to show for standard input (default: <stdin>)
   --color, --no-color  force or disable colours in human output (default: when a terminal)
   -h, --help           show this help
+
+A file named alone is checked as part of its directory's module, as Terraform reads it: the
+other *.tf.json files there are read for their declarations only (so that references to their
+blocks, variables and locals resolve, duplicate names are found and region rules see the other
+side); their own contents are not checked and their problems are not reported.
+
+Bytes that are not valid UTF-8 are read as U+FFFD, as Terraform reads them (without an error),
+and reported as a warning.
 
 Exit status: 0 no errors, 1 errors (or too many warnings), 2 usage or I/O problem.
 `;
@@ -82,14 +90,15 @@ export async function run(argv: string[]): Promise<number> {
   const modules: ModuleFile[][] = [];
   const paths = options.paths.filter((p) => p !== "-");
   if (options.paths.includes("-")) {
-    let text: string;
+    let input: Buffer;
     try {
-      text = readFileSync(0, "utf8");
+      input = readFileSync(0);
     } catch (error) {
       process.stderr.write(`schemaform validate: cannot read standard input: ${(error as Error).message}\n`);
       return 2;
     }
-    modules.push([{ name: options.stdinName, text }]);
+    const { text, replaced } = decodeUtf8(input);
+    modules.push([replaced.length > 0 ? { name: options.stdinName, text, replaced } : { name: options.stdinName, text }]);
   }
   for (const path of paths) {
     try {
@@ -123,7 +132,8 @@ export async function run(argv: string[]): Promise<number> {
   const sources: ModuleResult["sources"] = new Map();
   for (const files of modules) {
     const result = await validateModule(files);
-    diagnostics.push(...result.diagnostics);
+    // one by one: spreading 100,000+ diagnostics into push() overflows the stack
+    for (const d of result.diagnostics) diagnostics.push(d);
     for (const file of files) {
       const source = result.sources.get(file.name);
       if (source && !file.contextOnly) sources.set(file.name, source);

@@ -118,4 +118,29 @@ describe("schemaform validate", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('piped.tf.json:2:57: error: Missing required argument: The argument "region_code" is required');
   });
+
+  it("reads bytes that are not UTF-8 as Terraform 1.11 does: as U+FFFD, with a warning and no error", async () => {
+    const path = join(scratch, "latin1.tf.json");
+    writeFileSync(path, Buffer.concat([Buffer.from('{\n  "locals": {"greeting": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n}\n')]));
+    expect(await run(["--format", "json", path])).toBe(0);
+    expect(JSON.parse(out)).toEqual([expect.objectContaining({ severity: "warning", code: "invalid-utf8", line: 2, column: 30 })]);
+  });
+
+  it("says a name holding such a byte is invalid, as Terraform does", async () => {
+    const path = join(scratch, "latin1-name.tf.json");
+    writeFileSync(path, Buffer.concat([Buffer.from('{"locals": {"caf'), Buffer.from([0xe9]), Buffer.from('": "x"}}')]));
+    expect(await run([path])).toBe(1);
+    expect(out).toContain('error: Invalid local value name: "caf\ufffd" is not a valid name');
+  });
+
+  it("reads the other files of a file named alone for their declarations only", async () => {
+    file("alone/network.tf.json", JSON.stringify({ resource: { tsdb_vpcs: { net: { cidr: "10.0.0.0/16", region_code: "us-east-1", bogus: 1 } } } }));
+    const named = file("alone/service.tf.json", JSON.stringify({ resource: { tsdb_service: { db: { region_code: "us-east-1", vpc_id: "${tsdb_vpcs.net.vpcs_id}" } } } }));
+    expect(await run([named])).toBe(0);
+    expect(await run([join(scratch, "alone")])).toBe(1);
+    expect(out).toContain('No argument or block type is named "bogus"');
+    out = "";
+    expect(await run(["--help"])).toBe(0);
+    expect(out).toContain("read for their declarations only");
+  });
 });
