@@ -9,6 +9,10 @@ import { basename, dirname, join } from "node:path";
 import type { PlatformClient, PlatformCredentials } from "../../platform/client.js";
 import { IMPORT_TYPES, ImportError, acceptedFormats, generateImport, type ImportRequest, type OutputFormat } from "../import/index.js";
 
+const CREDENTIALS_HELP = `Credentials (only with an endpoint, as for the providers): TSDB_ACCESS_TOKEN, or
+TSDB_ACCESS_KEY and TSDB_SECRET_KEY, for tsdb resources; CONTAINERBACKUP_ACCESS_TOKEN for restore
+channels. Create them with 'schemaform platform credentials create --project ID'.`;
+
 const USAGE = `usage: schemaform import TYPE ID [TYPE ID...] [options]
        schemaform import --from FILE [options]
        schemaform import --discover [--location LOCATION]... [options]
@@ -35,6 +39,8 @@ options:
   -h, --help           show this help
 
 Settings that come from the environment are left out of the provider blocks.
+
+${CREDENTIALS_HELP}
 
 types and their import identifiers:
 ${IMPORT_TYPES.map((t) => `  ${t.padEnd(32)} ${acceptedFormats(t).join("  |  ")}`).join("\n")}
@@ -234,6 +240,11 @@ export async function run(argv: string[]): Promise<number> {
       stackName: args.stackName,
       manageSecrets: args.manageSecrets,
     });
+    if (args.discover && requests.length === 0 && result.resources.length === 0) {
+      const project = args.project ?? ([env.TSDB_PROJECT_ID, env.CONTAINERBACKUP_PROJECT].filter(Boolean).join(" / ") || "the configured project");
+      process.stderr.write(`schemaform import: --discover found nothing in project ${project}: check the project name (and --location for restore channels); nothing was written\n`);
+      return 1;
+    }
     const file = result.files[0]!;
     if (args.output) await writeAtomically(args.output, file.content);
     else process.stdout.write(file.content);
@@ -260,6 +271,10 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof Error && error.name === "PlatformError") {
+      if ((error as { code?: string }).code === "unauthenticated") {
+        process.stderr.write(`schemaform import: the platform server refused the credentials.\n${CREDENTIALS_HELP}\n`);
+        return 1;
+      }
       // Platform messages never contain secrets (ARCHITECTURE §4).
       process.stderr.write(`schemaform import: cannot read from the platform: ${error.message}\n`);
       return 1;

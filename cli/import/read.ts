@@ -118,6 +118,8 @@ export async function readRequests(ctx: ReadContext, requests: ImportRequest[]):
         if (body) break;
       }
     } catch (error) {
+      // Refused credentials fail every request alike: one message that says which to set.
+      if ((error as { code?: string }).code === "unauthenticated") throw error;
       problems.push(`${at}${type} "${request.id}": could not be read: ${errorText(error)}`);
       continue;
     }

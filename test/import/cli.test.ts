@@ -122,6 +122,31 @@ describe("schemaform import", () => {
     }
   });
 
+  it("says --discover found nothing in a misspelt project, exits 1 and writes nothing", async () => {
+    const out = join(dir, "nothing.tf.json");
+    const r = await cli("--discover", "--project", "demo-projcet", "-o", out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--discover found nothing in project demo-projcet");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("names the credential variables when a platform server refuses the request", async () => {
+    const { EmbeddedPlatform } = await import("../../platform/embedded.js");
+    const { startServer } = await import("../../platform/server.js");
+    const platform = new EmbeddedPlatform({ dataDir: tempDir("sf-import-auth-") });
+    const server = await startServer({ platform, host: "127.0.0.1", port: 0 });
+    try {
+      const r = await cli("tsdb_service", estate.ids.primary, "--project", PROJECT, "--endpoint", server.url);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("TSDB_ACCESS_TOKEN");
+      expect(r.stderr).toContain("TSDB_ACCESS_KEY and TSDB_SECRET_KEY");
+      expect(r.stderr).not.toContain("Authorization: Bearer");
+    } finally {
+      await server.close();
+      await platform.close();
+    }
+  });
+
   it("rejects usage errors with exit code 2", async () => {
     expect((await cli("tsdb_service")).code).toBe(2);
     expect((await cli("--format", "yaml", "--discover")).code).toBe(2);
@@ -130,5 +155,6 @@ describe("schemaform import", () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("{peering_connection_id},{platform_vpc_id}");
+    expect(help.stdout).toContain("TSDB_ACCESS_TOKEN");
   });
 });
