@@ -239,14 +239,28 @@ export const model: TypeModel = {
         "name": "timeouts",
         "camel": "timeouts",
         "nesting": "single",
-        "description": "How long create (and the readiness wait of an update) may take; default 45m.",
+        "description": "How long each operation may take, including retries of transient platform failures.",
         "block": {
           "attributes": {
             "create": {
               "name": "create",
               "camel": "create",
               "type": "string",
-              "description": "A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m` or `1h30m`.",
+              "description": "Create, until the service is READY (or PAUSED); default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m`.",
+              "optional": true
+            },
+            "update": {
+              "name": "update",
+              "camel": "update",
+              "type": "string",
+              "description": "Update, until a resize, pause or resume has settled; default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `1h`.",
+              "optional": true
+            },
+            "delete": {
+              "name": "delete",
+              "camel": "delete",
+              "type": "string",
+              "description": "Delete; default 10m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `10m`.",
               "optional": true
             }
           },
@@ -256,6 +270,8 @@ export const model: TypeModel = {
     }
   },
   "timeouts": {
-    "create": "45m"
+    "create": "45m",
+    "update": "45m",
+    "delete": "10m"
   }
 };

@@ -114,14 +114,28 @@ export const model: TypeModel = {
         "name": "timeouts",
         "camel": "timeouts",
         "nesting": "single",
-        "description": "How long create may take; default 5m.",
+        "description": "How long each operation may take, including retries of transient platform failures.",
         "block": {
           "attributes": {
             "create": {
               "name": "create",
               "camel": "create",
               "type": "string",
-              "description": "A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.",
+              "description": "Create, until the VPC is CREATED; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.",
+              "optional": true
+            },
+            "update": {
+              "name": "update",
+              "camel": "update",
+              "type": "string",
+              "description": "Update (a rename); default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.",
+              "optional": true
+            },
+            "delete": {
+              "name": "delete",
+              "camel": "delete",
+              "type": "string",
+              "description": "Delete; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.",
               "optional": true
             }
           },
@@ -131,6 +145,8 @@ export const model: TypeModel = {
     }
   },
   "timeouts": {
-    "create": "5m"
+    "create": "5m",
+    "update": "5m",
+    "delete": "5m"
   }
 };

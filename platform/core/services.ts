@@ -230,8 +230,8 @@ export class Services {
       spec.name = body.name ?? (sourceSpec ? `replica-${sourceSpec.name}` : `db-${randomInt(10000, 100000)}`);
       if (body.vpc_id !== undefined && body.vpc_id !== null) this.checkVpc(project, body.vpc_id, region);
       if (body.log_exporter_id) {
+        // a service created with its exporter starts with logs flowing: no restart is pending
         this.checkExporter(project, body.log_exporter_id, "log", region);
-        warnings.push(logExporterWarning(body.log_exporter_id));
       }
       if (body.metric_exporter_id) this.checkExporter(project, body.metric_exporter_id, "metric", region);
 
@@ -554,7 +554,7 @@ export class Services {
 }
 
 function logExporterWarning(exporterId: string): Warning {
-  return warning(["log_exporter_id"], `log exporter ${exporterId} is attached, but logs flow only after the service restarts: restart the service to complete the attachment`);
+  return warning(["log_exporter_id"], `log exporter ${exporterId} is attached, but logs flow only after the service restarts: pause and resume the service to restart it`);
 }
 
 /** Sizes, HA and the other settings of a service, with defaults and the platform's rules. */

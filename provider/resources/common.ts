@@ -246,6 +246,8 @@ export interface WaitOptions<T> {
   signal: AbortSignal;
   /** "service d1k5vk7hf2" */
   what: string;
+  /** What a failed wait leaves: after a create the object is tainted (the next apply replaces it). */
+  operation: "create" | "update";
   /** The state to keep (tainted) when the wait fails: the object exists. */
   stateOf: (value: T) => Body;
   /** Extra text for a failure, e.g. the platform's error message. */
@@ -269,13 +271,13 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
     if (options.failed?.includes(status)) {
       const extra = options.failure?.(value);
       throw new HandlerError(`${options.what} failed: status ${status}`, {
-        detail: `${extra ? `${extra}. ` : ""}The object exists and is kept in state as tainted; the next apply replaces it.`,
+        detail: `${extra ? `${extra}. ` : ""}${keptInState(options.operation)}`,
         state: options.stateOf(value),
       });
     }
     if (Date.now() >= deadline) {
       throw new HandlerError(`Timed out waiting for ${options.what}`, {
-        detail: `It is still ${status} after ${Math.round(options.timeoutMs / 1000)}s (waiting for ${options.target.join(" or ")}). The object exists and is kept in state as tainted; raise the timeout in the timeouts block or run apply again.`,
+        detail: `It is still ${status} after ${Math.round(options.timeoutMs / 1000)}s (waiting for ${options.target.join(" or ")}); the platform goes on with it. ${keptInState(options.operation)} To wait longer, raise timeouts.${options.operation}.`,
         state: options.stateOf(value),
       });
     }
@@ -283,7 +285,7 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
       await sleep(Math.min(delay, Math.max(0, deadline - Date.now())), options.signal);
     } catch {
       throw new HandlerError(`Stopped while waiting for ${options.what}`, {
-        detail: `It was ${status}. The object exists and is kept in state as tainted.`,
+        detail: `It was ${status}. ${keptInState(options.operation)}`,
         state: options.stateOf(value),
       });
     }
@@ -296,7 +298,7 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
       const reason = error instanceof Error ? error.message : String(error);
       const summary = isPlatformError(error) ? `Reading ${options.what} failed while waiting for it` : `Lost contact with the platform while waiting for ${options.what}`;
       throw new HandlerError(summary, {
-        detail: `${reason}. It was ${status} when last seen. The object exists and is kept in state (tainted after a create, so the next apply replaces it).`,
+        detail: `${reason}. It was ${status} when last seen. ${keptInState(options.operation)}`,
         state: options.stateOf(value),
         cause: error,
       });
@@ -304,7 +306,13 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
   }
 }
 
-/** Runs a create under the operation's deadline, so its retries stop when the operation would. */
+function keptInState(operation: "create" | "update"): string {
+  return operation === "create"
+    ? "The object exists and is kept in state as tainted: the next apply destroys it and creates a new one. To keep it instead, run `terraform untaint` on its address once it is ready."
+    : "The object is kept in state as it was last read: the next plan shows whatever is still to change.";
+}
+
+/** Runs an operation's requests under its deadline, so their retries stop when the operation would. */
 export function withinTimeout<T>(timeoutMs: number, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
   return withCallBudget({ deadline: Date.now() + timeoutMs, signal }, fn);
 }

@@ -55,6 +55,7 @@ export const peeringConnection: ResourceHandler<TsdbClient> = {
         timeoutMs: CREATE_TIMEOUT_MS,
         signal,
         what: `peering connection ${created.peering_connection_id}`,
+        operation: "create",
         stateOf: toState,
       },
       created,

@@ -83,15 +83,16 @@ const SETTLED = ["READY", "PAUSED"] as const;
 
 const isLogExporterPath = (path: Path) => path[0] === "log_exporter_id";
 
-function waitReady(request: CallContext<TsdbClient>, state: Body, first: Service): Promise<Service> {
+function waitReady(request: CallContext<TsdbClient>, operation: "create" | "update", timeout: number, first: Service): Promise<Service> {
   const { client, signal } = request;
   return waitFor({
     poll: () => client.platform.services.get(client.projectId, first.id),
     status: (s) => s.status,
     target: SETTLED,
-    timeoutMs: timeoutMs(state, "create", model, "45m"),
+    timeoutMs: timeout,
     signal,
     what: `service ${first.id}`,
+    operation,
     stateOf: (s) => toState(s),
   }, first);
 }
@@ -174,8 +175,9 @@ export const service: ResourceHandler<TsdbClient> = {
       const id = planned[attribute];
       if (!isSet(id) || (!creating && same(id, prior![attribute]))) continue;
       if (typeof id === "string") await checkExporter(request, kind, id, planned.region_code);
-      if (kind === "log") {
-        warn(request, [attribute], `Attaching ${typeof id === "string" ? `log exporter ${id}` : "a log exporter"}: logs flow only after the service restarts. The provider does not restart the service; restart it to complete the attachment.`);
+      // Only an existing service needs a restart: a new one starts with the exporter attached.
+      if (kind === "log" && !creating) {
+        warn(request, [attribute], `Attaching ${typeof id === "string" ? `log exporter ${id}` : "a log exporter"}: logs flow only after the service restarts, which an update does not do. To restart it, set paused = true and apply, then remove paused (or set it to false) and apply again.`);
       }
     }
     return planned;
@@ -189,7 +191,7 @@ export const service: ResourceHandler<TsdbClient> = {
       withinTimeout(timeout, signal, () => client.platform.services.create(client.projectId, body)),
     );
     passWarnings(request, warnings, isLogExporterPath);
-    const ready = await waitReady(request, planned, created);
+    const ready = await waitReady(request, "create", timeout, created);
     // The generated password is in the create response only (a planned password wins anyway).
     return { ...toState(ready), password: created.password ?? null };
   },
@@ -202,7 +204,9 @@ export const service: ResourceHandler<TsdbClient> = {
   },
 
   async update(request) {
-    const { client, prior, planned, config } = request;
+    const { client, prior, planned, config, signal } = request;
+    const timeout = timeoutMs(planned, "update", model, "45m");
+    const deadline = Date.now() + timeout;
     const id = String(prior.id);
     const patch = changedAttributes(planned, prior, UPDATABLE) as ServicePatch;
     if (isSet(config.password) && !isSet(config.password_wo) && !same(planned.password, prior.password)) patch.password = text(planned.password);
@@ -212,20 +216,21 @@ export const service: ResourceHandler<TsdbClient> = {
     }
     let current: Service;
     if (Object.keys(patch).length > 0) {
-      const { body, warnings } = await call("Updating service", () => client.platform.services.update(client.projectId, id, patch));
+      const { body, warnings } = await call("Updating service", () => withinTimeout(timeout, signal, () => client.platform.services.update(client.projectId, id, patch)));
       passWarnings(request, warnings, isLogExporterPath);
       current = body;
     } else {
-      current = await call("Reading service", () => client.platform.services.get(client.projectId, id));
+      current = await call("Reading service", () => withinTimeout(timeout, signal, () => client.platform.services.get(client.projectId, id)));
     }
-    const ready = await waitReady(request, planned, current);
+    const ready = await waitReady(request, "update", Math.max(0, deadline - Date.now()), current);
     return toState(ready);
   },
 
-  async delete({ client, state }) {
+  async delete({ client, state, signal }) {
     const id = String(state.id);
+    const timeout = timeoutMs(state, "delete", model, "10m");
     try {
-      await client.platform.services.delete(client.projectId, id);
+      await withinTimeout(timeout, signal, () => client.platform.services.delete(client.projectId, id));
     } catch (error) {
       if (!isNotFound(error)) diagnose(error, "Deleting service");
     }

@@ -1,4 +1,5 @@
-// tsdb_vpcs (one VPC per resource). Create waits for CREATED within timeouts.create; only `name`
+// tsdb_vpcs (one VPC per resource). Create waits for CREATED within timeouts.create; update and
+// delete retry transient failures within timeouts.update / timeouts.delete; only `name`
 // changes in place (cidr and region_code replace it). Import by id or by name.
 import { model } from "../../generated/models/resource.tsdb_vpcs.js";
 import type { Vpc, VpcInput } from "../../platform/types.js";
@@ -24,6 +25,7 @@ export const vpcs: ResourceHandler<TsdbClient> = {
         timeoutMs: timeout,
         signal,
         what: `VPC ${created.name} (${created.vpcs_id})`,
+        operation: "create",
         stateOf: toState,
       },
       created,
@@ -38,16 +40,20 @@ export const vpcs: ResourceHandler<TsdbClient> = {
     return remote && toState(remote);
   },
 
-  async update({ client, prior, planned }) {
+  async update({ client, prior, planned, signal }) {
     const id = num(prior.vpcs_id) ?? String(prior.id);
     const name = text(planned.name);
-    const { body } = await call("Updating VPC", () => client.platform.vpcs.update(client.projectId, id, name === undefined ? {} : { name }));
+    const timeout = timeoutMs(planned, "update", model, "5m");
+    const { body } = await call("Updating VPC", () =>
+      withinTimeout(timeout, signal, () => client.platform.vpcs.update(client.projectId, id, name === undefined ? {} : { name })),
+    );
     return toState(body);
   },
 
-  async delete({ client, state }) {
+  async delete({ client, state, signal }) {
+    const timeout = timeoutMs(state, "delete", model, "5m");
     try {
-      await client.platform.vpcs.delete(client.projectId, num(state.vpcs_id) ?? String(state.id));
+      await withinTimeout(timeout, signal, () => client.platform.vpcs.delete(client.projectId, num(state.vpcs_id) ?? String(state.id)));
     } catch (error) {
       if (!isNotFound(error)) diagnose(error, "Deleting VPC");
     }

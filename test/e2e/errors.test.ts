@@ -145,7 +145,7 @@ describe("errors are clear, located, and leave nothing half-done", () => {
       c.resource.tsdb_service.svc.log_exporter_id = "${tsdb_log_exporter.near.id}";
     });
     plan = await ws.ok(["plan", "-input=false"]);
-    expect(flat(plan.output)).toMatch(/Warning: Attaching log exporter [0-9a-f-]+: logs flow only after the service restarts/);
+    expect(flat(plan.output)).toMatch(/Warning: Attaching log exporter [0-9a-f-]+: logs flow only after the service restarts, which an update does not do\. To restart it, set paused = true and apply/);
 
     // Changing the hypertable_spec of a table the connector already has.
     ws.editJson("main.tf.json", (c) => {
@@ -225,5 +225,30 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     const destroy = await ws.ok(["destroy", "-input=false", "-auto-approve"]);
     expect(destroy.output).toMatch(/Destroy complete!/);
     expect(await suite.platform().services.list(PROJECT)).toEqual([]);
+  });
+
+  test("an update that outlasts timeouts.update keeps the service (not tainted) and says which timeout to raise", async () => {
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_service.sized = { name: "sized-db" };
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    const id = ws.state().get("tsdb_service.sized")!.id;
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_service.sized = { name: "sized-db", milli_cpu: 1000, memory_gb: 4, timeouts: { update: "1s" } };
+    });
+    // Transitions of 30 s: the resize is still configuring when the 1 s update timeout runs out.
+    const apply = await ws.tf(["apply", "-input=false", "-auto-approve"], { SCHEMAFORM_TRANSITION_SECONDS: "30" });
+    expect(apply.code).toBe(1);
+    expect(apply.output).toMatch(/Error: Timed out waiting for service [a-z0-9]+/);
+    expect(flat(apply.output)).toMatch(/kept in state as it was last read.*raise timeouts\.update/);
+    expect(ws.state().get("tsdb_service.sized")!.id).toBe(id);
+
+    await ws.ok(["plan", "-input=false", "-out=resize.tfplan"]);
+    const changes = await planJson(ws, "resize.tfplan");
+    expect(changes.get("tsdb_service.sized")!.actions).toEqual(["no-op"]);
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.sized;
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
   });
 });

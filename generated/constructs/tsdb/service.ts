@@ -430,7 +430,7 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * How long create (and the readiness wait of an update) may take; default 45m.
+   * How long each operation may take, including retries of transient platform failures.
    */
   public get timeouts(): ServiceTimeoutsOutputReference {
     return new ServiceTimeoutsOutputReference(this, "timeouts", inputOf(this.attrs, "timeouts"));
@@ -456,13 +456,13 @@ export class Service extends TerraformResource {
 }
 
 /**
- * How long create (and the readiness wait of an update) may take; default 45m.
+ * How long each operation may take, including retries of transient platform failures.
  *
  * A reference to `ServiceTimeouts` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
 export class ServiceTimeoutsOutputReference extends ObjectReference<types.ServiceTimeouts> {
   /**
-   * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m` or `1h30m`.
+   * Create, until the service is READY (or PAUSED); default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m`.
    */
   public get create(): string {
     return this.getStringAttribute("create");
@@ -476,5 +476,39 @@ export class ServiceTimeoutsOutputReference extends ObjectReference<types.Servic
   /** The value set in the configuration (not a reference). */
   public get createInput() {
     return this.readInput("create");
+  }
+
+  /**
+   * Update, until a resize, pause or resume has settled; default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `1h`.
+   */
+  public get update(): string {
+    return this.getStringAttribute("update");
+  }
+  public set update(value: types.ServiceTimeouts["update"]) {
+    this.writeInput("update", value);
+  }
+  public resetUpdate(): void {
+    this.writeInput("update", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get updateInput() {
+    return this.readInput("update");
+  }
+
+  /**
+   * Delete; default 10m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `10m`.
+   */
+  public get delete(): string {
+    return this.getStringAttribute("delete");
+  }
+  public set delete(value: types.ServiceTimeouts["delete"]) {
+    this.writeInput("delete", value);
+  }
+  public resetDelete(): void {
+    this.writeInput("delete", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get deleteInput() {
+    return this.readInput("delete");
   }
 }

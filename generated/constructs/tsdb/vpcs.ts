@@ -148,7 +148,7 @@ export class Vpcs extends TerraformResource {
   }
 
   /**
-   * How long create may take; default 5m.
+   * How long each operation may take, including retries of transient platform failures.
    */
   public get timeouts(): VpcsTimeoutsOutputReference {
     return new VpcsTimeoutsOutputReference(this, "timeouts", inputOf(this.attrs, "timeouts"));
@@ -174,13 +174,13 @@ export class Vpcs extends TerraformResource {
 }
 
 /**
- * How long create may take; default 5m.
+ * How long each operation may take, including retries of transient platform failures.
  *
  * A reference to `VpcsTimeouts` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */
 export class VpcsTimeoutsOutputReference extends ObjectReference<types.VpcsTimeouts> {
   /**
-   * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   * Create, until the VPC is CREATED; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
    */
   public get create(): string {
     return this.getStringAttribute("create");
@@ -194,5 +194,39 @@ export class VpcsTimeoutsOutputReference extends ObjectReference<types.VpcsTimeo
   /** The value set in the configuration (not a reference). */
   public get createInput() {
     return this.readInput("create");
+  }
+
+  /**
+   * Update (a rename); default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   */
+  public get update(): string {
+    return this.getStringAttribute("update");
+  }
+  public set update(value: types.VpcsTimeouts["update"]) {
+    this.writeInput("update", value);
+  }
+  public resetUpdate(): void {
+    this.writeInput("update", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get updateInput() {
+    return this.readInput("update");
+  }
+
+  /**
+   * Delete; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   */
+  public get delete(): string {
+    return this.getStringAttribute("delete");
+  }
+  public set delete(value: types.VpcsTimeouts["delete"]) {
+    this.writeInput("delete", value);
+  }
+  public resetDelete(): void {
+    this.writeInput("delete", undefined);
+  }
+  /** The value set in the configuration (not a reference). */
+  public get deleteInput() {
+    return this.readInput("delete");
   }
 }

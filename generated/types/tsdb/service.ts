@@ -94,13 +94,21 @@ export interface ServiceAttributes {
   timeouts?: ServiceTimeouts;
 }
 /**
- * How long create (and the readiness wait of an update) may take; default 45m.
+ * How long each operation may take, including retries of transient platform failures.
  */
 export interface ServiceTimeouts {
   /**
-   * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m` or `1h30m`.
+   * Create, until the service is READY (or PAUSED); default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `30m`.
    */
   create?: string;
+  /**
+   * Update, until a resize, pause or resume has settled; default 45m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `1h`.
+   */
+  update?: string;
+  /**
+   * Delete; default 10m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `10m`.
+   */
+  delete?: string;
 }
 
 /** The values of `milli_cpu`. */

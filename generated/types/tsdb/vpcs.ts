@@ -20,11 +20,19 @@ export interface VpcsAttributes {
   timeouts?: VpcsTimeouts;
 }
 /**
- * How long create may take; default 5m.
+ * How long each operation may take, including retries of transient platform failures.
  */
 export interface VpcsTimeouts {
   /**
-   * A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   * Create, until the VPC is CREATED; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
    */
   create?: string;
+  /**
+   * Update (a rename); default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   */
+  update?: string;
+  /**
+   * Delete; default 5m. A duration made of numbers with unit suffixes `s`, `m`, `h`, e.g. `5m`.
+   */
+  delete?: string;
 }
