@@ -4,13 +4,39 @@
 import { model } from "../../generated/models/resource.tsdb_vpcs.js";
 import type { Vpc, VpcInput } from "../../platform/types.js";
 import type { ResourceHandler } from "../framework/types.js";
-import { type TsdbClient, call, diagnose, firstFound, isNotFound, matchImport, num, orNull, owned, pick, text, timeoutMs, waitFor, withinTimeout } from "./common.js";
+import { type TsdbClient, call, diagnose, firstFound, isNotFound, isSet, matchImport, num, orNull, owned, pick, same, text, timeoutMs, waitFor, warn, withinTimeout } from "./common.js";
 
 const OWNED = ["id", "vpcs_id", "name", "cidr", "region_code", "project_id", "provisioned_id", "status", "error_message", "created", "updated"] as const;
 
 const toState = (vpc: Vpc) => owned(vpc, OWNED);
 
 export const vpcs: ResourceHandler<TsdbClient> = {
+  // A replaced VPC is destroyed first by default, which the platform refuses while services use
+  // it: say so at plan, with the pattern that works, instead of failing halfway through apply.
+  async modifyPlan(request) {
+    const { client, prior, config, requiresReplace } = request;
+    if (prior === null || requiresReplace.length === 0) return;
+    const vpcId = num(prior.vpcs_id) ?? num(prior.id);
+    if (vpcId === undefined) return;
+    let attached: string[];
+    try {
+      attached = (await client.platform.services.list(client.projectId)).filter((s) => s.vpc_id === vpcId).map((s) => s.id);
+    } catch {
+      return; // the apply reports what is wrong with the platform
+    }
+    if (attached.length === 0) return;
+    const changing = requiresReplace.map((path) => String(path[0])).join(" and ");
+    const keepsName = isSet(config.name) && same(config.name, prior.name);
+    warn(
+      request,
+      requiresReplace[0]!,
+      `Changing ${changing} replaces VPC ${vpcId}, which service${attached.length > 1 ? "s" : ""} ${attached.join(", ")} use${attached.length > 1 ? "" : "s"}. ` +
+        "By default Terraform destroys the old VPC first, and the platform refuses to delete a VPC that services use. " +
+        "Add lifecycle { create_before_destroy = true } to this VPC so that the new one is created and the services move to it before the old one is deleted" +
+        (keepsName ? `; VPC names are unique in a project, so also change or remove name (${JSON.stringify(config.name)}).` : "."),
+    );
+  },
+
   async create({ client, planned, desired, signal }) {
     const body = pick<VpcInput>(desired, ["cidr", "region_code", "name"]);
     const timeout = timeoutMs(planned, "create", model, "5m");

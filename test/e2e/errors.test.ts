@@ -227,6 +227,35 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     expect(await suite.platform().services.list(PROJECT)).toEqual([]);
   });
 
+  test("replacing a VPC that services use: plan says why destroy-first fails and which lifecycle works; with it, the services move and nothing is lost", async () => {
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_vpcs = { net: { name: "errors-net", cidr: "10.40.0.0/16", region_code: "us-east-1" } };
+      c.resource.tsdb_service.svc.vpc_id = "${tsdb_vpcs.net.vpcs_id}";
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    const oldVpc = Number(ws.state().get("tsdb_vpcs.net")!.vpcs_id);
+
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_vpcs.net.cidr = "10.41.0.0/16";
+    });
+    const plan = await ws.ok(["plan", "-input=false"]);
+    expect(flat(plan.output)).toMatch(/Warning: Changing cidr replaces VPC \d+, which service [a-z0-9]+ uses\./);
+    expect(flat(plan.output)).toMatch(/Add lifecycle \{ create_before_destroy = true \} to this VPC .* so also change or remove name \("errors-net"\)/);
+
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_vpcs.net = { cidr: "10.41.0.0/16", region_code: "us-east-1", lifecycle: { create_before_destroy: true } };
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    const newVpc = Number(ws.state().get("tsdb_vpcs.net")!.vpcs_id);
+    expect(newVpc).not.toBe(oldVpc);
+    const services = await suite.platform().services.list(PROJECT);
+    expect(services.find((s) => s.name === "errors-db")!.vpc_id).toBe(newVpc);
+    expect((await suite.platform().vpcs.list(PROJECT)).map((v) => v.vpcs_id)).toEqual([newVpc]);
+
+    ws.writeJson("main.tf.json", base());
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+  });
+
   test("an update that outlasts timeouts.update keeps the service (not tainted) and says which timeout to raise", async () => {
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_service.sized = { name: "sized-db" };

@@ -6,7 +6,7 @@ import type {IResolvable} from "cdktf";
  */
 export interface VpcsAttributes {
   /**
-   * IPv4 CIDR block of the VPC, e.g. `10.10.0.0/16`.
+   * IPv4 CIDR block of the VPC, e.g. `10.10.0.0/16`. To change it while services use the VPC, give the VPC `lifecycle { create_before_destroy = true }` and change or leave out `name` (names are unique), so that the services move to the new VPC before the old one is deleted.
    */
   cidr: string;
   /**
