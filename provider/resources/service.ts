@@ -101,29 +101,46 @@ function toState(remote: Service): Body {
   return owned(remote, OWNED);
 }
 
-/** Plan-time check that an exporter being attached exists and is in the service's region. */
-async function checkExporter(request: CallContext<TsdbClient>, kind: "log" | "metric", id: string, region: Value): Promise<void> {
+/**
+ * Plan-time check that something a service is being attached to (an exporter, a VPC) exists and
+ * is in the service's region, so the apply does not fail after other resources were created.
+ */
+async function checkAttachment(
+  request: CallContext<TsdbClient>,
+  attachment: { attribute: string; noun: string; id: string | number; regionOf: () => Promise<string> },
+  region: Value,
+): Promise<void> {
   const { client } = request;
-  const api = kind === "log" ? client.platform.logExporters : client.platform.metricExporters;
-  const attribute = `${kind}_exporter_id`;
-  let exporter;
+  const { attribute, noun, id } = attachment;
+  let found: string;
   try {
-    exporter = await api.get(client.projectId, id);
+    found = await attachment.regionOf();
   } catch (error) {
     if (isNotFound(error)) {
-      throw new HandlerError(`The ${kind} exporter does not exist`, {
+      throw new HandlerError(`The ${noun} does not exist`, {
         path: [attribute],
-        detail: `${attribute} is "${id}", but project ${client.projectId} has no ${kind} exporter with that id.`,
+        detail: `${attribute} is ${JSON.stringify(id)}, but project ${client.projectId} has no ${noun} with that id.`,
       });
     }
     return; // the apply will report anything else
   }
-  if (typeof region === "string" && exporter.region !== region) {
-    throw new HandlerError(`The ${kind} exporter is in another region`, {
+  if (typeof region === "string" && found !== region) {
+    throw new HandlerError(`The ${noun} is in another region`, {
       path: [attribute],
-      detail: `${kind} exporter ${id} is in ${exporter.region}, but the service is in ${region}: a service can only attach an exporter in its own region.`,
+      detail: `${noun} ${id} is in ${found}, but the service is in ${region}: a service can only use a ${noun} in its own region.`,
     });
   }
+}
+
+function checkExporter(request: CallContext<TsdbClient>, kind: "log" | "metric", id: string, region: Value): Promise<void> {
+  const { client } = request;
+  const api = kind === "log" ? client.platform.logExporters : client.platform.metricExporters;
+  return checkAttachment(request, { attribute: `${kind}_exporter_id`, noun: `${kind} exporter`, id, regionOf: async () => (await api.get(client.projectId, id)).region }, region);
+}
+
+function checkVpc(request: CallContext<TsdbClient>, id: number, region: Value): Promise<void> {
+  const { client } = request;
+  return checkAttachment(request, { attribute: "vpc_id", noun: "VPC", id, regionOf: async () => (await client.platform.vpcs.get(client.projectId, id)).region_code }, region);
 }
 
 export const service: ResourceHandler<TsdbClient> = {
@@ -150,6 +167,7 @@ export const service: ResourceHandler<TsdbClient> = {
 
     // Endpoints.
     const vpcChanged = !creating && !same(planned.vpc_id, prior!.vpc_id);
+    if ((creating || vpcChanged) && typeof planned.vpc_id === "number") await checkVpc(request, planned.vpc_id, planned.region_code);
     if (creating || vpcChanged) {
       planned.hostname = UNKNOWN;
       planned.port = UNKNOWN;

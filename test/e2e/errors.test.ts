@@ -147,6 +147,24 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     plan = await ws.ok(["plan", "-input=false"]);
     expect(flat(plan.output)).toMatch(/Warning: Attaching log exporter [0-9a-f-]+: logs flow only after the service restarts, which an update does not do\. To restart it, set paused = true and apply/);
 
+    // A VPC of another region: refused at plan, before anything is created.
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_vpcs = { west: { cidr: "10.50.0.0/16", region_code: "eu-west-1" } };
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    ws.editJson("main.tf.json", (c) => {
+      c.resource.tsdb_service.svc.vpc_id = "${tsdb_vpcs.west.vpcs_id}";
+    });
+    plan = await ws.tf(["plan", "-input=false"]);
+    expect(plan.code).toBe(1);
+    expect(plan.output).toMatch(/Error: The VPC is in another region/);
+    expect(flat(plan.output)).toMatch(/VPC \d+ is in eu-west-1, but the service is in us-east-1/);
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.svc.vpc_id;
+      delete c.resource.tsdb_vpcs;
+    });
+    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+
     // Changing the hypertable_spec of a table the connector already has.
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_connector_src_db.conn.tables[0].hypertable_spec.primary_dimension.partition_interval = "7d";
