@@ -8,8 +8,9 @@
 // better-sqlite3 is loaded on first open, never at import time.
 
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { describeStorageError } from "./storage-errors.js";
 
 export type Db = BetterSqlite3.Database;
 
@@ -51,7 +52,11 @@ export class Store {
 
   /** Runs `fn` in an IMMEDIATE transaction (the write lock is held from the start). */
   write<T>(fn: () => T): T {
-    return retryBusy(() => this.transaction(fn, "immediate"));
+    try {
+      return retryBusy(() => this.transaction(fn, "immediate"));
+    } catch (error) {
+      throw describeStorageError(error, dirname(this.db.name), this.db.name);
+    }
   }
 
   /** Runs `fn` in a DEFERRED transaction: a consistent snapshot for multi-statement reads. */
@@ -122,12 +127,21 @@ function retryBusy<T>(fn: () => T): T {
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const Database = await loadDriver();
   const file = join(options.dataDir, DB_FILE);
+  try {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw describeStorageError(error, options.dataDir, file);
+  }
+  const Database = await loadDriver();
   const isNew = !existsSync(file);
-  // better-sqlite3 takes a loaded addon as well as a path (its typings only say path).
-  const db = new Database(file, options.loadNativeBinding ? { nativeBinding: options.loadNativeBinding() as unknown as string } : {});
+  let db: Db;
+  try {
+    // better-sqlite3 takes a loaded addon as well as a path (its typings only say path).
+    db = new Database(file, options.loadNativeBinding ? { nativeBinding: options.loadNativeBinding() as unknown as string } : {});
+  } catch (error) {
+    throw describeStorageError(error, options.dataDir, file);
+  }
   try {
     if (isNew) {
       try {
@@ -145,7 +159,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return store;
   } catch (error) {
     db.close();
-    throw error;
+    throw describeStorageError(error, options.dataDir, file);
   }
 }
 

@@ -10,6 +10,7 @@ import { nativeBindingLoader, preloadNativeAddon } from "../native.js";
 import type { ContainerbackupClient } from "../resources/common.js";
 import { restoreChannel } from "../resources/restore-channel.js";
 import { UNKNOWN } from "../codec.js";
+import { checkServerAccess } from "./server-access.js";
 import { setting } from "./settings.js";
 
 export async function configureContainerbackup(config: Body, env: NodeJS.ProcessEnv = process.env): Promise<ContainerbackupClient> {
@@ -30,6 +31,15 @@ export async function configureContainerbackup(config: Body, env: NodeJS.Process
   const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
+  else if (project) {
+    await checkServerAccess({
+      endpoint,
+      project,
+      credentialSettings: "access_token (CONTAINERBACKUP_ACCESS_TOKEN)",
+      endpointSetting: "endpoint (CONTAINERBACKUP_ENDPOINT)",
+      probe: () => platform.restoreChannels.resolveProject(project),
+    });
+  }
   return { platform, project, defaultLabels };
 }
 

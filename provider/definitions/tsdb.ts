@@ -18,6 +18,7 @@ import { metricExporter } from "../resources/metric-exporter.js";
 import { peeringConnection } from "../resources/peering-connection.js";
 import { service } from "../resources/service.js";
 import { vpcs } from "../resources/vpcs.js";
+import { checkServerAccess } from "./server-access.js";
 import { setting } from "./settings.js";
 
 /** Reads the provider configuration (with environment fallbacks) and opens the platform. */
@@ -55,6 +56,15 @@ export async function configureTsdb(config: Body, env: NodeJS.ProcessEnv = proce
   const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
+  else {
+    await checkServerAccess({
+      endpoint,
+      project: projectId,
+      credentialSettings: "access_token, or access_key and secret_key (TSDB_ACCESS_TOKEN, TSDB_ACCESS_KEY, TSDB_SECRET_KEY)",
+      endpointSetting: "endpoint (TSDB_ENDPOINT)",
+      probe: () => platform.lookups.vpcs(projectId),
+    });
+  }
   return { platform, projectId };
 }
 

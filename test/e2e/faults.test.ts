@@ -10,66 +10,33 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedPlatform } from "../../platform/embedded.js";
 import { CLI, ROOT, Suite, runProcess, type Result, type Workspace } from "./support/harness.js";
+import { PlatformServers, killHard } from "./support/platform-server.js";
 
 const PROJECT = "faults-project";
 const NAMES = ["s1", "s2", "s3", "s4", "s5"];
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  /** its request log (stderr): one line per request */
-  log(): string;
-}
-
 let suite: Suite;
+let servers: PlatformServers;
+/** Terraform runs started in the background, killed at the end if still running. */
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
   suite = await Suite.create("faults");
+  servers = new PlatformServers(suite.env);
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await Promise.all(started.map(killHard));
+  await servers?.stopAll();
   await suite?.dispose();
 });
 
-/** `schemaform platform serve` on loopback; `port` 0 picks a free one. */
-function serve(dataDir: string, port: number, transitionSeconds: number): Promise<Server> {
-  const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir], {
-    env: { ...suite.env, SCHEMAFORM_TRANSITION_SECONDS: String(transitionSeconds) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  started.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url, port: Number(new URL(url).port), log: () => out });
-    });
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.once("exit", (code) => reject(new Error(`platform serve exited (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
+const serve = (dataDir: string, port: number, transitionSeconds: number) => servers.serve(dataDir, port, transitionSeconds);
 
 /** One isolated world per case: its own server data, token and workspace. */
 async function world(name: string, transitionSeconds: number, serviceExtra: Record<string, unknown> = {}) {
   const dataDir = join(suite.root, `${name}-server-data`);
-  const created = await runProcess(process.execPath, [CLI, "platform", "credentials", "create", "--project", PROJECT, "--token", "--data-dir", dataDir, "--json"], {
-    cwd: ROOT,
-    env: suite.env,
-  });
-  if (created.code !== 0) throw new Error(created.output);
-  const token = (JSON.parse(created.stdout) as { access_token: string }).access_token;
+  const token = await servers.token(dataDir, PROJECT);
   let server = await serve(dataDir, 0, transitionSeconds);
   const ws = suite.workspaceAt(suite.workspace(name).dir, { TSDB_ACCESS_TOKEN: token });
   ws.writeJson("main.tf.json", {

@@ -1,0 +1,61 @@
+// `schemaform platform serve` for end-to-end tests: started on loopback as users start it, with
+// credentials made by `schemaform platform credentials create`, and stopped with kill -9 (only the
+// processes started here).
+import { spawn, type ChildProcess } from "node:child_process";
+import { CLI, ROOT, runProcess } from "./harness.js";
+
+export interface Server {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** its request log (stderr): one line per request */
+  log(): string;
+}
+
+export class PlatformServers {
+  readonly #started: ChildProcess[] = [];
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** Starts a server on 127.0.0.1; `port` 0 picks a free one. */
+  serve(dataDir: string, port: number, transitionSeconds: number): Promise<Server> {
+    const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir], {
+      env: { ...this.env, SCHEMAFORM_TRANSITION_SECONDS: String(transitionSeconds) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.#started.push(child);
+    return new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url) resolve({ child, url, port: Number(new URL(url).port), log: () => out });
+      });
+      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+      child.once("exit", (code) => reject(new Error(`platform serve exited (${code}): ${out}`)));
+    });
+  }
+
+  /** An access token for `project`, stored in the server data at `dataDir`. */
+  async token(dataDir: string, project: string): Promise<string> {
+    const created = await runProcess(process.execPath, [CLI, "platform", "credentials", "create", "--project", project, "--token", "--data-dir", dataDir, "--json"], {
+      cwd: ROOT,
+      env: this.env,
+    });
+    if (created.code !== 0) throw new Error(created.output);
+    return (JSON.parse(created.stdout) as { access_token: string }).access_token;
+  }
+
+  /** kill -9 every server started here that still runs. */
+  stopAll(): Promise<void[]> {
+    return Promise.all(this.#started.map(killHard));
+  }
+}
+
+export function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
