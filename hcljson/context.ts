@@ -1,5 +1,6 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
 import type { BlockNames } from "./block-names.js";
+import type { LocalCalls } from "./module-calls.js";
 import type { RawDiagnostic, Severity } from "./diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "./model-types.js";
 import { K_STRING, type JsonDoc } from "./parser.js";
@@ -52,6 +53,8 @@ export interface BlockDecl {
   done: boolean;
   /** region checks of references made from this block, run once it is converted */
   regionChecks: RegionCheck[] | undefined;
+  /** its node in the run's dependency graph (cycles.ts), -1 until it has one */
+  graphNode: number;
 }
 
 export function newBlockDecl(blockType: string, type: string, name: string, labels: string[] | null, file: number, header: number, body: number, address: string | null, scoped = false): BlockDecl {
@@ -59,7 +62,7 @@ export function newBlockDecl(blockType: string, type: string, name: string, labe
   // outlive a young-generation collection, and then allocates them in the old generation
   // directly. Instances of a class are copied by the scavenger, twice, and a 10 MB module has
   // tens of thousands of blocks (measured there: scavenges took 9-10 ms per run, now 5-6.5 ms).
-  return { blockType, type, name, labelList: labels, addressText: address, file, header, body, scoped, repetition: undefined, model: undefined, region: undefined, done: false, regionChecks: undefined };
+  return { blockType, type, name, labelList: labels, addressText: address, file, header, body, scoped, repetition: undefined, model: undefined, region: undefined, done: false, regionChecks: undefined, graphNode: -1 };
 }
 
 export function labelsOf(decl: BlockDecl): string[] {
@@ -171,6 +174,18 @@ export class Ctx {
   repetitionRefs: FoundReference[] | null = null;
   /** the list repetitionRefs is while a resource or data block is checked (one block at a time) */
   readonly blockRepetitionRefs: FoundReference[] = [];
+  /** the local modules this module calls (module-calls.ts); null when they are not read */
+  localCalls: LocalCalls | null = null;
+  /** a module called by another: root-only rules (outputs) do not apply */
+  isChild = false;
+  /** the resource, data or provider block being checked (module.ts), to which the references found belong */
+  currentBlock: BlockDecl | null = null;
+  /** records each reference as an edge of the dependency graph (cycles.ts) */
+  dependencies: {
+    add(ctx: Ctx, found: FoundReference): void;
+    edge(from: BlockDecl, to: BlockDecl): void;
+    bare(ctx: Ctx, root: string, steps: Reference["steps"], address: string | null): void;
+  } | null = null;
 
   constructor(readonly files: SourceFile[]) {}
 
@@ -212,11 +227,13 @@ export class Ctx {
   }
 
   addNamedReference(found: FoundReference): void {
+    this.dependencies?.add(this, found);
     if (this.namedReferenceSink) this.namedReferenceSink(found);
     else this.namedReferences.push(found);
   }
 
   addReference(found: FoundReference): void {
+    this.dependencies?.add(this, found);
     if (this.referenceSink) this.referenceSink(found);
     else this.references.push(found);
   }

@@ -3,6 +3,7 @@
 // compatible type and the right instance keys; ids go to the right resource type and attribute
 // (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
 // attaches it; a read replica is in its source's region.
+import { checkModuleOutputReference } from "./module-calls.js";
 import { nameHash } from "./block-names.js";
 import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "./context.js";
 import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
@@ -11,6 +12,7 @@ import { locate } from "./resource.js";
 import { declaredLocals } from "./language.js";
 import { suggest } from "./suggest.js";
 import { formatTraversal, type TraversalStep } from "./templates.js";
+import { parseTypeExpression, stepsProblem, type TypeExpr } from "./typeexpr.js";
 
 interface Target {
   kind: "resource" | "data";
@@ -22,13 +24,16 @@ interface Target {
 
 /** Which resource attribute an id-like argument must reference. */
 const REFERENCE_RULES: Record<string, Target[]> = {
+  // a tsdb_vpcs's id is its vpcs_id as a string: Terraform plans and applies either
   "resource.tsdb_service.vpc_id": [
     { kind: "resource", type: "tsdb_vpcs", attribute: ["vpcs_id"], shown: "tsdb_vpcs.<name>.vpcs_id" },
+    { kind: "resource", type: "tsdb_vpcs", attribute: ["id"], shown: "tsdb_vpcs.<name>.id" },
     { kind: "data", type: "tsdb_vpcs", attribute: ["vpcs", "id"], shown: "data.tsdb_vpcs.<name>.vpcs[<index>].id" },
     { kind: "data", type: "tsdb_service", attribute: ["vpc_id"], shown: "data.tsdb_service.<name>.vpc_id" },
   ],
   "resource.tsdb_peering_connection.platform_vpc_id": [
     { kind: "resource", type: "tsdb_vpcs", attribute: ["vpcs_id"], shown: "tsdb_vpcs.<name>.vpcs_id" },
+    { kind: "resource", type: "tsdb_vpcs", attribute: ["id"], shown: "tsdb_vpcs.<name>.id" },
     { kind: "data", type: "tsdb_vpcs", attribute: ["vpcs", "id"], shown: "data.tsdb_vpcs.<name>.vpcs[<index>].id" },
   ],
   "resource.tsdb_service.log_exporter_id": [{ kind: "resource", type: "tsdb_log_exporter", attribute: ["id"], shown: "tsdb_log_exporter.<name>.id" }],
@@ -128,20 +133,22 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
   let nameFrom = d0 + 1;
   let nameEnd = d1;
   if (rootEnd - typeFrom === 4 && s.startsWith("data", typeFrom)) {
-    if (parts < 2) return true;
+    if (parts < 2) return false;
     kind = "data";
     typeFrom = d0 + 1;
     typeEnd = parts > 2 ? d1 : n;
     nameFrom = d1 + 1;
     nameEnd = d2;
   }
-  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return !checkedByName(s, o + 2, rootEnd);
+  // other roots (variables, other providers' resources, iterators, …): the general path
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return false;
   // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
   if (parts !== (kind === "data" ? 4 : 3)) return false;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
   if (declared === undefined) return false; // not declared: the general path says so
   const decl = declared.names.find(s, nameFrom, nameEnd);
   if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
+  ctx.dependencies?.edge(from, decl);
   // The rest depends only on where the reference is made and on the target's type and
   // attribute, which repeat from one reference to the next: the last verdict per type is kept.
   const attrFrom = nameEnd + 1;
@@ -164,22 +171,6 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
   return true;
-}
-
-/** var, local, module, each and count references (root s[from, to)) are checked by checkString, not here. */
-function checkedByName(s: string, from: number, to: number): boolean {
-  switch (to - from) {
-    case 3:
-      return s.startsWith("var", from);
-    case 4:
-      return s.startsWith("each", from);
-    case 5:
-      return s.startsWith("local", from) || s.startsWith("count", from);
-    case 6:
-      return s.startsWith("module", from);
-    default:
-      return false;
-  }
 }
 
 /** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */
@@ -294,7 +285,8 @@ export function startNamedReferences(ctx: Ctx): void {
   let declared: Declared | null = null;
   ctx.namedReferenceSink = (found) => {
     declared ??= {
-      variables: new Set(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => b.name)),
+      variables: new Map(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => [b.name, b])),
+      variableTypes: new Map(),
       locals: declaredLocals(ctx),
       modules: new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name)),
       hints: new Map(),
@@ -306,7 +298,9 @@ export function startNamedReferences(ctx: Ctx): void {
 }
 
 interface Declared {
-  variables: ReadonlySet<string>;
+  variables: ReadonlyMap<string, BlockDecl>;
+  /** each referenced variable's type constraint, parsed once (null when it has none) */
+  variableTypes: Map<string, TypeExpr | null>;
   locals: ReadonlyMap<string, unknown>;
   modules: ReadonlySet<string>;
   /** "Did you mean" per root and name: the same misspelling recurs, and each look-up reads every declared name */
@@ -325,7 +319,7 @@ function checkNamedReference(ctx: Ctx, found: FoundReference, declared: Declared
   const name = (found.ref.steps[0] as { name: string }).name;
   const root = found.ref.root;
   if (root === "var" && !declared.variables.has(name)) {
-    const hint = hintFor(declared, root, name, () => declared.variables);
+    const hint = hintFor(declared, root, name, () => declared.variables.keys());
     ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared input variable: An input variable with the name ${quote(name)} has not been declared.${hint ? ` Did you mean "${hint}"?` : ` This variable can be declared with a variable ${quote(name)} {} block.`}`);
   } else if (root === "local" && !declared.locals.has(name)) {
     const hint = hintFor(declared, root, name, () => declared.locals.keys());
@@ -333,7 +327,30 @@ function checkNamedReference(ctx: Ctx, found: FoundReference, declared: Declared
   } else if (root === "module" && !declared.modules.has(name)) {
     const hint = hintFor(declared, root, name, () => declared.modules);
     ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared module: No module call named ${quote(name)} is declared in the root module.${hint ? ` Did you mean "${hint}"?` : ""}`);
+  } else if (root === "module") checkModuleOutputReference(ctx, found);
+  else if (root === "var" && found.ref.steps.length > 1) {
+    const type = variableType(ctx, declared, name);
+    const problem = type ? stepsProblem(type, found.ref.steps.slice(1)) : null;
+    if (problem) ctx.errorAtReference(found, "unsupported-attribute", problem);
   }
+}
+
+/** The type constraint a variable declares, parsed (null without one, or when it does not parse: reported at the type). */
+function variableType(ctx: Ctx, declared: Declared, name: string): TypeExpr | null {
+  let type = declared.variableTypes.get(name);
+  if (type !== undefined) return type;
+  type = null;
+  const decl = declared.variables.get(name)!;
+  const doc = ctx.files[decl.file]!.doc;
+  if (doc) {
+    for (const k of doc.members(decl.body)) {
+      if (doc.str(k) !== "type" || !doc.isString(k + 1)) continue;
+      const parsed = parseTypeExpression(doc.str(k + 1));
+      type = "type" in parsed ? parsed.type : null;
+    }
+  }
+  declared.variableTypes.set(name, type);
+  return type;
 }
 
 function sameNames(a: string[], b: string[]): boolean {
@@ -361,8 +378,13 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     ctx.errorAtReference(
       found,
       "undeclared-reference",
-      `Reference to undeclared ${kind === "data" ? "data source" : "resource"}: A ${kind === "data" ? "data" : "managed"} resource ${quote(type)} ${quote(nameStep.name)} has not been declared in this module.`,
+      `Reference to undeclared resource: A ${kind === "data" ? "data" : "managed"} resource ${quote(type)} ${quote(nameStep.name)} has not been declared in this module.`,
     );
+    return null;
+  }
+  if (decl.scoped && !(found.address !== null && decl.addressText !== null && decl.addressText.startsWith(`${found.address}.`))) {
+    // a check block's data source is visible inside that check only
+    ctx.errorAtReference(found, "undeclared-reference", `Reference to scoped resource: The referenced data resource ${quote(type)} ${quote(nameStep.name)} is not available from this context.`);
     return null;
   }
   const shownName = `${kind === "data" ? "data." : ""}${type}.${nameStep.name}`; // a cons string: built only if printed

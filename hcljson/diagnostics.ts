@@ -2,6 +2,34 @@
 
 export type Severity = "error" | "warning";
 
+/**
+ * Whose verdict a diagnostic is: "terraform" when `terraform validate` (with our providers
+ * installed, whose ValidateResourceConfig runs our schema rules) reports it too; "schemaform" for
+ * the checks Terraform makes only at plan or apply, or never.
+ */
+export type DiagnosticSource = "terraform" | "schemaform";
+
+/** The rules Terraform's validate does not apply, and when Terraform (or the platform) does. */
+const SCHEMAFORM_ONLY: ReadonlyMap<string, string> = new Map([
+  // the platform refuses related resources in different regions when they are created
+  ["region-mismatch", "Terraform reports this at apply"],
+  // an id argument given another resource's id: the platform refuses it when it is created
+  ["reference-target", "Terraform reports this at apply"],
+  // Terraform reads each invalid byte as U+FFFD without a word
+  ["invalid-utf8", "Terraform does not report this"],
+  ["internal", "Terraform does not report this"],
+]);
+
+/** The source of a diagnostic of a rule (its code). */
+export function sourceOf(code: string | undefined): DiagnosticSource {
+  return code !== undefined && SCHEMAFORM_ONLY.has(code) ? "schemaform" : "terraform";
+}
+
+/** For a schemaform-only rule, when Terraform would report it ("Terraform reports this at apply"); null otherwise. */
+export function terraformReportsAt(code: string | undefined): string | null {
+  return code === undefined ? null : (SCHEMAFORM_ONLY.get(code) ?? null);
+}
+
 export interface Diagnostic {
   severity: Severity;
   message: string;
@@ -19,6 +47,8 @@ export interface Diagnostic {
   path: string | null;
   /** stable identifier of the rule, e.g. "duplicate-argument", "schema" */
   code?: string;
+  /** "terraform" when `terraform validate` reports it too, "schemaform" when only schemaform does (see sourceOf) */
+  source: DiagnosticSource;
 }
 
 /** A diagnostic before its offsets are turned into lines and columns. */

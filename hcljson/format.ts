@@ -1,6 +1,6 @@
 // Output formats of `schemaform validate`: a human report with code frames (sensitive values
 // masked), a JSON array, and SARIF 2.1.0 for code-scanning tools.
-import type { Diagnostic } from "./diagnostics.js";
+import { sourceOf, terraformReportsAt, type Diagnostic } from "./diagnostics.js";
 import { LineMap } from "./positions.js";
 
 export interface Source {
@@ -26,7 +26,9 @@ export function formatHuman(diagnostics: Diagnostic[], sources: Map<string, Sour
   const blocks: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === "error" ? paint(color, "1;31", "error") : paint(color, "1;33", "warning");
-    let out = `${paint(color, "1", `${d.file}:${d.line}:${d.column}`)}: ${severity}: ${d.message}${d.code ? paint(color, "2", ` [${d.code}]`) : ""}\n`;
+    // a check terraform validate does not make says so, and when Terraform would object
+    const only = d.source === "schemaform" ? paint(color, "2", ` (schemaform: ${terraformReportsAt(d.code) ?? "Terraform does not report this"})`) : "";
+    let out = `${paint(color, "1", `${d.file}:${d.line}:${d.column}`)}: ${severity}: ${d.message}${only}${d.code ? paint(color, "2", ` [${d.code}]`) : ""}\n`;
     const where = d.address ? (d.path ? `${d.address}.${d.path}` : d.address) : d.path;
     if (where) out += `  in ${where}\n`;
     const source = sources.get(d.file);
@@ -245,6 +247,7 @@ export function formatJson(diagnostics: Diagnostic[]): string {
       address: d.address,
       path: d.path,
       code: d.code ?? null,
+      source: d.source,
     })),
     null,
     2,
@@ -276,7 +279,13 @@ export function formatSarif(diagnostics: Diagnostic[], version = "0.0.0"): strin
             name: "schemaform",
             version,
             informationUri: "https://www.npmjs.com/package/schemaform",
-            rules: ruleIds.map((id) => ({ id, name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()), shortDescription: { text: RULE_TEXT[id] ?? id } })),
+            // a rule's tag says whose verdict its results are ("terraform" or "schemaform"), as each result's properties.source does
+            rules: ruleIds.map((id) => ({
+              id,
+              name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
+              shortDescription: { text: RULE_TEXT[id] ?? id },
+              properties: { tags: [sourceOf(id === "schemaform" ? undefined : id)] },
+            })),
           },
         },
         columnKind: "unicodeCodePoints",
@@ -294,6 +303,7 @@ export function formatSarif(diagnostics: Diagnostic[], version = "0.0.0"): strin
               ...(d.address || d.path ? { logicalLocations: [{ fullyQualifiedName: d.address ? (d.path ? `${d.address}.${d.path}` : d.address) : d.path, kind: "resource" }] } : {}),
             },
           ],
+          properties: { source: d.source },
         })),
       },
     ],

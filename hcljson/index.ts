@@ -8,7 +8,8 @@ import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult 
 import { decodeUtf8 } from "./utf8.js";
 import { typeKeys } from "../generated/registry.js";
 
-export type { Diagnostic, Severity } from "./diagnostics.js";
+export type { Diagnostic, DiagnosticSource, Severity } from "./diagnostics.js";
+export { sourceOf } from "./diagnostics.js";
 export type { ModuleFile, ModuleResult } from "./module.js";
 export type { TypeSource } from "./resource.js";
 export { validateModule, validateModuleSync, typeKeysOf, generatedTypes } from "./module.js";
@@ -51,7 +52,7 @@ export async function validateFiles(paths: string[]): Promise<ModuleResult> {
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of groups.values()) {
-    const result = await validateModule(files);
+    const result = await validateModule(files, undefined, { localModules: true });
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
     for (const d of result.diagnostics) diagnostics.push(d);
     for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);

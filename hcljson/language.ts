@@ -6,8 +6,10 @@
 import { addressOf, joinPath, newBlockDecl, quote, repetitionOf, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
+import { typeKeys } from "../generated/registry.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
+import { evaluationError, templateKnownValue, UNKNOWN, type Known } from "./values.js";
 
 // ---------------------------------------------------------------------------------------------
 // Body specifications of the core blocks
@@ -24,6 +26,7 @@ type AttrKind =
   | "ref-index" // a bare resource address whose index may be an expression (import.to)
   | "provider-ref" // provider or provider.alias
   | "ignore_changes"
+  | "replace_triggered_by"
   | "count"
   | "for_each"
   | "providers" // module providers map
@@ -50,6 +53,8 @@ export interface BodySpec {
   other?: "expr";
   /** a condition block (validation, precondition, postcondition, assert): see checkConditionRefers */
   isCondition?: boolean;
+  /** a body where `self` means the resource: provisioners, connections and postconditions */
+  allowsSelf?: boolean;
 }
 
 function spec(attrs: Record<string, AttrKind | AttrSpec>, blocks: Record<string, BlockSpec> = {}, other?: "expr"): BodySpec {
@@ -59,23 +64,24 @@ function spec(attrs: Record<string, AttrKind | AttrSpec>, blocks: Record<string,
 }
 
 const condition: BodySpec = { ...spec({ condition: { kind: "expr", required: true }, error_message: { kind: "expr", required: true } }), isCondition: true };
-const connection = spec({ type: "string" }, {}, "expr");
-const provisioner = spec({ when: "when", on_failure: "on_failure" }, { connection: { labels: 0, body: connection, single: true } }, "expr");
+const postcondition: BodySpec = { ...condition, allowsSelf: true };
+const connection: BodySpec = { ...spec({ type: "string" }, {}, "expr"), allowsSelf: true };
+const provisioner: BodySpec = { ...spec({ when: "when", on_failure: "on_failure" }, { connection: { labels: 0, body: connection, single: true } }, "expr"), allowsSelf: true };
 
 export const LIFECYCLE_RESOURCE = spec(
-  { create_before_destroy: "bool", prevent_destroy: "bool", ignore_changes: "ignore_changes", replace_triggered_by: "refs" },
-  { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: condition }, action_trigger: { labels: 0, body: spec({}, {}, "expr") } },
+  { create_before_destroy: "bool", prevent_destroy: "bool", ignore_changes: "ignore_changes", replace_triggered_by: "replace_triggered_by" },
+  { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: postcondition }, action_trigger: { labels: 0, body: spec({}, {}, "expr") } },
 );
-export const LIFECYCLE_DATA = spec({}, { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: condition } });
+export const LIFECYCLE_DATA = spec({}, { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: postcondition } });
 export const PROVISIONER = provisioner;
 export const CONNECTION = connection;
 
 const VARIABLE = spec(
-  { description: "string", default: "literal", type: "type", sensitive: "bool", nullable: "bool", ephemeral: "bool", deprecated: "string" },
+  { description: "string", default: "literal", type: "type", sensitive: "bool", nullable: "bool", ephemeral: "bool" },
   { validation: { labels: 0, body: condition } },
 );
 const OUTPUT = spec(
-  { value: { kind: "expr", required: true }, description: "string", sensitive: "bool", ephemeral: "bool", depends_on: "refs", deprecated: "string" },
+  { value: { kind: "expr", required: true }, description: "string", sensitive: "bool", ephemeral: "bool", depends_on: "refs" },
   { precondition: { labels: 0, body: condition } },
 );
 const MODULE = spec({ source: { kind: "string", required: true }, version: "constraint", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
@@ -108,7 +114,6 @@ export const TOP_LEVEL: ReadonlyMap<string, number> = new Map([
   ["resource", 2],
   ["data", 2],
   ["ephemeral", 2],
-  ["action", 2],
   ["moved", 0],
   ["removed", 0],
   ["import", 0],
@@ -174,13 +179,9 @@ function walkLabels(ctx: Ctx, value: number, blockType: string, remaining: numbe
     const v = k + 1;
     const vk = doc.kinds[v];
     if (vk === K_OBJECT) each(labels, label, k, v);
-    else if (vk === K_ARRAY) {
-      const vend = doc.nexts[v]!;
-      for (let c = v + 1; c < vend; c = doc.nexts[c]!) {
-        if (doc.kinds[c] === K_OBJECT) each(labels, label, c, c);
-        else if (doc.kinds[c] !== K_NULL) blockElementError(ctx, c, null, null);
-      }
-    } else if (vk !== K_NULL) blockShapeError(ctx, v, blockType, null, null);
+    // bodies in an array (arrays of arrays flattened, as Terraform does): each at its own brace
+    else if (vk === K_ARRAY) forEachInstance(ctx, v, blockType, null, null, (body) => each(labels, label, body, body));
+    else if (vk !== K_NULL) blockShapeError(ctx, v, blockType, null, null);
   });
 }
 
@@ -277,6 +278,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
       walkLabels(ctx, k + 1, key, 0, [], k, (_p, _l, _h, body) => declareLocals(ctx, body));
       continue;
     }
+    if (key === "resource" || key === "data" || key === "ephemeral") forEachTypeKey(doc, k + 1, (t) => checkOurType(ctx, key, t));
     walkLabels(ctx, k + 1, key, labels, [], k, (prefix, last, header, body) => {
       const isResource = labels === 2 && key !== "action";
       // resources are many: their decl keeps type and name, and builds labels and address lazily
@@ -291,6 +293,11 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
         checkLabel(ctx, decl, labels - 1, last);
       }
       if (!isResource) ctx.blocks.push(decl);
+      if (key === "ephemeral") {
+        let declared = ephemeralDeclared.get(ctx);
+        if (!declared) ephemeralDeclared.set(ctx, (declared = new Set()));
+        declared.add(`${prefix[0]}.${last}`);
+      }
       switch (key) {
         case "resource":
         case "data":
@@ -298,6 +305,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           visitor.resource(decl);
           break;
         case "provider":
+          if (last !== last.toLowerCase()) invalidLocalName(ctx, last, header);
           visitor.provider(decl);
           break;
         case "check":
@@ -305,6 +313,176 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
           checkCheck(ctx, decl, visitor);
           break;
       }
+    });
+  }
+}
+
+/** The type-level keys of a resource or data value (an object, or an array of objects), without reporting its shape. */
+function forEachTypeKey(doc: Ctx["doc"], value: number, each: (key: number) => void): void {
+  const visit = (object: number) => {
+    const end = doc.nexts[object]!;
+    for (let k = object + 1; k < end; k = doc.nexts[k + 1]!) each(k);
+  };
+  const kind = doc.kinds[value];
+  if (kind === K_OBJECT) visit(value);
+  else if (kind === K_ARRAY) {
+    const end = doc.nexts[value]!;
+    for (let c = value + 1; c < end; c = doc.nexts[c]!) if (doc.kinds[c] === K_OBJECT) visit(c);
+  }
+}
+
+/** The last type checkOurType found fine, and its block kind. */
+let lastTypeFine = "";
+let lastKindFine = "";
+
+/** Our providers' local names, and their types by block kind ("resource.tsdb_vpcs", …). */
+const OUR_PROVIDERS = new Set(["tsdb", "containerbackup"]);
+const OUR_TYPES: ReadonlySet<string> = new Set(typeKeys as readonly string[]);
+
+/**
+ * A resource or data type whose provider (the part before "_", as Terraform implies it, in lower
+ * case) is one of ours, but that our provider does not have: Terraform's words, at the type.
+ */
+function checkOurType(ctx: Ctx, blockType: "resource" | "data" | "ephemeral", key: number): void {
+  const type = ctx.doc.str(key);
+  // types come in runs (a generated file repeats a handful thousands of times)
+  if (type === lastTypeFine && blockType === lastKindFine) return;
+  const underscore = type.indexOf("_");
+  const provider = (underscore < 0 ? type : type.slice(0, underscore)).toLowerCase();
+  if (!OUR_PROVIDERS.has(provider) || OUR_TYPES.has(`${blockType}.${type}`)) {
+    lastTypeFine = type;
+    lastKindFine = blockType;
+    return;
+  }
+  const other = blockType === "resource" ? "data" : "resource";
+  if (blockType === "ephemeral") {
+    // our providers have no ephemeral resources
+    ctx.error("unknown-type", `Invalid ephemeral resource: The provider schemaform/${provider} does not support ephemeral resource type ${quote(type)}.`, key, null, null);
+  } else if (blockType === "resource") {
+    const hint = OUR_TYPES.has(`data.${type}`)
+      ? ` Did you intend to use the data source ${quote(type)}? If so, declare this using a "data" block instead of a "resource" block.`
+      : suggestedType(type, blockType);
+    ctx.error("unknown-type", `Invalid resource type: The provider schemaform/${provider} does not support resource type ${quote(type)}.${hint}`, key, null, null);
+  } else {
+    const hint = OUR_TYPES.has(`${other}.${type}`)
+      ? ` Did you intend to use the managed resource type ${quote(type)}? If so, declare this using a "resource" block instead of a "data" block.`
+      : suggestedType(type, blockType);
+    ctx.error("unknown-type", `Invalid data source: The provider schemaform/${provider} does not support data source ${quote(type)}.${hint}`, key, null, null);
+  }
+}
+
+/** The type label's key above a resource's name key (found by walking back: only when reporting). */
+function typeKeyOf(ctx: Ctx, nameKey: number): number {
+  const doc = ctx.doc;
+  for (let n = nameKey - 1; n > 0; n--) {
+    if (doc.kinds[n] === K_OBJECT && doc.nexts[n]! > nameKey) {
+      // the object holding the names: the type key is just before it (or before the array holding it)
+      if (doc.kinds[n - 1] === K_STRING || doc.isString(n - 1)) return n - 1;
+      for (let m = n - 1; m > 0; m--) if (doc.kinds[m] === K_ARRAY && doc.nexts[m]! > nameKey) return m - 1;
+      return nameKey;
+    }
+  }
+  return nameKey;
+}
+
+function suggestedType(type: string, blockType: string): string {
+  const candidates = [...OUR_TYPES].filter((k) => k.startsWith(`${blockType}.`)).map((k) => k.slice(blockType.length + 1));
+  const lower = type.toLowerCase();
+  const hint = candidates.includes(lower) ? lower : suggest(type, candidates);
+  return hint ? ` Did you mean ${quote(hint)}?` : "";
+}
+
+/** A provider local name that is not in normal (lower-case) form, in a provider block or required_providers. */
+function invalidLocalName(ctx: Ctx, name: string, node: number): void {
+  ctx.error("invalid-name", `Invalid provider local name: Provider names must be normalized. Replace ${quote(name)} with ${quote(name.toLowerCase())} to fix this error.`, node, null, null);
+}
+
+/** The Terraform release whose verdicts schemaform gives (required_version is checked against it). */
+const TERRAFORM_VERSION = [1, 11, 4];
+
+/**
+ * required_version that 1.11.4 does not satisfy, and experiments (a release build refuses any,
+ * even an empty list).
+ */
+function checkCoreVersion(ctx: Ctx, seen: ReadonlyMap<string, number>): void {
+  const doc = ctx.doc;
+  const experiments = seen.get("experiments");
+  if (experiments !== undefined && !doc.isNull(experiments + 1)) {
+    ctx.error("terraform-version", "Module uses experimental features: Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.", experiments, "terraform", "experiments");
+  }
+  const required = seen.get("required_version");
+  if (required === undefined || !doc.isString(required + 1)) return;
+  const text = doc.str(required + 1);
+  if (!isVersionConstraint(text) || text.split(",").every((term) => satisfies(term.trim(), TERRAFORM_VERSION))) return;
+  ctx.error(
+    "terraform-version",
+    `Unsupported Terraform Core version: This configuration does not support Terraform version ${TERRAFORM_VERSION.join(".")}. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.`,
+    required,
+    "terraform",
+    "required_version",
+  );
+}
+
+/** Whether a version satisfies one constraint term (go-version's operators; a pre-release term is not judged). */
+function satisfies(term: string, version: number[]): boolean {
+  const m = /^(=|!=|>=|<=|>|<|~>)?\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$/.exec(term);
+  if (!m || m[3]!.trim() !== "") return true;
+  const wanted = m[2]!.split(".").map(Number);
+  const cmp = compareVersions(version, wanted);
+  switch (m[1] ?? "=") {
+    case "=":
+      return cmp === 0;
+    case "!=":
+      return cmp !== 0;
+    case ">":
+      return cmp > 0;
+    case "<":
+      return cmp < 0;
+    case ">=":
+      return cmp >= 0;
+    case "<=":
+      return cmp <= 0;
+    default: {
+      // ~> 1.2 allows 1.x from 1.2; ~> 1.2.3 allows 1.2.x from 1.2.3
+      if (cmp < 0) return false;
+      const fixed = wanted.length > 1 ? wanted.slice(0, -1) : wanted;
+      return fixed.every((n, i) => version[i] === n);
+    }
+  }
+}
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** A provider source address: [hostname/][namespace/]type, each part letters, digits and dashes (a template is none). */
+function checkProviderSource(ctx: Ctx, node: number): void {
+  const source = ctx.doc.str(node);
+  const parts = source.split("/");
+  if (parts.length > 3) {
+    ctx.error("provider-source", `Invalid provider source string: The "source" attribute must be in the format "[hostname/][namespace/]name" (got ${quote(source)}).`, node, "terraform", "required_providers");
+    return;
+  }
+  const type = parts[parts.length - 1]!;
+  if (!/^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u.test(type)) {
+    ctx.error("provider-source", `Invalid provider type: Invalid provider type ${quote(type)} in source ${quote(source)}: a provider type is letters, digits and dashes.`, node, "terraform", "required_providers");
+  }
+}
+
+/** The local names a terraform block's required_providers declare must be in normal form. */
+function checkRequiredProviderNames(ctx: Ctx, body: number): void {
+  const doc = ctx.doc;
+  for (const k of doc.members(body)) {
+    if (doc.str(k) !== "required_providers") continue;
+    forEachTypeKey(doc, k + 1, (p) => {
+      const name = doc.str(p);
+      if (name !== "//" && name !== name.toLowerCase()) invalidLocalName(ctx, name, p);
+      if (doc.kinds[p + 1] !== K_OBJECT) return;
+      for (const r of doc.members(p + 1)) if (doc.str(r) === "source" && doc.isString(r + 1)) checkProviderSource(ctx, r + 1);
     });
   }
 }
@@ -331,9 +509,12 @@ export function checkDeclaredBodies(ctx: Ctx): void {
       case "module":
         checkModuleSource(ctx, checkRepeatableBody(ctx, decl, MODULE, addressOf(decl)), addressOf(decl));
         break;
-      case "terraform":
-        checkBody(ctx, body, TERRAFORM, "terraform", null, decl.header);
+      case "terraform": {
+        const seen = checkBody(ctx, body, TERRAFORM, "terraform", null, decl.header);
+        checkRequiredProviderNames(ctx, body);
+        checkCoreVersion(ctx, seen);
         break;
+      }
       case "moved":
         checkBody(ctx, body, MOVED, "moved", null, decl.header);
         break;
@@ -355,8 +536,11 @@ export function checkDeclaredBodies(ctx: Ctx): void {
   }
 }
 
-/** HCL's identifiers: a Unicode letter or "_", then letters, digits, "_" and "-". */
-const UNICODE_NAME = /^[\p{ID_Start}_][\p{ID_Continue}-]*$/u;
+/**
+ * HCL's identifiers: a Unicode letter or "_", then letters, digits, "_" and "-". JavaScript's
+ * ID_Continue has the zero-width joiner and non-joiner, HCL's does not.
+ */
+const UNICODE_NAME = /^[\p{ID_Start}_](?:(?![\u200c\u200d])[\p{ID_Continue}-])*$/u;
 
 export function isName(s: string): boolean {
   const n = s.length;
@@ -400,6 +584,16 @@ export function unknownName(ctx: Ctx, name: string, key: number, candidates: Ite
 const NOTHING_SEEN: ReadonlyMap<string, number> = new Map();
 
 export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string | null, base: string | null, header: number): ReadonlyMap<string, number> {
+  if ((s.allowsSelf && !selfAllowed) || (s.isCondition && !inCondition)) {
+    const outer = [selfAllowed, inCondition];
+    selfAllowed ||= s.allowsSelf === true;
+    inCondition ||= s.isCondition === true;
+    try {
+      return checkBody(ctx, body, s, address, base, header);
+    } finally {
+      [selfAllowed, inCondition] = outer as [boolean, boolean];
+    }
+  }
   const doc = ctx.doc;
   let seen: Map<string, number> | null = null;
   let singles: Map<string, number> | null = null;
@@ -443,7 +637,9 @@ export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string |
   }
   for (const [name, attr] of s.attrs) {
     if (attr.required && (seen === null || !seen.has(name))) {
-      ctx.error("missing-argument", `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`, header, address, joinPath(base, name));
+      // Terraform points at the closing brace of the body that lacks it
+      const close = doc.end(body) - 1;
+      ctx.report("error", "missing-argument", `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`, close, close + 1, address, joinPath(base, name));
     }
   }
   if (s.isCondition && seen !== null) checkConditionRefers(ctx, seen, address, base);
@@ -574,15 +770,38 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   const s = ctx.doc.str(node);
   if (!hasTemplate(s)) return;
   const info = analyzeTemplate(s);
-  if (info.problem) {
+  // an operation on local values of the wrong type fails when validate evaluates it (values.ts)
+  const evaluation = info.problem === null && s.includes("local.") ? evaluationError(ctx, info) : null;
+  const problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
+  if (problem) {
     const doc = ctx.doc;
     // positions inside strings with JSON escapes are approximate: point at the string then
     const exact = doc.kinds[node] === K_STRING;
-    const start = exact ? doc.start(node) + 1 + info.problem.offset : doc.start(node);
-    ctx.report("error", "template-syntax", `${info.problem.summary}: ${info.problem.detail}`, start, exact ? start + 1 : doc.end(node), address, path);
+    const start = exact ? doc.start(node) + 1 + problem.offset : doc.start(node);
+    ctx.report("error", "template-syntax", `${problem.summary}: ${problem.detail}`, start, exact ? start + 1 : doc.end(node), address, path);
     return;
   }
   for (const ref of info.references) {
+    if (ref.root === "self") {
+      if (!selfAllowed) {
+        const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
+        ctx.errorAtReference(found, "invalid-reference", 'Invalid "self" reference: The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.');
+        // conditions are evaluated once more without self in scope: that pass adds its own error
+        if (inCondition) ctx.errorAtReference(found, "invalid-reference", 'Unknown variable: There is no variable named "self".');
+      }
+      continue;
+    }
+    const member = ref.steps[0]?.kind === "attr" ? ref.steps[0].name : null;
+    if (member === null && Object.hasOwn(WHOLE_OBJECT_WORDING, ref.root)) {
+      ctx.errorAtReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path }, "invalid-reference", WHOLE_OBJECT_WORDING[ref.root]!);
+      continue;
+    }
+    if (iterators.includes(ref.root)) continue; // a dynamic block's iterator, in its content
+    if (member !== null && Object.hasOwn(OBJECT_ATTRIBUTES, ref.root) && !OBJECT_ATTRIBUTES[ref.root]!.names.includes(member)) {
+      // path, terraform, count and each have a fixed set of attributes
+      ctx.errorAtReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path }, "invalid-reference", `Invalid ${quote(ref.root)} attribute: The ${quote(ref.root)} object does not have an attribute named ${quote(member)}.${OBJECT_ATTRIBUTES[ref.root]!.detail}`);
+      continue;
+    }
     if (ref.root === "each" || ref.root === "count") {
       const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
       if (ctx.repetitionRefs !== null) ctx.repetitionRefs.push(found);
@@ -593,10 +812,41 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
       if (ref.steps[0]?.kind === "attr") ctx.addNamedReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
       continue;
     }
-    if (!isInterestingRoot(ref.root, ref.steps)) continue;
+    if (ref.root === "path" || ref.root === "terraform") continue;
+    if (ref.root === "resource") {
+      // "resource.TYPE.NAME" is the long form of "TYPE.NAME"
+      const type = ref.steps[0];
+      if (type?.kind !== "attr") continue;
+      ctx.addReference({ file: ctx.fileIndex, node, ref: { ...ref, root: type.name, steps: ref.steps.slice(1) }, whole: info.whole === ref, address, path, from, attribute, expects });
+      continue;
+    }
+    if (ref.root === "ephemeral") {
+      checkEphemeralReference(ctx, { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
+      continue;
+    }
+    // anything else names a resource (or a data source): resolved once every block is declared.
+    // Our types always; other names only when they are plainly references (the template scan
+    // does not keep a for expression's names in nested templates, nor tell object keys apart)
+    if (!isOurs(ref.root, ref.steps) && (member === null || LITERAL_WORDS.has(ref.root) || hasForExpression(s))) continue;
     ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
   }
 }
+
+/** The attributes of Terraform's fixed objects, and what its message adds about them. */
+const OBJECT_ATTRIBUTES: Record<string, { names: string[]; detail: string }> = {
+  path: { names: ["module", "root", "cwd"], detail: "" },
+  terraform: {
+    names: ["workspace", "applying"],
+    detail: " The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.",
+  },
+  count: { names: ["index"], detail: ' The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.' },
+  each: { names: ["key", "value"], detail: ' The supported attributes are each.key and each.value, the current key and value pair of the "for_each" attribute set.' },
+};
+
+/** Whether the body being checked is one where `self` refers to its resource (see BodySpec.allowsSelf). */
+let selfAllowed = false;
+/** Whether the body being checked is a condition block (precondition, postcondition, validation, assert). */
+let inCondition = false;
 
 const REPETITION_WORDING = {
   each: 'Reference to "each" in context without for_each: The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.',
@@ -627,13 +877,50 @@ function checkRepeatableBody(ctx: Ctx, decl: BlockDecl, s: BodySpec, address: st
   return seen;
 }
 
-function isInterestingRoot(root: string, steps: { kind: string; name?: string }[]): boolean {
+function isOurs(root: string, steps: { kind: string; name?: string }[]): boolean {
   if (root.startsWith("tsdb_") || root.startsWith("containerbackup_")) return true;
   if (root === "data") {
     const first = steps[0];
     return first?.kind === "attr" && (first.name!.startsWith("tsdb_") || first.name!.startsWith("containerbackup_"));
   }
   return false;
+}
+
+function hasForExpression(s: string): boolean {
+  return s.includes("for") && /\bfor\b/.test(s);
+}
+
+/** What Terraform says of an object used whole, without an attribute ("${var}", "${data}", "${tsdb_vpcs}"). */
+const WHOLE_OBJECT_WORDING: Record<string, string> = Object.fromEntries([
+  ...["var", "local", "module", "count", "each", "path", "terraform"].map((root) => [root, `Invalid reference: The ${quote(root)} object cannot be accessed directly. Instead, access one of its attributes.`]),
+  ["data", 'Invalid reference: The "data" object must be followed by two attribute names: the data source type and the resource name.'],
+  ["ephemeral", 'Invalid reference: The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and the resource name.'],
+]);
+
+/** The iterator names of the dynamic blocks whose content is being checked (innermost last). */
+const iterators: string[] = [];
+
+/** Checks `check` with `name` usable as a dynamic block's iterator (in its content). */
+export function withIterator<T>(name: string, check: () => T): T {
+  iterators.push(name);
+  try {
+    return check();
+  } finally {
+    iterators.pop();
+  }
+}
+
+/** The ephemeral resources a module declares ("type.name"), per run. */
+const ephemeralDeclared = new WeakMap<Ctx, Set<string>>();
+
+function checkEphemeralReference(ctx: Ctx, found: FoundReference): void {
+  const [type, name] = found.ref.steps;
+  if (type?.kind !== "attr" || name?.kind !== "attr") {
+    ctx.errorAtReference(found, "invalid-reference", WHOLE_OBJECT_WORDING.ephemeral!);
+    return;
+  }
+  if (ephemeralDeclared.get(ctx)?.has(`${type.name}.${name.name}`)) return;
+  ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared resource: An ephemeral resource ${quote(type.name)} ${quote(name.name)} has not been declared in the root module.`);
 }
 
 const STATIC_REF_DETAIL =
@@ -669,7 +956,9 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
     case "literal":
       return;
     case "string":
-      if (vk !== K_NULL && !doc.isString(value)) ctx.error("value-type", `Incorrect attribute value type: Inappropriate value for attribute ${quote(name)}: a string is required.`, value, address, path);
+      // decoded into a Go string: numbers and bools convert, null and collections do not
+      if (vk === K_NULL) ctx.error("value-type", "Unsuitable value type: Unsuitable value: null value is not allowed", value, address, path);
+      else if (vk === K_OBJECT || vk === K_ARRAY) ctx.error("value-type", "Unsuitable value type: Unsuitable value: string required", value, address, path);
       return;
     case "constraint":
       if (vk === K_NULL) return;
@@ -677,10 +966,19 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
       else if (!isVersionConstraint(doc.str(value))) ctx.error("version-constraint", "Invalid version constraint: This string does not use correct version constraint syntax.", value, address, path);
       return;
     case "bool":
-      if (vk === K_TRUE || vk === K_FALSE || vk === K_NULL) return;
+      if (vk === K_TRUE || vk === K_FALSE) return;
+      // a literal is required: Terraform decodes these without evaluating, so null and templates are refused
+      if (vk === K_NULL) {
+        ctx.error("value-type", "Unsuitable value type: Unsuitable value: null value is not allowed", value, address, path);
+        return;
+      }
       if (doc.isString(value)) {
         const s = doc.str(value);
-        if (hasTemplate(s) || parseBoolString(s) !== undefined) return;
+        if (hasTemplate(s)) {
+          ctx.error("value-type", "Unsuitable value type: Unsuitable value: a bool is required", value, address, path);
+          return;
+        }
+        if (parseBoolString(s) !== undefined) return;
         const hint = s.toLowerCase() === "true" || s.toLowerCase() === "false" ? `; to convert from string, use lowercase "${s.toLowerCase()}"` : "";
         ctx.error("value-type", `Unsuitable value type: Unsuitable value for ${quote(name)}: a bool is required${hint}.`, value, address, path);
         return;
@@ -710,15 +1008,28 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
       return;
     }
     case "refs":
-      if (vk === K_NULL) return;
+      if (vk === K_NULL) {
+        invalidExpression(ctx, value, address, path, "A static list expression is required.");
+        return;
+      }
       if (vk !== K_ARRAY) {
         invalidExpression(ctx, value, address, path, `A JSON array of references is required for ${quote(name)}, e.g. ["aws_instance.example"].`);
         return;
       }
-      for (const e of doc.elements(value)) checkRef(ctx, e, address, path);
+      for (const e of doc.elements(value)) {
+        const t = checkRef(ctx, e, address, path);
+        if (t && name === "depends_on") checkDependency(ctx, e, t, address, path);
+        if (t) ctx.dependencies?.bare(ctx, t.root, t.steps, address); // an edge of the dependency graph (cycles.ts)
+      }
+      return;
+    case "replace_triggered_by":
+      checkReplaceTriggeredBy(ctx, value, address, path);
       return;
     case "ignore_changes":
-      if (vk === K_NULL) return;
+      if (vk === K_NULL) {
+        invalidExpression(ctx, value, address, path, "A static list expression is required.");
+        return;
+      }
       if (doc.isString(value)) {
         if (doc.str(value) !== "all") invalidExpression(ctx, value, address, path, 'The ignore_changes argument is either the keyword "all" or an array of attribute names.');
         return;
@@ -745,7 +1056,12 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
         ctx.error("value-type", 'Invalid providers argument: The providers argument is an object mapping the module\'s provider names to provider references, e.g. {"aws": "aws.usw2"}.', value, address, path);
         return;
       }
-      for (const k of doc.members(value)) checkRef(ctx, k + 1, address, joinPath(path, doc.str(k)));
+      for (const k of doc.members(value)) {
+        const t = checkRef(ctx, k + 1, address, joinPath(path, doc.str(k)));
+        const alias = t ? undeclaredAlias(ctx, t) : null;
+        // Terraform's whole message (it has no detail): the alias passed is configured by no provider block
+        if (alias) ctx.error("provider-reference", `missing provider ${providerAddress(t!.root, alias)}`, k + 1, address, joinPath(path, doc.str(k)));
+      }
       return;
     case "when":
     case "on_failure": {
@@ -764,6 +1080,147 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
   }
 }
 
+/**
+ * One depends_on entry naming a resource or data source: it must be the whole object (an
+ * instance key at most), and declared.
+ */
+function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Reference["steps"] }, address: string | null, path: string | null): void {
+  if (NON_RESOURCE_ROOTS.has(t.root) || t.root === "resource" || t.root === "ephemeral") return;
+  const nameAt = t.root === "data" ? 1 : 0;
+  if (t.steps.length <= nameAt || t.steps.slice(0, nameAt + 1).some((s) => s.kind !== "attr")) return;
+  let rest = t.steps.slice(nameAt + 1);
+  if (rest[0]?.kind === "index") rest = rest.slice(1);
+  if (rest.length > 0) {
+    ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
+    return;
+  }
+  const text = ctx.doc.str(node);
+  const start = text.length - text.trimStart().length;
+  ctx.addReference({ file: ctx.fileIndex, node, ref: { root: t.root, steps: t.steps, start, end: text.trimEnd().length }, whole: false, address, path });
+}
+
+/** Roots of references that are not resources: what replace_triggered_by may not name (count.index and each.key aside). */
+const NON_RESOURCE_ROOTS = new Set(["var", "local", "module", "path", "terraform", "self", "count", "each"]);
+
+/**
+ * replace_triggered_by: a static array of strings, each an expression (not a template) that refers
+ * to at least one resource or data source, and otherwise only to count.index and each.key (an
+ * index such as "tsdb_vpcs.a[count.index]" is allowed; Terraform's words).
+ */
+function checkReplaceTriggeredBy(ctx: Ctx, value: number, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  if (doc.kinds[value] !== K_ARRAY) {
+    invalidExpression(ctx, value, address, path, "A static list expression is required.");
+    return;
+  }
+  for (const e of doc.elements(value)) {
+    if (!doc.isString(e)) {
+      ctx.error("reference-only", "Invalid reference expression: A single reference string is required.", e, address, path);
+      continue;
+    }
+    const text = doc.str(e);
+    if (hasTemplate(text)) {
+      // read as an expression, "${" is no token at all
+      ctx.error("template-syntax", "Invalid character: This character is not used within the language.", e, address, path);
+      invalidExpression(ctx, e, address, path, "Expected the start of an expression, but found an invalid expression token.");
+      continue;
+    }
+    const info = analyzeTemplate(`\${${text}}`);
+    if (info.problem) {
+      invalidExpression(ctx, e, address, path, "Expected the start of an expression, but found an invalid expression token.");
+      continue;
+    }
+    let resources = 0;
+    for (const r of info.references) {
+      if (LITERAL_WORDS.has(r.root)) continue;
+      const first = r.steps[0];
+      const name = first?.kind === "attr" ? first.name : null;
+      if (r.root === "each" && name !== "key") {
+        ctx.error("replace-triggered-by", "Invalid each reference in replace_triggered_by expression: Only each.key may be used in replace_triggered_by.", e, address, path);
+      } else if (r.root === "count" && name === "index") {
+        // allowed
+      } else if (r.root === "each") {
+        // each.key: allowed
+      } else if (NON_RESOURCE_ROOTS.has(r.root)) {
+        ctx.error("replace-triggered-by", "Invalid reference in replace_triggered_by expression: Only resources, count.index, and each.key may be used in replace_triggered_by.", e, address, path);
+      } else {
+        resources++;
+        ctx.dependencies?.bare(ctx, r.root, r.steps, address); // an edge of the dependency graph (cycles.ts)
+      }
+    }
+    if (resources === 0) ctx.error("replace-triggered-by", "Invalid replace_triggered_by expression: Missing resource reference in replace_triggered_by expression.", e, address, path);
+  }
+}
+
+/** The alias a provider reference ("tsdb.east") names when no provider block declares it; null when it is declared or names none. */
+function undeclaredAlias(ctx: Ctx, t: { root: string; steps: readonly { kind: string; name?: string }[] }): string | null {
+  const step = t.steps[0];
+  if (t.steps.length !== 1 || step?.kind !== "attr") return null;
+  let aliases = declaredAliases.get(ctx);
+  if (!aliases) {
+    aliases = new Set();
+    for (const b of ctx.blocks) {
+      if (b.blockType === "provider" && b.labelList?.[1] !== undefined) aliases.add(`${b.type}.${b.labelList[1]}`);
+      else if (b.blockType === "terraform") addConfigurationAliases(ctx, b, aliases);
+    }
+    declaredAliases.set(ctx, aliases);
+  }
+  return aliases.has(`${t.root}.${step.name}`) ? null : step.name!;
+}
+
+const declaredAliases = new WeakMap<Ctx, Set<string>>();
+
+/** The aliases a terraform block's required_providers declare with configuration_aliases (["tsdb.eu"]). */
+function addConfigurationAliases(ctx: Ctx, decl: BlockDecl, aliases: Set<string>): void {
+  const doc = ctx.files[decl.file]!.doc;
+  if (!doc) return;
+  const objects = (node: number) => (doc.kinds[node] === K_OBJECT ? [node] : doc.kinds[node] === K_ARRAY ? doc.elements(node).filter((e) => doc.kinds[e] === K_OBJECT) : []);
+  for (const k of doc.members(decl.body)) {
+    if (doc.str(k) !== "required_providers") continue;
+    for (const body of objects(k + 1)) {
+      for (const p of doc.members(body)) {
+        for (const requirement of objects(p + 1)) {
+          for (const r of doc.members(requirement)) {
+            if (doc.str(r) !== "configuration_aliases" || doc.kinds[r + 1] !== K_ARRAY) continue;
+            for (const e of doc.elements(r + 1)) if (doc.isString(e)) aliases.add(doc.str(e));
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Terraform's absolute address of a provider configuration, e.g. provider["registry.terraform.io/schemaform/tsdb"].east. */
+function providerAddress(name: string, alias: string): string {
+  const namespace = name === "tsdb" || name === "containerbackup" ? "schemaform" : "hashicorp";
+  return `provider["registry.terraform.io/${namespace}/${name}"].${alias}`;
+}
+
+/**
+ * A resource's or data source's `provider` naming an alias no provider block declares: Terraform
+ * reports it (without a position) as a configuration that "has been removed".
+ */
+export function checkProviderConfigured(ctx: Ctx, value: number, address: string, decl?: BlockDecl): void {
+  const doc = ctx.doc;
+  if (!doc.isString(value)) return;
+  const t = parseTraversal(doc.str(value));
+  if (t && decl && OUR_PROVIDERS.has(t.root) && !decl.type.startsWith(`${t.root}_`) && (decl.blockType === "resource" || decl.blockType === "data")) {
+    // another of our providers than the type's own: Terraform asks it for the type, at the type's label
+    const noun = decl.blockType === "resource" ? "Invalid resource type" : "Invalid data source";
+    const what = decl.blockType === "resource" ? "resource type" : "data source";
+    ctx.error("unknown-type", `${noun}: The provider schemaform/${t.root} does not support ${what} ${quote(decl.type)}.`, typeKeyOf(ctx, decl.header), null, null);
+  }
+  const alias = t ? undeclaredAlias(ctx, t) : null;
+  if (!alias) return;
+  ctx.error(
+    "provider-reference",
+    `Provider configuration not present: To work with ${address} its original provider configuration at ${providerAddress(t!.root, alias)} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy ${address}, after which you can remove the provider configuration again.`,
+    value,
+    address,
+    "provider",
+  );
+}
+
 export function checkCount(ctx: Ctx, value: number, address: string | null, path: string | null): void {
   const doc = ctx.doc;
   const kind = doc.kinds[value];
@@ -776,7 +1233,9 @@ export function checkCount(ctx: Ctx, value: number, address: string | null, path
   else if (doc.isString(value)) {
     const s = doc.str(value);
     if (hasTemplate(s)) {
+      const before = ctx.diagnostics.length;
       checkString(ctx, value, address, path);
+      if (ctx.diagnostics.length === before) checkKnownCount(ctx, value, templateKnownValue(ctx, analyzeTemplate(s)), address, path);
       return;
     }
     n = parseNumberString(s);
@@ -791,6 +1250,19 @@ export function checkCount(ctx: Ctx, value: number, address: string | null, path
   const digits = kind === K_NUMBER ? doc.raw(value) : doc.str(value).trim();
   if (!Number.isInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
   else if (!fitsInt64(digits, n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
+  else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+/** A count given by a template whose value validate knows (literals, local values), in Terraform's words for it. */
+function checkKnownCount(ctx: Ctx, value: number, known: Known, address: string | null, path: string | null): void {
+  if (known === UNKNOWN) return;
+  if (known === null) {
+    ctx.error("count", 'Invalid count argument: The given "count" argument value is null. An integer is required.', value, address, path);
+    return;
+  }
+  const n = typeof known === "number" ? known : typeof known === "string" ? parseNumberString(known) : undefined;
+  if (n === undefined) ctx.error("count", "Incorrect value type: Invalid expression value: a number is required.", value, address, path);
+  else if (!Number.isSafeInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
   else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
 }
 
@@ -938,7 +1410,9 @@ function checkImport(ctx: Ctx, decl: BlockDecl): void {
   if (hasId && hasIdentity) {
     ctx.error("import", 'Invalid import block: Only one of "id" and "identity" may be set.', seen.get("identity")!, "import", "identity");
   } else if (!hasId && !hasIdentity) {
-    ctx.error("import", 'Missing required argument: The argument "id" is required, but no definition was found (or use "identity" on Terraform 1.12 and later).', decl.header, "import", "id");
+    // Terraform points at the end of the block (its closing brace)
+    const close = ctx.doc.end(decl.body) - 1;
+    ctx.report("error", "import", 'Missing required argument: The argument "id" is required, but no definition was found (or use "identity" on Terraform 1.12 and later).', close, close + 1, "import", "id");
   }
   if (hasId) {
     // an expression whose value converts to a string: numbers and bools do, objects and lists do not

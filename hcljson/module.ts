@@ -3,15 +3,20 @@
 // they are found (none is kept for later); then checks the language rules, converts and
 // validates the blocks of our types, and checks across blocks; returns diagnostics with lines
 // and columns. A context-only file (the sibling of a file named alone) lends its declarations.
+import { dirname, resolve } from "node:path";
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "./body.js";
 import { BlockNames, nameHash } from "./block-names.js";
 import { addressOf, Ctx, labelsOf, newSourceFile, quote, repetitionOf, type BlockDecl, type SourceFile } from "./context.js";
-import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { compareDiagnostics, sourceOf, type Diagnostic } from "./diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences, startNamedReferences } from "./crossref.js";
 import { checkDeclaredBodies, checkRoot, judgeRepetition, where } from "./language.js";
 import type { TypeModel } from "./model-types.js";
-import { K_ARRAY, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
+import { K_ARRAY, K_NUMBER, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
 import { checkProvider, checkResource, type TypeSource } from "./resource.js";
+import { checkModuleLevelRules } from "./module-rules.js";
+import { declNode } from "./addresses.js";
+import { checkCycles, DependencyGraph } from "./cycles.js";
+import { childModules, loadLocalCalls, type LocalCalls } from "./module-calls.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -73,15 +78,36 @@ export function typeKeysOf(doc: JsonDoc): Set<string> {
   return keys;
 }
 
+export interface ModuleOptions {
+  /**
+   * Read the local modules ("./x", "../x") the files call, from the file system (relative to
+   * each file's name): check the calls against them and validate their files too.
+   */
+  localModules?: boolean;
+}
+
 /** Loads the models and validators of every type the files use (lazily, once per type). */
-export async function validateModule(files: ModuleFile[], types?: TypeSource): Promise<ModuleResult> {
+export async function validateModule(files: ModuleFile[], types?: TypeSource, options: ModuleOptions = {}): Promise<ModuleResult> {
   const parsed = files.map((f) => ({ file: f, result: parseJson(f.text) }));
+  // the module's own directory is the first on the stack: a child calling it back is a loop
+  const calls = options.localModules && files.length > 0 ? loadLocalCalls(parsed, [resolve(dirname(files[0]!.name))]) : null;
+  const children = calls ? [...childModules(calls).values()] : [];
   if (!types) {
     const keys = new Set<string>();
     for (const p of parsed) if (p.result.ok) for (const k of typeKeysOf(p.result.doc)) keys.add(k);
+    for (const child of children) for (const p of child.files) if (p.result.ok) for (const k of typeKeysOf(p.result.doc)) keys.add(k);
     await Promise.all([...keys].map((k) => loadType(k)));
   }
-  return run(parsed, types ?? generatedTypes);
+  const result = run(parsed, types ?? generatedTypes, calls);
+  if (children.length === 0) return result;
+  // terraform validate validates the modules a module calls, each problem at its own file
+  for (const child of children) {
+    const own = run(child.files, types ?? generatedTypes, child.calls, true);
+    for (const d of own.diagnostics) result.diagnostics.push(d);
+    for (const [name, source] of own.sources) result.sources.set(name, source);
+  }
+  result.diagnostics.sort(compareDiagnostics);
+  return result;
 }
 
 /** Like validateModule, when the types are already loaded (see preloadTypes) or supplied. */
@@ -92,9 +118,12 @@ export function validateModuleSync(files: ModuleFile[], types: TypeSource = gene
   );
 }
 
-function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[], types: TypeSource): ModuleResult {
+function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
   const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true));
   const ctx = new Ctx(sources);
+  ctx.dependencies = new DependencyGraph();
+  ctx.localCalls = calls;
+  ctx.isChild = isChild;
   parsed.forEach((p, i) => {
     if (!p.result.ok) {
       reportInvalidUtf8(ctx, p.file, i);
@@ -117,12 +146,16 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   ctx.references.length = 0;
   startNamedReferences(ctx);
   checkDeclaredBodies(ctx);
+  checkModuleLevelRules(ctx);
   // each and count references are collected per block and judged once its count / for_each is known
   const repetitionRefs = ctx.blockRepetitionRefs;
   for (const decl of ctx.pending) {
     // a context-only file lends its declarations; its bodies are converted only when needed (below)
     if (sources[decl.file]!.contextOnly) continue;
+    // a resource or data block of an override file is merged into another, not checked alone (overrides.ts)
+    if (sources[decl.file]!.override && decl.blockType !== "provider") continue;
     ctx.use(decl.file);
+    ctx.currentBlock = decl;
     if (decl.blockType === "provider") checkProvider(ctx, decl, types);
     else {
       ctx.repetitionRefs = repetitionRefs;
@@ -133,6 +166,7 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
         repetitionRefs.length = 0;
       }
     }
+    ctx.currentBlock = null;
     blockDone(ctx, decl);
   }
   // a region rule compares with a block of a context-only file: that block's region needs its body
@@ -143,6 +177,8 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
     check.target.done = true;
   }
   finishCrossReferences(ctx);
+  // every body has been read: the dependency graph is complete
+  checkCycles(ctx);
   const diagnostics: Diagnostic[] = [];
   for (const raw of ctx.diagnostics) {
     const source = sources[raw.file]!;
@@ -160,6 +196,7 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
       address: raw.address,
       path: raw.path,
       code: raw.code,
+      source: sourceOf(raw.code),
     };
     diagnostics.push(d);
   }
@@ -247,7 +284,8 @@ function registerProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   if (model) decl.model = model;
   const doc = ctx.doc;
   for (const k of doc.members(decl.body)) {
-    if (doc.str(k) === "alias" && doc.isString(k + 1)) decl.labelList = [decl.type, doc.str(k + 1)];
+    // a number is an alias too (converted to a string), if an invalid one
+    if (doc.str(k) === "alias" && (doc.isString(k + 1) || doc.kinds[k + 1] === K_NUMBER)) decl.labelList = [decl.type, doc.isString(k + 1) ? doc.str(k + 1) : doc.raw(k + 1)];
   }
 }
 
@@ -278,11 +316,28 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const earlier = names.add(decl);
   if (earlier === undefined) return;
   if (ctx.files[decl.file]!.override || ctx.files[earlier.file]!.override) return;
-  ctx.use(earlier.file);
-  const at = where(ctx, earlier.header);
-  ctx.use(decl.file);
-  const [summary, detail] = DUPLICATE_WORDING[decl.blockType]!(labelsOf(decl));
-  ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
+  reportDuplicate(ctx, earlier, decl, DUPLICATE_WORDING[decl.blockType]!);
+}
+
+/**
+ * Reports `later`, a second declaration of `earlier`, at `later` as Terraform does. When `later`
+ * is in a context-only file (a sibling of the file the user named) and `earlier` is not, the
+ * module is still invalid for Terraform: the error is given at `earlier`, naming the other.
+ */
+function reportDuplicate(ctx: Ctx, earlier: BlockDecl, later: BlockDecl, wording: (labels: string[]) => [string, string]): void {
+  const current = ctx.fileIndex;
+  let [first, second] = [earlier, later];
+  if (ctx.files[later.file]!.contextOnly && !ctx.files[earlier.file]!.contextOnly) [first, second] = [later, earlier];
+  ctx.use(first.file);
+  const at = where(ctx, declNode(ctx, first));
+  ctx.use(second.file);
+  const [summary, detail] = wording(labelsOf(second));
+  const node = declNode(ctx, second);
+  const message = `${summary}: ${detail.replace("%s", at).replace("already ", first === later ? "also " : "already ")}`;
+  // a whole body when it is the header, else the header's (or array's) first character
+  ctx.report("error", "duplicate-block", message, ctx.doc.start(node), node === second.header && node !== second.body ? ctx.doc.end(node) : ctx.doc.start(node) + 1, addressOf(second), null);
+  // register() reports while its file is being read: that file stays current
+  ctx.use(current);
 }
 
 function checkDuplicates(ctx: Ctx): void {
@@ -298,10 +353,6 @@ function checkDuplicates(ctx: Ctx): void {
       first.set(id, decl);
       continue;
     }
-    ctx.use(earlier.file);
-    const at = where(ctx, earlier.header);
-    ctx.use(decl.file);
-    const [summary, detail] = wording(labelsOf(decl));
-    ctx.error("duplicate-block", `${summary}: ${detail.replace("%s", at)}`, decl.header, addressOf(decl), null);
+    reportDuplicate(ctx, earlier, decl, wording);
   }
 }

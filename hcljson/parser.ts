@@ -146,8 +146,13 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 
 export type ParseResult = { ok: true; doc: JsonDoc; problem: null } | { ok: false; doc: null; problem: SyntaxProblem };
 
-/** Deeper nesting is reported as an error rather than risking the call stack. */
-export const MAX_DEPTH = 256;
+/**
+ * Deeper nesting is reported as an error rather than risking the call stack. Terraform has no
+ * limit of its own (it accepts 100 000 levels); 2 500 is what every later pass (checks,
+ * conversion, conversion to values) still walks recursively with room to spare on Node's
+ * default stack.
+ */
+export const MAX_DEPTH = 2500;
 
 class Stop {
   constructor(readonly problem: SyntaxProblem) {}

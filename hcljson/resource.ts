@@ -17,17 +17,21 @@ import {
   checkBody,
   checkExpression,
   checkLooseBody,
+  checkProviderConfigured,
   checkString,
   duplicateArgument,
   forEachInstance,
   forEachLabel,
+  isName,
   unknownName,
   where,
+  withIterator,
 } from "./language.js";
 import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "./parser.js";
 import { suggest } from "./suggest.js";
-import { hasTemplate, parseTraversal } from "./templates.js";
+import { analyzeTemplate, hasTemplate, parseTraversal, type TraversalStep } from "./templates.js";
+import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "./values.js";
 import { fastReference } from "./crossref.js";
 import { parseBoolString, parseNumberString } from "./typeexpr.js";
 
@@ -184,6 +188,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
         }
         metaSeen.set(name, k);
         checkAttribute(ctx, k + 1, name === "provider" ? "provider-ref" : name === "depends_on" ? "refs" : name, name, addressOf(decl), name);
+        if (name === "provider") checkProviderConfigured(ctx, k + 1, addressOf(decl), decl);
 
         continue;
       }
@@ -204,6 +209,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
         // {"local-exec": {…}}: one label (the provisioner type)
         forEachLabel(ctx, k + 1, "provisioner", 0, addressOf(decl), "provisioner", (p) => {
           const path = `provisioner.${doc.str(p)}`;
+          checkProvisionerType(ctx, p, addressOf(decl));
           forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => checkBody(ctx, body, PROVISIONER, addressOf(decl), path, p));
         });
         continue;
@@ -294,8 +300,10 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       }
       seen.set(name, k);
       checkAttribute(ctx, k + 1, "string", name, address, name);
-      if (name === "alias" && doc.isString(k + 1)) {
-        if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(doc.str(k + 1))) ctx.error("invalid-name", "Invalid provider configuration alias: An alias must be a valid name: a letter or underscore followed by letters, digits, underscores and dashes.", k + 1, address, "alias");
+      // the alias is converted to a string first (5 becomes "5"), then must be a name (Unicode letters too)
+      // (a number's text never is; true and false are)
+      if (name === "alias" && (doc.isString(k + 1) || doc.kinds[k + 1] === K_NUMBER)) {
+        if (doc.kinds[k + 1] === K_NUMBER || !isName(doc.str(k + 1))) ctx.error("invalid-name", "Invalid provider configuration alias: An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", k + 1, address, "alias");
       }
       if (name === "version") {
         ctx.warning("deprecated", 'Version constraints inside provider configuration blocks are deprecated: use "required_providers" in the "terraform" block instead.', k, address, "version");
@@ -340,14 +348,57 @@ function checkIgnoredNames(ctx: Ctx, value: number, block: BlockModel, address: 
     const t = parseTraversal(text, false);
     if (!t) continue;
     const name = t.root;
-    if (Object.prototype.hasOwnProperty.call(block.attributes, name) || Object.prototype.hasOwnProperty.call(block.blocks, name)) continue;
+    if (Object.prototype.hasOwnProperty.call(block.attributes, name)) {
+      const problem = traversalProblem(block.attributes[name]!.type, t.steps);
+      if (problem) ctx.error("unsupported-attribute", problem, e, address, "lifecycle.ignore_changes");
+      continue;
+    }
+    if (Object.prototype.hasOwnProperty.call(block.blocks, name)) continue;
     const hint = suggest(name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
     ctx.error("unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, e, address, "lifecycle.ignore_changes");
   }
 }
 
-/** The body of one `dynamic "<target>"` block: for_each, iterator, labels, content. */
-function checkDynamicBody(ctx: Ctx, body: number, target: string, address: string, header: number, content: (body: number) => void): void {
+/** Why steps after an attribute of a type cannot be taken (Terraform's words), or null: a primitive has neither attributes nor indices. */
+function traversalProblem(type: CtyType, steps: readonly TraversalStep[]): string | null {
+  let t: CtyType | undefined = type;
+  for (const step of steps) {
+    if (t === undefined) return null;
+    if (typeof t === "string") {
+      return step.kind === "attr" ? `Unsupported attribute: Can't access attributes on a primitive-typed value (${t}).` : "Invalid index: This value does not have any indices.";
+    }
+    const [kind, inner]: [string, unknown] = t;
+    if (kind === "object") {
+      t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? (inner as Record<string, CtyType>)[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
+    } else t = inner as CtyType;
+  }
+  return null;
+}
+
+/** Terraform's built-in provisioners; chef and the others of 0.x were removed (Terraform names them so). */
+const PROVISIONERS = new Set(["local-exec", "remote-exec", "file"]);
+const REMOVED_PROVISIONERS = new Set(["chef", "habitat", "puppet", "salt-masterless"]);
+
+function checkProvisionerType(ctx: Ctx, key: number, address: string): void {
+  const type = ctx.doc.str(key);
+  if (PROVISIONERS.has(type)) return;
+  if (REMOVED_PROVISIONERS.has(type)) {
+    ctx.error("unknown-provisioner", `The ${quote(type)} provisioner has been removed: The ${quote(type)} provisioner was deprecated in Terraform 0.13.4 has been removed from Terraform.`, key, address, `provisioner.${type}`);
+  } else {
+    // Terraform gives no position for it
+    ctx.error("unknown-provisioner", `Missing required provisioner plugin: This configuration requires provisioner plugin ${quote(type)}, which isn't available.`, key, address, `provisioner.${type}`);
+  }
+}
+
+/** The body of one `dynamic "<target>"` block: for_each, iterator, labels, content. `labels` only where the target block has labels (none of ours has). */
+function checkDynamicBody(ctx: Ctx, body: number, target: string, address: string, header: number, content: (body: number) => void, labelled = true): void {
+  // the content refers to the current element by the iterator's name (the block type by default)
+  let iterator = target;
+  for (const k of ctx.doc.members(body)) if (ctx.doc.str(k) === "iterator" && ctx.doc.isString(k + 1)) iterator = ctx.doc.str(k + 1);
+  withIterator(iterator, () => checkDynamicMembers(ctx, body, target, address, header, content, labelled));
+}
+
+function checkDynamicMembers(ctx: Ctx, body: number, target: string, address: string, header: number, content: (body: number) => void, labelled: boolean): void {
   const doc = ctx.doc;
   let contents = 0;
   const path = `dynamic.${target}`;
@@ -364,9 +415,9 @@ function checkDynamicBody(ctx: Ctx, body: number, target: string, address: strin
       });
       continue;
     }
-    const attr = DYNAMIC.attrs.get(name);
+    const attr = name === "labels" && !labelled ? undefined : DYNAMIC.attrs.get(name);
     if (!attr) {
-      unknownName(ctx, name, k, ["for_each", "iterator", "labels", "content"], address, joinPath(path, name));
+      unknownName(ctx, name, k, labelled ? ["for_each", "iterator", "labels", "content"] : ["for_each", "iterator", "content"], address, joinPath(path, name));
       continue;
     }
     const first = seen.get(name);
@@ -377,8 +428,13 @@ function checkDynamicBody(ctx: Ctx, body: number, target: string, address: strin
     seen.set(name, k);
     checkAttribute(ctx, k + 1, attr.kind, name, address, joinPath(path, name));
   }
-  if (!seen.has("for_each")) ctx.error("missing-argument", 'Missing required argument: The argument "for_each" is required, but no definition was found.', header, address, `${path}.for_each`);
-  if (contents === 0) ctx.error("missing-argument", 'Missing required block: A dynamic block must have a "content" block.', header, address, `${path}.content`);
+  // both at the closing brace of the dynamic block's body, as Terraform reports them
+  const close = doc.end(body) - 1;
+  if (!seen.has("for_each")) ctx.report("error", "missing-argument", 'Missing required argument: The argument "for_each" is required, but no definition was found.', close, close + 1, address, `${path}.for_each`);
+  else if (doc.isNull(seen.get("for_each")! + 1)) ctx.error("for-each", "Invalid dynamic for_each value: Cannot use a null value in for_each.", seen.get("for_each")! + 1, address, `${path}.for_each`);
+  if (contents === 0) {
+    ctx.report("error", "missing-argument", 'Missing dynamic content block: A dynamic block must have a nested block of type "content" to describe the body of each generated block.', close, close + 1, address, `${path}.content`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -534,7 +590,10 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
     for (let c = k + 2; c < end; c = doc.nexts[c]!) {
       // Terraform gives the blocks of an array the array's position
       if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false, k + 1);
-      else if (doc.kinds[c] !== K_NULL) {
+      else if (doc.kinds[c] === K_ARRAY) {
+        // an array of arrays: Terraform reads each inner array's objects as one block
+        forEachInstance(ctx, c, name, addressOf(st.decl), path, (body) => addInstance(ctx, st, body, nested, path, out, false, k + 1));
+      } else if (doc.kinds[c] !== K_NULL) {
         addReported(st, path);
         blockElementError(ctx, c, addressOf(st.decl), path);
       }
@@ -549,20 +608,22 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
 
 /**
  * Converts one block instance into the canonical body: an object (`single`) or an array element.
- * `at` is where the block is defined, for messages (its body, or the array holding it).
+ * `at` is where the block is defined, for messages (its body, the array holding it, or the
+ * `dynamic` block generating it). A dynamic block generates `generated` blocks: as many as its
+ * literal for_each has elements, one when for_each is unknown at validate (Terraform still counts
+ * it), none for an empty one.
  */
-function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlockModel, path: string, out: Record<string, unknown>, dynamic: boolean, at = body): void {
+function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlockModel, path: string, out: Record<string, unknown>, dynamic: boolean, at = body, generated = 1): void {
   const name = nested.name;
   const existing = out[name];
   if (nested.nesting === "single") {
-    if (existing !== undefined) {
-      // a dynamic block may generate none: only two static blocks are certainly too many
-      if (dynamic || (st.dynamicBlocks !== null && st.dynamicBlocks.includes(path))) return;
+    if (existing !== undefined || generated > 1) {
       addReported(st, path);
-      const first = path === name ? firstDefinition(ctx, st.decl.body, name) : -1;
+      // found again only now (rare): nothing is kept per block for it
+      const first = existing === undefined ? at : path === name ? firstDefinition(ctx, st.decl.body, name) : -1;
       const previous = first < 0 ? "" : ` Previous definition was at ${where(ctx, first)}.`;
       ctx.error("too-many-blocks", `Duplicate ${name} block: Only one block of type ${quote(name)} is allowed.${previous}`, at, addressOf(st.decl), path);
-      return;
+      if (existing !== undefined) return;
     }
     out[name] = convertBlockBody(ctx, st, body, nested.block, path);
     return;
@@ -571,11 +632,50 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
   (list as unknown[]).push(convertBlockBody(ctx, st, body, nested.block, joinPath(path, (list as unknown[]).length)));
 }
 
-/** Where the first `name` block of a body is defined (its object, or the array holding it); -1 when none. */
+/** The length of a template that is one literal tuple, e.g. "${[\"1h\", \"2h\"]}" (null for anything else: unknown at validate). */
+function literalTupleLength(text: string): number | null {
+  const m = /^\$\{\s*\[([\s\S]*)\]\s*\}$/.exec(text);
+  if (!m || analyzeTemplate(text).references.length > 0) return null;
+  const inner = m[1]!;
+  let depth = 0;
+  let quoted = false;
+  let elements = inner.trim() === "" ? 0 : 1;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === "[" || c === "{" || c === "(") depth++;
+    else if (c === "]" || c === "}" || c === ")") depth--;
+    else if (c === "," && depth === 0 && inner.slice(i + 1).trim() !== "") elements++;
+  }
+  return elements;
+}
+
+/** Where the first `name` block of a body is defined: a static one's object (or array), or a dynamic one's; -1 when none. */
 function firstDefinition(ctx: Ctx, body: number, name: string): number {
   const doc = ctx.doc;
-  for (const k of doc.members(body)) if (doc.str(k) === name && (doc.kinds[k + 1] === K_OBJECT || doc.kinds[k + 1] === K_ARRAY)) return k + 1;
+  for (const k of doc.members(body)) {
+    const key = doc.str(k);
+    if (key === name && (doc.kinds[k + 1] === K_OBJECT || doc.kinds[k + 1] === K_ARRAY)) return k + 1;
+    if (key === "dynamic" && doc.kinds[k + 1] === K_OBJECT) for (const t of doc.members(k + 1)) if (doc.str(t) === name) return t + 1;
+  }
   return -1;
+}
+
+/** How many blocks a dynamic block generates at validate: its literal for_each's elements, else 1 (unknown). */
+function generatedCount(ctx: Ctx, dynamicBody: number): number {
+  const doc = ctx.doc;
+  for (const k of doc.members(dynamicBody)) {
+    if (doc.str(k) !== "for_each") continue;
+    const kind = doc.kinds[k + 1];
+    if (kind === K_ARRAY) return doc.elements(k + 1).length;
+    if (kind === K_OBJECT) return doc.members(k + 1).length;
+    if (doc.isString(k + 1)) return literalTupleLength(doc.str(k + 1)) ?? 1;
+    return kind === K_NULL ? 0 : 1;
+  }
+  return 1;
 }
 
 function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
@@ -607,7 +707,9 @@ function collectDynamicTarget(ctx: Ctx, st: ConvertState, t: number, block: Bloc
   }
   (st.dynamicBlocks ??= []).push(path);
   forEachInstance(ctx, t + 1, "dynamic", address, `${joinPath(base, "dynamic")}.${target}`, (body) => {
-    checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, out, true));
+    const generated = generatedCount(ctx, body);
+    // none generated: the content is still checked, into a body of its own
+    checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, generated === 0 ? {} : out, true, t + 1, generated), false);
   });
 }
 
@@ -666,11 +768,61 @@ function numberText(doc: JsonDoc, node: number): string {
   return Number.isSafeInteger(n) || !Number.isInteger(n) ? String(n) : doc.raw(node);
 }
 
-/** A template string: checked, references recorded; the validator sees the unknown value it is. */
-function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): string {
+/** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
+function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
+  // a template Terraform evaluates at validate time (local values of literals, operators,
+  // functions): the value rules see its value. A lone reference to anything but a local value is
+  // unknown at once; checkString analyzed the template just before (analyzeTemplate remembers it).
+  const info = analyzeTemplate(s);
+  if (info.whole === null || info.whole.root === "local") {
+    const v = templateKnownValue(ctx, info);
+    if (v !== UNKNOWN) return typeof t === "string" ? knownAs(ctx, st, v, t, path) : structuralAs(v, t);
+  }
   return UNKNOWN_VALUE;
+}
+
+/**
+ * A known list, set, map or object value as the canonical value of type `t` (a local holding
+ * `{ type = "Private" }` for an object attribute); whatever does not convert plainly stays unknown.
+ */
+function structuralAs(v: Known, t: CtyType): unknown {
+  if (v === UNKNOWN || v === null) return UNKNOWN_VALUE;
+  if (typeof t === "string") {
+    if (typeof v === "object") return UNKNOWN_VALUE;
+    if (t === "string") return asString(v) === UNKNOWN ? UNKNOWN_VALUE : asString(v);
+    if (t === "number") return typeof v === "number" ? v : typeof v === "string" ? (parseNumberString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
+    return typeof v === "boolean" ? v : typeof v === "string" ? (parseBoolString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
+  }
+  const [shape, inner] = t;
+  if (shape === "list" || shape === "set") return Array.isArray(v) ? v.map((e) => (e === null ? null : structuralAs(e, inner as CtyType))) : UNKNOWN_VALUE;
+  if (typeof v !== "object" || Array.isArray(v)) return UNKNOWN_VALUE;
+  const out: Record<string, unknown> = {};
+  if (shape === "map") {
+    for (const [k, e] of Object.entries(v)) setOwn(out, k, e === null ? null : structuralAs(e, inner as CtyType));
+    return out;
+  }
+  const attrs = inner as { [n: string]: CtyType };
+  for (const [k, e] of Object.entries(v)) {
+    if (!Object.prototype.hasOwnProperty.call(attrs, k)) return UNKNOWN_VALUE;
+    if (e !== null) setOwn(out, k, structuralAs(e, attrs[k]!));
+  }
+  return out;
+}
+
+/** A known value converted to a primitive attribute type as Terraform converts it, or its conversion error. */
+function knownAs(ctx: Ctx, st: ConvertState, v: Value, t: "string" | "number" | "bool", path: string): unknown {
+  if (v === null || typeof v === "object") return UNKNOWN_VALUE;
+  if (t === "string") return asString(v) === UNKNOWN ? UNKNOWN_VALUE : asString(v);
+  if (t === "number") {
+    if (typeof v === "number") return v;
+    const n = typeof v === "string" ? parseNumberString(v) : undefined;
+    return n === undefined ? typeError(ctx, st, t, path, "a number is required") : n;
+  }
+  if (typeof v === "boolean") return v;
+  const b = typeof v === "string" ? parseBoolString(v) : undefined;
+  return b === undefined ? typeError(ctx, st, t, path, "a bool is required") : b;
 }
 
 function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path: string, attr: AttributeModel | null): unknown {
@@ -845,7 +997,11 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
     let loc: { start: number; end: number };
     let message = issue.message;
     const within = issue.missing ? attributeHolding(model.block, issue.path) : null;
-    if (within !== null) {
+    const nullValue = issue.missing ? presentNull(ctx, st.decl, model.block, issue.path) : -1;
+    if (nullValue >= 0) {
+      // set, but to null: core accepts it and our provider's validator reports it, at the null
+      loc = { start: ctx.doc.start(nullValue), end: ctx.doc.end(nullValue) };
+    } else if (within !== null) {
       // inside an attribute's value: Terraform reports it at the value, as a conversion error
       const attributePath = issue.path.slice(0, within.depth + 1);
       const found = locate(ctx, st.decl, model.block, attributePath);
@@ -855,7 +1011,7 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
     } else if (issue.missing) {
       loc = locateMissing(ctx, st.decl, model.block, issue.path);
       message = missingMessage(issue.path);
-    } else loc = locate(ctx, st.decl, model.block, issue.path);
+    } else loc = insideTemplate(ctx, st.decl, model.block, issue.path) ?? closingBraceIfAbsent(ctx, st.decl, model.block, issue.path) ?? locate(ctx, st.decl, model.block, issue.path);
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }
@@ -877,6 +1033,44 @@ function isCovered(st: ConvertState, path: string): boolean {
 function locateMissing(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } {
   const end = path.length > 1 ? locate(ctx, decl, block, path.slice(0, -1)).end : ctx.doc.end(decl.body);
   return { start: end - 1, end };
+}
+
+/** The null value an issue path names when it is set to null in the source (-1 when it is absent or not null). */
+function presentNull(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): number {
+  const found = locate(ctx, decl, block, path);
+  if (found.node < 0 || found.node === locate(ctx, decl, block, path.slice(0, -1)).node) return -1;
+  return ctx.doc.kinds[found.node + 1] === K_NULL ? found.node + 1 : -1;
+}
+
+/**
+ * A rule over a field that is absent (a cross-field rule naming what is missing): Terraform
+ * points at the closing brace of the object that lacks it. Null when the field is there.
+ */
+function closingBraceIfAbsent(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } | null {
+  if (path.length === 0 || typeof path[path.length - 1] === "number") return null;
+  const doc = ctx.doc;
+  const parentPath = path.slice(0, -1);
+  const parent = parentPath.length === 0 ? null : locate(ctx, decl, block, parentPath);
+  if (parent !== null && parent.node < 0) return null;
+  if (locate(ctx, decl, block, path).node !== (parent?.node ?? -1)) return null; // present
+  const object = parent === null ? decl.body : parent.node + 1;
+  if (doc.kinds[object] !== K_OBJECT) return null;
+  const end = doc.end(object);
+  return { start: end - 1, end };
+}
+
+/**
+ * A path into the value of an attribute set by a template (credentials.type of
+ * "credentials": "${local.creds}"): Terraform cannot point inside an expression and reports the
+ * closing brace of the body holding the attribute.
+ */
+function insideTemplate(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } | null {
+  const within = attributeHolding(block, path);
+  if (within === null) return null;
+  const attribute = path.slice(0, within.depth + 1);
+  const found = locate(ctx, decl, block, attribute);
+  if (found.node < 0 || !ctx.doc.isString(found.node + 1) || !hasTemplate(ctx.doc.str(found.node + 1))) return null;
+  return locateMissing(ctx, decl, block, attribute);
 }
 
 /** The attribute (not a nested block) a path goes into before its last segment: its index in the path and its type. */

@@ -102,6 +102,10 @@ export function parseTypeExpression(text: string): { type: TypeExpr } | { error:
         throw new Error(`the keyword "${name}" is not a valid type constructor`);
     }
   };
+  // Terraform still reads the bare keywords of its 0.11 type system: "list" and "map" (not "set")
+  // are a list and a map of any single element type.
+  const legacy = s.trim();
+  if (legacy === "list" || legacy === "map") return { type: { kind: legacy, element: { kind: "any" } } };
   try {
     const result = type(false).type;
     ws();
@@ -131,7 +135,8 @@ export function describeType(t: TypeExpr): string {
     case "list":
     case "set":
     case "map":
-      return `${t.kind} of ${describeType(t.element)}`;
+      // cty's words for a collection whose element type is left open
+      return `${t.kind} of ${t.element.kind === "any" ? "any single type" : describeType(t.element)}`;
     case "tuple":
       return "tuple";
     case "object":
@@ -198,10 +203,8 @@ export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, pa
           continue;
         }
         const attribute = (type as { attributes: Map<string, { type: TypeExpr; optional: boolean }> }).attributes.get(key);
-        if (!attribute) {
-          path.unshift(key);
-          return `attribute "${key}" is not expected`;
-        }
+        // cty drops the attributes an object type does not name ("//" included)
+        if (!attribute) continue;
         const problem = conversionProblem(doc, k + 1, attribute.type, path);
         if (problem) {
           path.unshift(key);
@@ -216,4 +219,41 @@ export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, pa
       return null;
     }
   }
+}
+
+/**
+ * Why the steps after `var.NAME` cannot be taken on a value of the variable's type (Terraform's
+ * words at validate, where the value is unknown but its type is known), or null when they can or
+ * the type does not tell.
+ */
+export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; name: string } | { kind: "index"; key: string | number | null } | { kind: "splat" })[]): string | null {
+  let t: TypeExpr = type;
+  for (const step of steps) {
+    if (step.kind === "splat") return null;
+    switch (t.kind) {
+      case "any":
+        return null;
+      case "string":
+      case "number":
+      case "bool":
+        return step.kind === "attr" ? `Unsupported attribute: Can't access attributes on a primitive-typed value (${t.kind}).` : "Invalid index: This value does not have any indices.";
+      case "object": {
+        const name = step.kind === "attr" ? step.name : typeof step.key === "string" ? step.key : null;
+        if (name === null) return null;
+        const attribute = t.attributes.get(name);
+        if (!attribute) return `Unsupported attribute: This object does not have an attribute named ${JSON.stringify(name)}.`;
+        t = attribute.type;
+        break;
+      }
+      case "tuple":
+        if (step.kind !== "index" || typeof step.key !== "number") return null;
+        if (!t.elements[step.key]) return null;
+        t = t.elements[step.key]!;
+        break;
+      default:
+        // list, set, map: any key or index may hold an element
+        t = t.element;
+    }
+  }
+  return null;
 }

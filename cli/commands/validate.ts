@@ -22,8 +22,19 @@ other *.tf.json files there are read for their declarations only (so that refere
 blocks, variables and locals resolve, duplicate names are found and region rules see the other
 side); their own contents are not checked and their problems are not reported.
 
+Module calls with a local source ("./x", "../x") are followed as terraform validate follows
+them: the called directory's *.tf.json files are checked too (errors at their own files), and
+the call's arguments and its outputs' references against the called module's variables and
+outputs. A called directory holding native .tf files is not read, and such a call is not judged.
+
 Bytes that are not valid UTF-8 are read as U+FFFD, as Terraform reads them (without an error),
 and reported as a warning.
+
+Each diagnostic says whose verdict it is: "source": "terraform" in JSON (properties.source and a
+rule tag in SARIF) when terraform validate, with the tsdb and containerbackup providers installed,
+reports it too; "source": "schemaform" for checks Terraform makes only at plan or apply, or never
+(related resources in different regions, an id argument given another resource's id, invalid
+UTF-8). Human output marks those, e.g. "(schemaform: Terraform reports this at apply)".
 
 Exit status: 0 no errors, 1 errors (or too many warnings), 2 usage or I/O problem.
 `;
@@ -131,13 +142,12 @@ export async function run(argv: string[]): Promise<number> {
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of modules) {
-    const result = await validateModule(files);
+    const result = await validateModule(files, undefined, { localModules: true });
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
     for (const d of result.diagnostics) diagnostics.push(d);
-    for (const file of files) {
-      const source = result.sources.get(file.name);
-      if (source && !file.contextOnly) sources.set(file.name, source);
-    }
+    // the module's own files and those of the local modules it calls (context-only files lend declarations only)
+    const contextOnly = new Set(files.filter((f) => f.contextOnly).map((f) => f.name));
+    for (const [name, source] of result.sources) if (!contextOnly.has(name)) sources.set(name, source);
   }
 
   const errors = diagnostics.filter((d) => d.severity === "error").length;

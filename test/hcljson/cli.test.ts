@@ -1,6 +1,6 @@
 // `schemaform validate`: exit codes, output formats, paths, standard input.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,7 +37,9 @@ function file(name: string, text: string): string {
 
 describe("schemaform validate", () => {
   it("exits 0 and says so when there is nothing wrong", async () => {
-    expect(await run([`${fixtures}valid/our-resources.tf.json`])).toBe(0);
+    // alone in a directory: the other valid fixtures are separate modules (a file named alone is read with its siblings)
+    const alone = file("our-resources-alone/our-resources.tf.json", readFileSync(`${fixtures}valid/our-resources.tf.json`, "utf8"));
+    expect(await run([alone])).toBe(0);
     expect(out).toContain("No problems found.");
   });
 
@@ -131,6 +133,17 @@ describe("schemaform validate", () => {
     writeFileSync(path, Buffer.concat([Buffer.from('{"locals": {"caf'), Buffer.from([0xe9]), Buffer.from('": "x"}}')]));
     expect(await run([path])).toBe(1);
     expect(out).toContain('error: Invalid local value name: "caf\ufffd" is not a valid name');
+  });
+
+  it("follows local module calls: the called module's problems are shown at its own files, with their code", async () => {
+    file("calls/main.tf.json", JSON.stringify({ module: { net: { source: "./modules/net", cidr: "10.0.0.0/16" } } }));
+    file("calls/modules/net/main.tf.json", '{\n  "variable": { "cidr": {} },\n  "locals": { "mask": "${var.mask}" }\n}\n');
+    expect(await run([join(scratch, "calls")])).toBe(1);
+    expect(out).toContain(`${join(scratch, "calls", "modules", "net", "main.tf.json")}:3:`);
+    expect(out).toContain('"locals": { "mask": "${var.mask}" }');
+    out = "";
+    expect(await run(["--help"])).toBe(0);
+    expect(out).toContain("local source");
   });
 
   it("reads the other files of a file named alone for their declarations only", async () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatHuman, formatJson, formatSarif, validateFiles, validateModule } from "../../hcljson/index.js";
+import { decodeUtf8, formatHuman, formatJson, formatSarif, validateFiles, validateModule } from "../../hcljson/index.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const SECRETS = ["s3cr3t-token-value", "k3y-s3cr3t", "pw-s3cr3t", "hunter22", "other-secret"];
@@ -79,6 +79,50 @@ describe("machine formats", () => {
       expect(r.locations[0].physicalLocation.artifactLocation.uri).toBe("dir/a%20b.tf.json");
       expect(r.locations[0].physicalLocation.region.startLine).toBe(1);
     }
+  });
+});
+
+describe("where a verdict comes from", () => {
+  // a schema rule (our provider's ValidateResourceConfig runs it in terraform validate too) and an
+  // id argument given another resource's id (only the platform refuses it, at apply)
+  const text = `{"resource": {
+  "tsdb_vpcs": {"net": {"cidr": "10.0.0.0/16", "region_code": "us-east-1"}},
+  "tsdb_service": {"db": {"milli_cpu": 1000, "memory_gb": 4, "region_code": "us-east-1", "ha_replicas": 1, "sync_replicas": 1}},
+  "tsdb_service": {"other": {"milli_cpu": 1000, "memory_gb": 4, "region_code": "us-east-1", "vpc_id": "\${tsdb_service.db.id}"}}
+}}`;
+  const run = () => validateModule([{ name: "m.tf.json", text }]);
+
+  it("json labels each diagnostic terraform or schemaform", async () => {
+    const parsed = JSON.parse(formatJson((await run()).diagnostics)) as { code: string; source: string }[];
+    expect(parsed.map((d) => [d.code, d.source])).toEqual([
+      ["schema", "terraform"],
+      ["reference-target", "schemaform"],
+    ]);
+  });
+
+  it("sarif carries the source in each result's properties and as its rule's tag", async () => {
+    const sarif = JSON.parse(formatSarif((await run()).diagnostics));
+    const results = sarif.runs[0].results as { ruleId: string; ruleIndex: number; properties: { source: string } }[];
+    const rules = sarif.runs[0].tool.driver.rules as { id: string; properties: { tags: string[] } }[];
+    expect(results.map((r) => [r.ruleId, r.properties.source])).toEqual([
+      ["schema", "terraform"],
+      ["reference-target", "schemaform"],
+    ]);
+    for (const r of results) expect(rules[r.ruleIndex]!.properties.tags).toEqual([r.properties.source]);
+  });
+
+  it("human output says when a check is schemaform's own, and only then", async () => {
+    const result = await run();
+    const lines = formatHuman(result.diagnostics, result.sources).split("\n").filter((l) => l.startsWith("m.tf.json:"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).not.toContain("(schemaform:");
+    expect(lines[1]).toContain("(schemaform: Terraform reports this at apply) [reference-target]");
+  });
+
+  it("an invalid UTF-8 byte, which Terraform reads without a word, is schemaform's", async () => {
+    const decoded = decodeUtf8(Buffer.from('{"locals": {"a": "x\xff"}}', "latin1"));
+    const result = await validateModule([{ name: "u.tf.json", text: decoded.text, replaced: decoded.replaced }]);
+    expect(result.diagnostics.map((d) => [d.code, d.source])).toEqual([["invalid-utf8", "schemaform"]]);
   });
 });
 

@@ -1,0 +1,17 @@
+// The rules of a whole module that `terraform validate` applies once every block is declared
+// and checked on its own: local module calls, import/moved/removed addresses, variables and
+// outputs, override files, required_providers (cycles are checked at the end, module.ts). Each lives in its own file; this runs them in turn.
+import type { Ctx } from "./context.js";
+import { checkAddresses } from "./addresses.js";
+import { checkModuleCalls } from "./module-calls.js";
+import { checkOverrideBases } from "./overrides.js";
+import { checkRequiredProvidersOnce } from "./required-providers.js";
+import { checkVariablesAndOutputs } from "./variables.js";
+
+export function checkModuleLevelRules(ctx: Ctx): void {
+  checkModuleCalls(ctx);
+  checkAddresses(ctx);
+  checkVariablesAndOutputs(ctx);
+  checkOverrideBases(ctx);
+  checkRequiredProvidersOnce(ctx);
+}

@@ -1,0 +1,40 @@
+// A module has one required_providers configuration: a second `terraform.required_providers`,
+// in the same file or another, is "Duplicate required providers configuration" (Terraform 1.11),
+// reported at the second one. When only a sibling of a file named alone repeats it, the error is
+// given at the named file's own block, so that the file is not passed as valid.
+import type { Ctx } from "./context.js";
+import { forObjects } from "./module-calls.js";
+import type { JsonDoc } from "./parser.js";
+
+export function checkRequiredProvidersOnce(ctx: Ctx): void {
+  const found: { file: number; key: number }[] = [];
+  ctx.files.forEach((file, index) => {
+    if (file.doc && !file.override) forRequiredProviders(file.doc, (key) => found.push({ file: index, key }));
+  });
+  if (found.length < 2) return;
+  const position = (at: { file: number; key: number }) => {
+    const file = ctx.files[at.file]!;
+    const p = file.lines.position(file.doc!.start(at.key));
+    return `${file.name}:${p.line},${p.column}`;
+  };
+  const first = found[0]!;
+  const later = found.slice(1).filter((f) => !ctx.files[f.file]!.contextOnly);
+  const report = (at: { file: number; key: number }, other: { file: number; key: number }, word: string) => {
+    ctx.use(at.file);
+    ctx.error("duplicate-block", `Duplicate required providers configuration: A module may have only one required providers configuration. The required providers were ${word} configured at ${position(other)}.`, at.key, "terraform", "required_providers");
+  };
+  if (later.length > 0) for (const at of later) report(at, first, "previously");
+  else if (!ctx.files[first.file]!.contextOnly) report(first, found[1]!, "also");
+}
+
+/** The property-name node of each terraform.required_providers of a file, in order. */
+function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
+  forObjects(doc, 0, (top) => {
+    for (const k of doc.members(top)) {
+      if (doc.str(k) !== "terraform") continue;
+      forObjects(doc, k + 1, (terraform) => {
+        for (const t of doc.members(terraform)) if (doc.str(t) === "required_providers") forObjects(doc, t + 1, () => each(t));
+      });
+    }
+  });
+}
