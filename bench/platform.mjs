@@ -139,7 +139,8 @@ async function measureLoad() {
     const dataDir = join(work, "data");
     const setup = new EmbeddedPlatform({ dataDir, transitionSeconds: 0 });
     const core = await setup.core();
-    const tokens = Array.from({ length: CLIENTS }, (_, i) => core.credentials.createAccessToken(PROJECT, `bench client ${i}`).token);
+    const tokens = [];
+    for (let i = 0; i < CLIENTS; i++) tokens.push((await core.credentials.createAccessToken(PROJECT, `bench client ${i}`)).token);
     await setup.close();
     const server = await startServer(dataDir);
     try {

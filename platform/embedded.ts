@@ -1,10 +1,12 @@
-// The embedded platform: the domain core on a SQLite file in the data directory, opened in this
-// process on first use (nothing happens at import or construction time).
+// The embedded platform: the domain core on a SQLite file in the data directory (or on the storage
+// it is given: the server on PostgreSQL), opened in this process on first use (nothing happens at
+// import or construction time).
 
 import { transitionSecondsFromEnv, defaultDataDir } from "./config.js";
 import { PlatformCore } from "./core/index.js";
 import { SecretBox, loadOrCreateKey } from "./secrets.js";
 import { openStore } from "./store.js";
+import type { Storage } from "./storage.js";
 import type {
   ConnectorsApi,
   EventsApi,
@@ -42,6 +44,11 @@ export interface EmbeddedOptions {
    * through process.exit on Shutdown or when Terraform is gone, with the database open).
    */
   closeOnExit?: boolean;
+  /**
+   * Another storage than the data directory's SQLite file (`platform serve --database`, postgres.ts),
+   * with the secrets key all its users share (never kept in that storage; secrets.ts loadSharedKey).
+   */
+  storage?: { open(): Promise<Storage>; secretsKey: Buffer };
 }
 
 export class EmbeddedPlatform implements PlatformClient {
@@ -108,17 +115,17 @@ export class EmbeddedPlatform implements PlatformClient {
     };
     this.logExporters = {
       create: (project, body) => this.run(le, (c) => c.logExporters.create(project, body) as never),
-      get: (project, id) => this.run(undefined, (c) => c.logExporters.get(project, id) as LogExporter),
+      get: (project, id) => this.run(undefined, (c) => c.logExporters.get(project, id) as Promise<LogExporter>),
       update: (project, id, patch) => this.run(le, (c) => c.logExporters.update(project, id, patch) as never),
       delete: (project, id) => this.run(undefined, (c) => c.logExporters.delete(project, id)),
-      list: (project) => this.run(undefined, (c) => c.logExporters.list(project) as LogExporter[]),
+      list: (project) => this.run(undefined, (c) => c.logExporters.list(project) as Promise<LogExporter[]>),
     };
     this.metricExporters = {
       create: (project, body) => this.run(me, (c) => c.metricExporters.create(project, body) as never),
-      get: (project, id) => this.run(undefined, (c) => c.metricExporters.get(project, id) as MetricExporter),
+      get: (project, id) => this.run(undefined, (c) => c.metricExporters.get(project, id) as Promise<MetricExporter>),
       update: (project, id, patch) => this.run(me, (c) => c.metricExporters.update(project, id, patch) as never),
       delete: (project, id) => this.run(undefined, (c) => c.metricExporters.delete(project, id)),
-      list: (project) => this.run(undefined, (c) => c.metricExporters.list(project) as MetricExporter[]),
+      list: (project) => this.run(undefined, (c) => c.metricExporters.list(project) as Promise<MetricExporter[]>),
     };
     this.objStoreConnectors = {
       create: (project, body) => this.run(os, (c) => c.objStoreConnectors.create(project, body)),
@@ -148,17 +155,19 @@ export class EmbeddedPlatform implements PlatformClient {
   core(): Promise<PlatformCore> {
     if (this.#closed) return Promise.reject(new Error("the platform client is closed"));
     this.#core ??= (async () => {
-      const store = await openStore({ dataDir: this.dataDir, loadNativeBinding: this.#options.loadNativeBinding });
+      const shared = this.#options.storage;
+      const store = shared ? await shared.open() : await openStore({ dataDir: this.dataDir, loadNativeBinding: this.#options.loadNativeBinding });
       try {
-        const box = new SecretBox(loadOrCreateKey(this.dataDir));
+        const box = new SecretBox(shared ? shared.secretsKey : loadOrCreateKey(this.dataDir));
         const seconds = this.#options.transitionSeconds ?? transitionSecondsFromEnv();
-        const core = new PlatformCore({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
+        const core = await PlatformCore.open({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
         if (this.#options.closeOnExit) {
-          // 'exit' handlers must be synchronous, and so is better-sqlite3's close: the last
-          // connection checkpoints the WAL, and no other process waits on a lock we held.
+          // 'exit' handlers must be synchronous, and so is better-sqlite3's close (the part of
+          // close() before its promise): the last connection checkpoints the WAL, and no other
+          // process waits on a lock we held.
           const closeNow = () => {
             try {
-              core.close();
+              void core.close();
             } catch {
               // exiting anyway; SQLite recovers from the WAL on the next open
             }
@@ -168,7 +177,7 @@ export class EmbeddedPlatform implements PlatformClient {
         }
         return core;
       } catch (error) {
-        store.close();
+        await store.close();
         throw error;
       }
     })();
@@ -192,7 +201,7 @@ export class EmbeddedPlatform implements PlatformClient {
     this.#unhookExit?.();
     if (pending) {
       try {
-        (await pending).close();
+        await (await pending).close();
       } catch {
         // it never opened
       }

@@ -44,10 +44,10 @@ export class IdempotencyKeys {
       if (pending.request !== fingerprint) throw reused();
       return pending.answer;
     }
-    const stored = this.#lookup(request, scope, fingerprint);
+    const stored = await this.#lookup(request, scope, fingerprint);
     if (stored) return stored;
-    const answer = perform().then((result) => {
-      this.#store(request, scope, fingerprint, result);
+    const answer = perform().then(async (result) => {
+      await this.#store(request, scope, fingerprint, result);
       return result;
     });
     this.#inFlight.set(scope, { request: fingerprint, answer });
@@ -58,12 +58,10 @@ export class IdempotencyKeys {
     }
   }
 
-  #lookup(request: IdempotentRequest, scope: string, fingerprint: string): Answer | undefined {
-    const row = this.ctx.read(
-      () =>
-        this.ctx.db
-          .prepare("SELECT fingerprint, status, answer, created FROM idempotency_keys WHERE credential = ? AND project = ? AND key = ?")
-          .get(request.credential, request.project, request.key) as { fingerprint: string; status: number; answer: string; created: string } | undefined,
+  async #lookup(request: IdempotentRequest, scope: string, fingerprint: string): Promise<Answer | undefined> {
+    const row = await this.ctx.read(
+      async (tx) =>
+        (await tx.get("SELECT fingerprint, status, answer, created FROM idempotency_keys WHERE credential = ? AND project = ? AND key = ?", request.credential, request.project, request.key)) as { fingerprint: string; status: number; answer: string; created: string } | undefined,
     );
     if (!row || Date.parse(row.created) < this.ctx.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (row.fingerprint !== fingerprint) throw reused();
@@ -73,17 +71,19 @@ export class IdempotencyKeys {
   // Only successes are kept: a refused request changed nothing, so repeating it is harmless.
   // The answer is written right after the create's own transaction, with no I/O in between; a
   // server killed in that instant forgets the key, and a repeat would create a second object.
-  #store(request: IdempotentRequest, scope: string, fingerprint: string, answer: Answer): void {
+  async #store(request: IdempotentRequest, scope: string, fingerprint: string, answer: Answer): Promise<void> {
     const now = this.ctx.now();
     const sealed = this.ctx.box.encrypt(JSON.stringify(answer.body ?? null), scope);
-    this.ctx.write(() => {
-      this.ctx.db
-        .prepare("INSERT OR REPLACE INTO idempotency_keys (credential, project, key, fingerprint, status, answer, created) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(request.credential, request.project, request.key, fingerprint, answer.status, sealed, this.ctx.iso(now));
+    await this.ctx.write(async (tx) => {
+      await tx.run(
+        `INSERT INTO idempotency_keys (credential, project, key, fingerprint, status, answer, created) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (credential, project, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, answer = excluded.answer, created = excluded.created`,
+        request.credential, request.project, request.key, fingerprint, answer.status, sealed, this.ctx.iso(now),
+      );
       // Expired keys go at most once a minute, in the same transaction as a new one.
       if (now - this.#pruned > 60_000) {
         this.#pruned = now;
-        this.ctx.db.prepare("DELETE FROM idempotency_keys WHERE created < ?").run(this.ctx.iso(now - IDEMPOTENCY_TTL_MS));
+        await tx.run("DELETE FROM idempotency_keys WHERE created < ?", this.ctx.iso(now - IDEMPOTENCY_TTL_MS));
       }
     });
   }

@@ -53,6 +53,36 @@ export function loadOrCreateKey(dataDir: string): Buffer {
   throw new Error("could not create the platform key file");
 }
 
+/**
+ * The key of a platform on a shared database (PostgreSQL): every replica reads the same key from a
+ * file it is given (`--secrets-key-file`, `SCHEMAFORM_SECRETS_KEY_FILE`) or from
+ * `SCHEMAFORM_SECRETS_KEY`, 32 bytes in base64 (`openssl rand -base64 32`). It is never stored in
+ * the database, so a copy of the database (a backup, a dump) does not reveal the secrets in it.
+ */
+export function loadSharedKey(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Buffer {
+  const path = file ?? env.SCHEMAFORM_SECRETS_KEY_FILE;
+  let text: string;
+  let source: string;
+  if (path) {
+    source = `the secrets key file ${path}`;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      throw new Error(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  } else if (env.SCHEMAFORM_SECRETS_KEY) {
+    source = "SCHEMAFORM_SECRETS_KEY";
+    text = env.SCHEMAFORM_SECRETS_KEY;
+  } else {
+    throw new Error(
+      "a platform on a shared database needs the secrets key every replica shares: give --secrets-key-file FILE or set SCHEMAFORM_SECRETS_KEY_FILE (or SCHEMAFORM_SECRETS_KEY) to 32 random bytes in base64, made once with `openssl rand -base64 32`",
+    );
+  }
+  const key = Buffer.from(text.trim(), "base64");
+  if (key.length !== 32) throw new Error(`${source} must hold 32 bytes in base64 (\`openssl rand -base64 32\`), found ${key.length} bytes`);
+  return key;
+}
+
 /** Authenticated encryption of small secrets, bound to the row they belong to. */
 export class SecretBox {
   readonly #key: Buffer;

@@ -1,7 +1,7 @@
 // `schemaform platform serve`: the platform's core over HTTP (node:http, JSON), bound to 127.0.0.1
 // unless told otherwise. Routes: routes.ts.
 //
-// Authentication (every route but `GET /v1/health` and `POST /v1/auth/token`):
+// Authentication (every route but `GET /v1/health`, `GET /v1/ready` and `POST /v1/auth/token`):
 //   Authorization: Bearer <access token>            a long-lived token (`credentials create --token`)
 //                                                   or a session token from POST /v1/auth/token
 //   Authorization: Basic base64(<access key>:<secret key>)
@@ -96,30 +96,30 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new RateLimiter(rateLimits.passwordChecks) };
 
-  function authenticate(req: IncomingMessage): Principal {
+  async function authenticate(req: IncomingMessage): Promise<Principal> {
     const header = req.headers.authorization;
     if (!header) throw new HttpFailure(401, "unauthenticated", `authentication required: ${AUTH_HELP}`);
     const parsed = AUTHORIZATION_SHAPE.exec(header);
     if (!parsed) throw new HttpFailure(401, "unauthenticated", `the Authorization header is malformed (a scheme, a space and one credential, nothing after it): ${AUTH_HELP}`);
     const [, scheme, value] = parsed as unknown as [string, string, string];
     if (/^bearer$/i.test(scheme)) {
-      const principal = core.credentials.verifyToken(value);
+      const principal = await core.credentials.verifyToken(value);
       if (!principal) throw new HttpFailure(401, "unauthenticated", "the access token is invalid, expired or revoked; get a new one");
       return principal;
     }
     if (/^basic$/i.test(scheme)) {
       const decoded = Buffer.from(value, "base64").toString("utf8");
       const colon = decoded.indexOf(":");
-      const principal = colon > 0 ? core.credentials.verifyKeyPair(decoded.slice(0, colon), decoded.slice(colon + 1)) : undefined;
+      const principal = colon > 0 ? await core.credentials.verifyKeyPair(decoded.slice(0, colon), decoded.slice(colon + 1)) : undefined;
       if (!principal) throw new HttpFailure(401, "unauthenticated", "the access key or secret key is wrong, or the key was revoked");
       return principal;
     }
     throw new HttpFailure(401, "unauthenticated", `unsupported authorization scheme '${scheme}': ${AUTH_HELP}`);
   }
 
-  function authorize(principal: Principal, project: string | undefined): void {
+  async function authorize(principal: Principal, project: string | undefined): Promise<void> {
     if (principal.project === null || project === undefined) return;
-    if (!core.projects.same(principal.project, project)) {
+    if (!(await core.ctx.read((tx) => core.projects.same(tx, principal.project!, project)))) {
       throw new HttpFailure(403, "unauthenticated", `the credentials belong to project ${principal.project} and cannot act on project ${project}`);
     }
   }
@@ -147,13 +147,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const method = (req.method ?? "GET").toUpperCase();
 
     if (url.pathname === "/v1/health" && method === "GET") return send(res, 200, { ok: true });
+    // for load balancers: this process is up (health) and its database answers (ready)
+    if (url.pathname === "/v1/ready" && method === "GET") {
+      try {
+        await core.ctx.store.ping();
+      } catch {
+        return send(res, 503, { ready: false, message: `the platform database (${core.ctx.store.kind}) does not answer` });
+      }
+      return send(res, 200, { ready: true });
+    }
     if (url.pathname === "/v1/auth/token") {
       if (method !== "POST") throw new HttpFailure(405, "invalid", "use POST /v1/auth/token");
       const body = await readJsonObject(req, maxBody);
       if (typeof body.access_key !== "string" || typeof body.secret_key !== "string") {
         throw new HttpFailure(400, "invalid", 'send {"access_key": "...", "secret_key": "..."}');
       }
-      const principal = core.credentials.verifyKeyPair(body.access_key, body.secret_key);
+      const principal = await core.credentials.verifyKeyPair(body.access_key, body.secret_key);
       if (!principal) throw new HttpFailure(401, "unauthenticated", "the access key or secret key is wrong, or the key was revoked");
       return send(res, 200, core.credentials.issueSession(principal));
     }
@@ -166,7 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
       throw new HttpFailure(404, "not_found", `no such endpoint: ${method} ${url.pathname}`);
     }
-    const principal = authenticate(req);
+    const principal = await authenticate(req);
     const body = method === "GET" || method === "DELETE" ? undefined : await readJsonObject(req, maxBody);
     let args: unknown[];
     try {
@@ -175,7 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (error instanceof BadRequest) throw new HttpFailure(400, "invalid", error.message);
       throw error;
     }
-    authorize(principal, match.route.project?.(args));
+    await authorize(principal, match.route.project?.(args));
     rateLimit(principal, match.route.op, body, res);
     const [family, name] = match.route.op.split(".") as [string, string];
     const target = (platform as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![name]!;

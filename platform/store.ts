@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { describeStorageError } from "./storage-errors.js";
+import { MAX_TRANSACTION_ATTEMPTS, conflictBackoffMs, sleep, type Storage, type Tx } from "./storage.js";
 
 export type Db = BetterSqlite3.Database;
 
@@ -36,56 +37,82 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
 /** Prepared statements kept per connection (the SQL texts are a small fixed set). */
 const STATEMENT_CACHE_LIMIT = 256;
 
-export class Store {
+export class Store implements Storage {
+  readonly kind = "sqlite" as const;
   readonly db: Db;
+  readonly location: string;
   readonly #begin: { deferred: BetterSqlite3.Statement; immediate: BetterSqlite3.Statement };
   readonly #commit: BetterSqlite3.Statement;
   readonly #rollback: BetterSqlite3.Statement;
+  readonly #tx: Tx;
+  // One connection serves every caller in this process, and a transaction function may await
+  // between its statements: transactions take turns (other processes are kept out by SQLite's lock).
+  #running = false;
+  readonly #waiting: Array<() => void> = [];
 
   constructor(db: Db) {
     this.db = db;
+    this.location = db.name;
     cacheStatements(db);
     this.#begin = { deferred: db.prepare("BEGIN DEFERRED"), immediate: db.prepare("BEGIN IMMEDIATE") };
     this.#commit = db.prepare("COMMIT");
     this.#rollback = db.prepare("ROLLBACK");
+    this.#tx = {
+      get: async <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T | undefined,
+      all: async <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[],
+      run: async (sql: string, ...params: unknown[]) => db.prepare(sql).run(...params).changes,
+    };
   }
 
   /** Runs `fn` in an IMMEDIATE transaction (the write lock is held from the start). */
-  write<T>(fn: () => T): T {
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return retryBusy(() => this.transaction(fn, "immediate"));
+      return await this.transaction(fn, "immediate");
     } catch (error) {
       throw describeStorageError(error, dirname(this.db.name), this.db.name);
     }
   }
 
   /** Runs `fn` in a DEFERRED transaction: a consistent snapshot for multi-statement reads. */
-  read<T>(fn: () => T): T {
-    return retryBusy(() => this.transaction(fn, "deferred"));
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(fn, "deferred");
   }
 
-  /**
-   * What better-sqlite3's `db.transaction(fn)[mode]()` does, without building a new set of
-   * wrapper functions per call. Nested calls keep its savepoint semantics by going through it.
-   */
-  private transaction<T>(fn: () => T, mode: "deferred" | "immediate"): T {
-    const db = this.db;
-    if (db.inTransaction) return db.transaction(fn)[mode]();
-    this.#begin[mode].run();
+  async ping(): Promise<void> {
+    await this.read((tx) => tx.get("SELECT 1"));
+  }
+
+  private async transaction<T>(fn: (tx: Tx) => Promise<T>, mode: "deferred" | "immediate"): Promise<T> {
+    // Uncontended (the usual case: a provider plugin's calls come one at a time), no queueing.
+    if (this.#running) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#running = true;
     try {
-      const result = fn();
-      if (result && typeof (result as { then?: unknown }).then === "function") {
-        throw new TypeError("Transaction function cannot return a promise");
+      for (let attempt = 1; ; attempt++) {
+        this.#begin[mode].run();
+        try {
+          const result = await fn(this.#tx);
+          this.#commit.run();
+          return result;
+        } catch (error) {
+          if (this.db.inTransaction) this.#rollback.run();
+          // better-sqlite3 already waits up to busy_timeout; this covers the rare immediate SQLITE_BUSY
+          const code = (error as { code?: string }).code;
+          if ((code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT") && attempt < MAX_TRANSACTION_ATTEMPTS) {
+            await sleep(conflictBackoffMs(attempt));
+            continue;
+          }
+          throw error;
+        }
       }
-      this.#commit.run();
-      return result;
-    } catch (error) {
-      if (db.inTransaction) this.#rollback.run();
-      throw error;
+    } finally {
+      // hand the connection to the next waiting transaction, if any
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running = false;
     }
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }
@@ -110,8 +137,8 @@ function cacheStatements(db: Db): void {
   }) as Db["prepare"];
 }
 
-/** better-sqlite3 already waits up to busy_timeout; this covers the rare immediate SQLITE_BUSY. */
-function retryBusy<T>(fn: () => T): T {
+/** Retries a statement outside any transaction (opening the database) that found it busy. */
+function retryBusySync<T>(fn: () => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return fn();
@@ -151,11 +178,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       }
     }
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    retryBusy(() => db.pragma("journal_mode = WAL"));
+    retryBusySync(() => db.pragma("journal_mode = WAL"));
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     const store = new Store(db);
-    migrate(store);
+    migrate(db);
     return store;
   } catch (error) {
     db.close();
@@ -163,7 +190,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
 }
 
-const MIGRATIONS: string[] = [
+/** The schema, version by version (SQLite's dialect; postgres.ts translates it). */
+export const MIGRATIONS: string[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -308,17 +336,23 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-function migrate(store: Store): void {
-  const current = () => store.db.pragma("user_version", { simple: true }) as number;
-  const tooNew = (v: number) =>
-    new Error(`the platform database was written by a newer schemaform (schema version ${v}); upgrade schemaform`);
+// Synchronous, before the store serves anything: `PRAGMA user_version` and the migrations under
+// one IMMEDIATE transaction, so processes opening a new file together apply them once.
+function migrate(db: Db): void {
+  const current = () => db.pragma("user_version", { simple: true }) as number;
   const found = current();
-  if (found > MIGRATIONS.length) throw tooNew(found);
+  if (found > MIGRATIONS.length) throw schemaTooNew(found);
   if (found === MIGRATIONS.length) return;
-  store.write(() => {
-    const from = current();
-    if (from > MIGRATIONS.length) throw tooNew(from);
-    for (let v = from; v < MIGRATIONS.length; v++) store.db.exec(MIGRATIONS[v]!);
-    if (from < MIGRATIONS.length) store.db.pragma(`user_version = ${MIGRATIONS.length}`);
-  });
+  retryBusySync(() =>
+    db.transaction(() => {
+      const from = current();
+      if (from > MIGRATIONS.length) throw schemaTooNew(from);
+      for (let v = from; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+      if (from < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+    }).immediate(),
+  );
+}
+
+export function schemaTooNew(version: number): Error {
+  return new Error(`the platform database was written by a newer schemaform (schema version ${version}); upgrade schemaform`);
 }

@@ -1,22 +1,60 @@
 // `schemaform platform …`: run the platform as an HTTP server, and manage its credentials.
 //
-//   schemaform platform serve [--port N] [--host 127.0.0.1] [--data-dir DIR]
-//   schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [--data-dir DIR] [--json]
-//   schemaform platform credentials list [--data-dir DIR] [--json]
-//   schemaform platform credentials revoke ID [--data-dir DIR]
+//   schemaform platform serve [--port N] [--host 127.0.0.1] [--data-dir DIR | --database URL --secrets-key-file FILE]
+//   schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [STORAGE] [--json]
+//   schemaform platform credentials list [STORAGE] [--json]
+//   schemaform platform credentials revoke ID [STORAGE]
+// STORAGE: --data-dir DIR (SQLite, the default), or --database postgres://… with --secrets-key-file
+// FILE (or SCHEMAFORM_DATABASE_URL, SCHEMAFORM_SECRETS_KEY_FILE).
 
 import { parseArgs } from "node:util";
+import type { EmbeddedPlatform } from "../../platform/embedded.js";
 
 const USAGE = `usage:
-  schemaform platform serve [--port N] [--host 127.0.0.1] [--data-dir DIR]
-      Serve the platform over HTTP (default http://127.0.0.1:8790). Data: --data-dir, else
-      SCHEMAFORM_DATA_DIR, else the per-user data directory. Stop with Ctrl-C.
-  schemaform platform credentials create --project ID [--token] [--description TEXT] [--data-dir DIR] [--json]
+  schemaform platform serve [--port N] [--host 127.0.0.1] [STORAGE]
+      Serve the platform over HTTP (default http://127.0.0.1:8790). Stop with Ctrl-C or SIGTERM.
+  schemaform platform credentials create --project ID [--token] [--description TEXT] [STORAGE] [--json]
       Create an access key and secret key (or, with --token, an access token) for a project
       (--all-projects: for every project). The secret is printed once; only a hash is stored.
-  schemaform platform credentials list [--data-dir DIR] [--json]
-  schemaform platform credentials revoke ID [--data-dir DIR]
+  schemaform platform credentials list [STORAGE] [--json]
+  schemaform platform credentials revoke ID [STORAGE]
+STORAGE:
+  --data-dir DIR          SQLite in DIR (default: SCHEMAFORM_DATA_DIR, else the per-user data directory)
+  --database URL          PostgreSQL, postgres://user:password@host:5432/db (or SCHEMAFORM_DATABASE_URL),
+                          shared by any number of server replicas; needs the secrets key:
+  --secrets-key-file FILE 32 random bytes in base64 (\`openssl rand -base64 32\`), the same file on every
+                          replica (or SCHEMAFORM_SECRETS_KEY_FILE); never stored in the database
 `;
+
+const STORAGE_OPTIONS = {
+  "data-dir": { type: "string" },
+  database: { type: "string" },
+  "secrets-key-file": { type: "string" },
+} as const;
+
+/** The platform on the storage the flags and environment name (SQLite unless a database URL is given). */
+async function openFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<EmbeddedPlatform> {
+  const { EmbeddedPlatform } = await import("../../platform/embedded.js");
+  const url = values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined);
+  if (url === undefined) {
+    if (values["secrets-key-file"] !== undefined) throw new UsageError("--secrets-key-file goes with --database: a SQLite platform keeps its key in its data directory");
+    return new EmbeddedPlatform({ dataDir: values["data-dir"] });
+  }
+  if (values["data-dir"] !== undefined) throw new UsageError("give --data-dir (SQLite) or --database (PostgreSQL), not both");
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database must be a PostgreSQL URL: postgres://user:password@host:5432/database");
+  const { loadSharedKey } = await import("../../platform/secrets.js");
+  const { openPostgres } = await import("../../platform/postgres.js");
+  let secretsKey: Buffer;
+  try {
+    secretsKey = loadSharedKey(values["secrets-key-file"]);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return new EmbeddedPlatform({ storage: { open: () => openPostgres({ url }), secretsKey } });
+}
+
+class UsageError extends Error {}
+
 
 function fail(message: string): number {
   process.stderr.write(`schemaform platform: ${message}\n\n${USAGE}`);
@@ -33,6 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === "serve") return await serve(rest);
     if (sub === "credentials") return await credentials(rest);
   } catch (error) {
+    if (error instanceof UsageError) return fail(error.message);
     if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return fail(error.message);
     throw error;
   }
@@ -45,7 +84,7 @@ async function serve(argv: string[]): Promise<number> {
     options: {
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
-      "data-dir": { type: "string" },
+      ...STORAGE_OPTIONS,
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
@@ -56,16 +95,17 @@ async function serve(argv: string[]): Promise<number> {
     return 0;
   }
   const { DEFAULT_PORT, startServer } = await import("../../platform/server.js");
-  const { EmbeddedPlatform } = await import("../../platform/embedded.js");
   let port = DEFAULT_PORT;
   if (values.port !== undefined) {
     if (!/^[0-9]+$/.test(values.port) || Number(values.port) > 65535) return fail(`--port must be a port number (0-65535), got '${values.port}'`);
     port = Number(values.port);
   }
-  const platform = new EmbeddedPlatform({ dataDir: values["data-dir"] });
+  const platform = await openFromFlags(values);
   const log = values.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const server = await startServer({ platform, host: values.host, port, log });
-  process.stdout.write(`schemaform platform listening on ${server.url} (data directory: ${platform.dataDir})\n`);
+  const storage = (await platform.core()).ctx.store;
+  const where = storage.kind === "sqlite" ? `data directory: ${platform.dataDir}` : `database: ${storage.location}`;
+  process.stdout.write(`schemaform platform listening on ${server.url} (${where})\n`);
   if (values.host !== "127.0.0.1" && values.host !== "localhost" && values.host !== "::1") {
     process.stderr.write("warning: the server speaks plain HTTP; put it behind TLS before exposing it beyond this machine\n");
   }
@@ -93,14 +133,13 @@ async function credentials(argv: string[]): Promise<number> {
       "all-projects": { type: "boolean", default: false },
       token: { type: "boolean", default: false },
       description: { type: "string", default: "" },
-      "data-dir": { type: "string" },
+      ...STORAGE_OPTIONS,
       json: { type: "boolean", default: false },
     },
     allowPositionals: true,
     strict: true,
   });
-  const { EmbeddedPlatform } = await import("../../platform/embedded.js");
-  const platform = new EmbeddedPlatform({ dataDir: values["data-dir"] });
+  const platform = await openFromFlags(values);
   try {
     const core = await platform.core();
     if (action === "create") {
@@ -110,7 +149,7 @@ async function credentials(argv: string[]): Promise<number> {
       if (project !== null && (project.trim() === "" || /[/\s]/.test(project))) return fail("--project must be a project id without slashes or spaces");
       const scope = project === null ? "every project" : `project ${project}`;
       if (values.token) {
-        const { tokenId, token } = core.credentials.createAccessToken(project, values.description);
+        const { tokenId, token } = await core.credentials.createAccessToken(project, values.description);
         if (values.json) process.stdout.write(`${JSON.stringify({ id: tokenId, project, access_token: token })}\n`);
         else {
           process.stdout.write(
@@ -121,7 +160,7 @@ async function credentials(argv: string[]): Promise<number> {
           );
         }
       } else {
-        const { accessKey, secretKey } = core.credentials.createKeyPair(project, values.description);
+        const { accessKey, secretKey } = await core.credentials.createKeyPair(project, values.description);
         if (values.json) process.stdout.write(`${JSON.stringify({ id: accessKey, project, access_key: accessKey, secret_key: secretKey })}\n`);
         else {
           process.stdout.write(
@@ -136,7 +175,7 @@ async function credentials(argv: string[]): Promise<number> {
       return 0;
     }
     if (action === "list") {
-      const all = core.credentials.list();
+      const all = await core.credentials.list();
       if (values.json) process.stdout.write(`${JSON.stringify(all)}\n`);
       else if (all.length === 0) process.stdout.write("no credentials\n");
       else {
@@ -150,7 +189,7 @@ async function credentials(argv: string[]): Promise<number> {
     }
     if (action === "revoke") {
       if (positionals.length !== 1) return fail("give the access key or token id to revoke");
-      if (!core.credentials.revoke(positionals[0]!)) {
+      if (!(await core.credentials.revoke(positionals[0]!))) {
         process.stderr.write(`schemaform platform: no active credential '${positionals[0]}'\n`);
         return 1;
       }

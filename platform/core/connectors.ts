@@ -25,6 +25,7 @@ import type {
   SshTunnelInput,
 } from "../types.js";
 import { checkBody } from "../validation.js";
+import type { Tx } from "../storage.js";
 import { compact, parseJson, sameJson, warning, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
 import { claimProject, projectKey } from "./projects.js";
@@ -49,19 +50,19 @@ abstract class ConnectorBase {
     protected readonly kind: Kind,
   ) {}
 
-  protected row(project: string, id: string): ConnectorRow | undefined {
-    return this.ctx.db.prepare("SELECT * FROM connectors WHERE id = ? AND project = ? AND kind = ?").get(id, project, this.kind) as ConnectorRow | undefined;
+  protected row(tx: Tx, project: string, id: string): Promise<ConnectorRow | undefined> {
+    return tx.get<ConnectorRow>("SELECT * FROM connectors WHERE id = ? AND project = ? AND kind = ?", id, project, this.kind);
   }
 
-  protected requireRow(project: string, id: string): ConnectorRow {
-    const row = this.row(project, id);
+  protected async requireRow(tx: Tx, project: string, id: string): Promise<ConnectorRow> {
+    const row = await this.row(tx, project, id);
     if (!row) throw notFound(`${this.kind === "src_db" ? "source database" : "object store"} connector ${id} in project ${project}`);
     return row;
   }
 
-  protected checkService(project: string, serviceId: unknown): void {
+  protected async checkService(tx: Tx, project: string, serviceId: unknown): Promise<void> {
     if (typeof serviceId !== "string" || serviceId === "") throw invalid(["service_id"], "service_id is required");
-    const found = this.ctx.db.prepare("SELECT 1 FROM services WHERE id = ? AND project = ?").get(serviceId, project);
+    const found = await tx.get("SELECT 1 FROM services WHERE id = ? AND project = ?", serviceId, project);
     if (!found) throw precondition(["service_id"], `service ${serviceId} does not exist in project ${project}`);
   }
 
@@ -71,24 +72,24 @@ abstract class ConnectorBase {
     }
   }
 
-  protected listRows(project: string, serviceId?: string): ConnectorRow[] {
+  protected async listRows(project: string, serviceId?: string): Promise<ConnectorRow[]> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
+    project = await projectKey(this.ctx, project);
     return this.ctx.read(
-      () =>
+      async (tx) =>
         (serviceId === undefined
-          ? this.ctx.db.prepare("SELECT * FROM connectors WHERE project = ? AND kind = ? ORDER BY created, id").all(project, this.kind)
-          : this.ctx.db.prepare("SELECT * FROM connectors WHERE project = ? AND kind = ? AND service_id = ? ORDER BY created, id").all(project, this.kind, serviceId)) as ConnectorRow[],
+          ? (await tx.all("SELECT * FROM connectors WHERE project = ? AND kind = ? ORDER BY created, id", project, this.kind))
+          : (await tx.all("SELECT * FROM connectors WHERE project = ? AND kind = ? AND service_id = ? ORDER BY created, id", project, this.kind, serviceId))) as ConnectorRow[],
     );
   }
 
-  delete(project: string, id: string): void {
+  async delete(project: string, id: string): Promise<void> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    this.ctx.write(() => {
-      this.requireRow(project, id);
-      this.ctx.db.prepare("DELETE FROM connectors WHERE id = ?").run(id);
-      this.ctx.event(project, TF_TYPE[this.kind], id, "deleted", "connector deleted");
+    project = await projectKey(this.ctx, project);
+    await this.ctx.write(async (tx) => {
+      await this.requireRow(tx, project, id);
+      await tx.run("DELETE FROM connectors WHERE id = ?", id);
+      await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", "connector deleted");
     });
   }
 }
@@ -135,40 +136,38 @@ export class ObjStoreConnectors extends ConnectorBase {
     });
   }
 
-  create(project: string, body: ObjStoreConnectorInput): Mutation<ObjStoreConnector> {
+  async create(project: string, body: ObjStoreConnectorInput): Promise<Mutation<ObjStoreConnector>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_connector_obj_store", body as unknown as Record<string, unknown>);
     const spec = this.resolve(body, warnings);
-    const row = this.ctx.write(() => {
-      this.checkService(project, body.service_id);
+    const row = await this.ctx.write(async (tx) => {
+      await this.checkService(tx, project, body.service_id);
       const now = this.ctx.iso();
       const record: ConnectorRow = { id: newUuid(), project, service_id: body.service_id, kind: "obj_store", spec: JSON.stringify(spec), secrets: null, created: now, updated: now };
-      this.ctx.db
-        .prepare("INSERT INTO connectors (id, project, service_id, kind, spec, secrets, created, updated) VALUES (@id, @project, @service_id, @kind, @spec, @secrets, @created, @updated)")
-        .run(record);
-      this.ctx.event(project, TF_TYPE.obj_store, record.id, "created", `object store connector ${spec.name} created for service ${body.service_id}`);
+      await tx.run("INSERT INTO connectors (id, project, service_id, kind, spec, secrets, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", record.id, record.project, record.service_id, record.kind, record.spec, record.secrets, record.created, record.updated);
+      await this.ctx.event(tx, project, TF_TYPE.obj_store, record.id, "created", `object store connector ${spec.name} created for service ${body.service_id}`);
       return record;
     });
     return { body: this.toBody(row), warnings };
   }
 
-  get(project: string, id: string): ObjStoreConnector {
+  async get(project: string, id: string): Promise<ObjStoreConnector> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    return this.toBody(this.ctx.read(() => this.requireRow(project, id)));
+    project = await projectKey(this.ctx, project);
+    return this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id))));
   }
 
-  list(project: string, serviceId?: string): ObjStoreConnector[] {
-    return this.listRows(project, serviceId).map((r) => this.toBody(r));
+  async list(project: string, serviceId?: string): Promise<ObjStoreConnector[]> {
+    return (await this.listRows(project, serviceId)).map((r) => this.toBody(r));
   }
 
-  update(project: string, id: string, patch: ObjStoreConnectorPatch): Mutation<ObjStoreConnector> {
+  async update(project: string, id: string, patch: ObjStoreConnectorPatch): Promise<Mutation<ObjStoreConnector>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
+    project = await projectKey(this.ctx, project);
     const warnings: Warning[] = [];
-    const row = this.ctx.write(() => {
-      const current = this.requireRow(project, id);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.requireRow(tx, project, id);
       this.checkServiceUnchanged(current, patch.service_id);
       const spec = parseJson<ObjStoreSpec>(current.spec);
       const merged: Record<string, unknown> = { service_id: current.service_id, ...spec };
@@ -183,9 +182,9 @@ export class ObjStoreConnectors extends ConnectorBase {
       const next = this.resolve(merged as unknown as ObjStoreConnectorInput, warnings);
       if (sameJson(next, spec)) return current;
       const updated = this.ctx.iso();
-      this.ctx.db.prepare("UPDATE connectors SET spec = ?, updated = ? WHERE id = ?").run(JSON.stringify(next), updated, id);
+      await tx.run("UPDATE connectors SET spec = ?, updated = ? WHERE id = ?", JSON.stringify(next), updated, id);
       const what = spec.enabled !== next.enabled ? (next.enabled ? "enabled" : "disabled") : "updated";
-      this.ctx.event(project, TF_TYPE.obj_store, id, what, `object store connector ${next.name} ${what}`);
+      await this.ctx.event(tx, project, TF_TYPE.obj_store, id, what, `object store connector ${next.name} ${what}`);
       return { ...current, spec: JSON.stringify(next), updated };
     });
     return { body: this.toBody(row), warnings };
@@ -270,9 +269,9 @@ export class SrcDbConnectors extends ConnectorBase {
     super(ctx, "src_db");
   }
 
-  create(project: string, body: SrcDbConnectorInput): Mutation<SrcDbConnector> {
+  async create(project: string, body: SrcDbConnectorInput): Promise<Mutation<SrcDbConnector>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_connector_src_db", body as unknown as Record<string, unknown>);
     if (typeof body.connection_string !== "string" || !CONNECTION_RE.test(body.connection_string)) {
       throw invalid(["connection_string"], "must be a postgres:// or postgresql:// connection URI");
@@ -298,35 +297,33 @@ export class SrcDbConnectors extends ConnectorBase {
       tables,
     });
     const sealed = this.ctx.box.seal(secrets as Record<string, unknown>, `connector:${id}`);
-    const row = this.ctx.write(() => {
-      this.checkService(project, body.service_id);
+    const row = await this.ctx.write(async (tx) => {
+      await this.checkService(tx, project, body.service_id);
       const now = this.ctx.iso();
       const record: ConnectorRow = { id, project, service_id: body.service_id, kind: "src_db", spec: JSON.stringify(spec), secrets: sealed, created: now, updated: now };
-      this.ctx.db
-        .prepare("INSERT INTO connectors (id, project, service_id, kind, spec, secrets, created, updated) VALUES (@id, @project, @service_id, @kind, @spec, @secrets, @created, @updated)")
-        .run(record);
-      this.ctx.event(project, TF_TYPE.src_db, id, "created", `source database connector ${spec.name} created for service ${body.service_id}`);
-      if (tunnel) this.ctx.event(project, TF_TYPE.src_db, id, "ssh_tunnel_created", `SSH tunnel ${tunnel.ssh_tunnel_id} created; add its public key to the bastion's authorized keys`);
-      for (const t of tables) this.ctx.event(project, TF_TYPE.src_db, id, "table_added", `table ${tableLabel(t)} added`);
+      await tx.run("INSERT INTO connectors (id, project, service_id, kind, spec, secrets, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", record.id, record.project, record.service_id, record.kind, record.spec, record.secrets, record.created, record.updated);
+      await this.ctx.event(tx, project, TF_TYPE.src_db, id, "created", `source database connector ${spec.name} created for service ${body.service_id}`);
+      if (tunnel) await this.ctx.event(tx, project, TF_TYPE.src_db, id, "ssh_tunnel_created", `SSH tunnel ${tunnel.ssh_tunnel_id} created; add its public key to the bastion's authorized keys`);
+      for (const t of tables) await this.ctx.event(tx, project, TF_TYPE.src_db, id, "table_added", `table ${tableLabel(t)} added`);
       return record;
     });
     return { body: this.toBody(row), warnings };
   }
 
-  get(project: string, id: string): SrcDbConnector {
+  async get(project: string, id: string): Promise<SrcDbConnector> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    return this.toBody(this.ctx.read(() => this.requireRow(project, id)));
+    project = await projectKey(this.ctx, project);
+    return this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id))));
   }
 
-  list(project: string, serviceId?: string): SrcDbConnector[] {
-    return this.listRows(project, serviceId).map((r) => this.toBody(r));
+  async list(project: string, serviceId?: string): Promise<SrcDbConnector[]> {
+    return (await this.listRows(project, serviceId)).map((r) => this.toBody(r));
   }
 
-  update(project: string, id: string, patch: SrcDbConnectorPatch): Mutation<SrcDbConnector> {
+  async update(project: string, id: string, patch: SrcDbConnectorPatch): Promise<Mutation<SrcDbConnector>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const before = this.ctx.read(() => this.requireRow(project, id));
+    project = await projectKey(this.ctx, project);
+    const before = await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id)));
     this.checkServiceUnchanged(before, patch.service_id);
     if (patch.connection_string !== undefined && patch.connection_string !== null && !CONNECTION_RE.test(patch.connection_string)) {
       throw invalid(["connection_string"], "must be a postgres:// or postgresql:// connection URI");
@@ -336,8 +333,8 @@ export class SrcDbConnectors extends ConnectorBase {
     const fresh = patch.ssh_tunnel && !beforeSpec.ssh_tunnel ? this.newTunnel(patch.ssh_tunnel) : undefined;
     const warnings: Warning[] = [];
 
-    const row = this.ctx.write(() => {
-      const current = this.requireRow(project, id);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.requireRow(tx, project, id);
       const spec = parseJson<SrcDbSpec>(current.spec);
       const secrets = this.ctx.box.open(current.secrets, `connector:${id}`) as SrcDbSecrets;
       const events: Array<[string, string]> = [];
@@ -417,9 +414,9 @@ export class SrcDbConnectors extends ConnectorBase {
       if (sameJson(next, spec) && !connectionChanged && !(patch.ssh_tunnel === null && spec.ssh_tunnel)) return current;
       const sealed = this.ctx.box.seal(secrets as Record<string, unknown>, `connector:${id}`);
       const updated = this.ctx.iso();
-      this.ctx.db.prepare("UPDATE connectors SET spec = ?, secrets = ?, updated = ? WHERE id = ?").run(JSON.stringify(next), sealed, updated, id);
+      await tx.run("UPDATE connectors SET spec = ?, secrets = ?, updated = ? WHERE id = ?", JSON.stringify(next), sealed, updated, id);
       if (events.length === 0) events.push(["updated", "connector updated"]);
-      for (const [kind, message] of events) this.ctx.event(project, TF_TYPE.src_db, id, kind, message);
+      for (const [kind, message] of events) await this.ctx.event(tx, project, TF_TYPE.src_db, id, kind, message);
       return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
     });
     return { body: this.toBody(row), warnings };

@@ -1,12 +1,12 @@
 // What every part of the domain core shares: the store, the secret box, the clock, the transition
 // delay and the event log.
 
-import type { Db, Store } from "../store.js";
+import type { Storage, Tx } from "../storage.js";
 import type { SecretBox } from "../secrets.js";
 import type { Warning } from "../errors.js";
 
 export interface CoreOptions {
-  store: Store;
+  store: Storage;
   box: SecretBox;
   /** epoch milliseconds; injectable for tests */
   clock: () => number;
@@ -15,7 +15,7 @@ export interface CoreOptions {
 }
 
 export class Ctx {
-  readonly store: Store;
+  readonly store: Storage;
   readonly box: SecretBox;
   readonly clock: () => number;
   readonly transitionMs: number;
@@ -27,10 +27,6 @@ export class Ctx {
     this.transitionMs = options.transitionMs;
   }
 
-  get db(): Db {
-    return this.store.db;
-  }
-
   now(): number {
     return this.clock();
   }
@@ -40,19 +36,18 @@ export class Ctx {
     return new Date(ms).toISOString();
   }
 
-  write<T>(fn: () => T): T {
+  /** A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database. */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.store.write(fn);
   }
 
-  read<T>(fn: () => T): T {
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.store.read(fn);
   }
 
-  /** Records an event; `message` must never contain a secret. Call inside a write transaction. */
-  event(project: string, resourceType: string, resourceId: string, kind: string, message: string): void {
-    this.db
-      .prepare("INSERT INTO events (at, project, resource_type, resource_id, kind, message) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(this.iso(), project, resourceType, resourceId, kind, message);
+  /** Records an event in the write transaction `tx`; `message` must never contain a secret. */
+  async event(tx: Tx, project: string, resourceType: string, resourceId: string, kind: string, message: string): Promise<void> {
+    await tx.run("INSERT INTO events (at, project, resource_type, resource_id, kind, message) VALUES (?, ?, ?, ?, ?, ?)", this.iso(), project, resourceType, resourceId, kind, message);
   }
 }
 

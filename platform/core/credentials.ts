@@ -33,67 +33,59 @@ export class Credentials {
   constructor(private readonly ctx: Ctx) {}
 
   /** A new key pair; the secret key is returned here only. */
-  createKeyPair(project: string | null, description = ""): { accessKey: string; secretKey: string } {
+  async createKeyPair(project: string | null, description = ""): Promise<{ accessKey: string; secretKey: string }> {
     const accessKey = `SFAK${randomString(16, UPPER_ALNUM)}`;
     const secretKey = randomString(40, BASE62);
-    this.ctx.write(() => {
-      this.ctx.db
-        .prepare("INSERT INTO credentials (access_key, project, secret_hash, description, created) VALUES (?, ?, ?, ?, ?)")
-        .run(accessKey, project, hashToken(secretKey), description, this.ctx.iso());
+    await this.ctx.write(async (tx) => {
+      await tx.run("INSERT INTO credentials (access_key, project, secret_hash, description, created) VALUES (?, ?, ?, ?, ?)", accessKey, project, hashToken(secretKey), description, this.ctx.iso());
     });
     return { accessKey, secretKey };
   }
 
   /** A new long-lived access token; returned here only. */
-  createAccessToken(project: string | null, description = ""): { tokenId: string; token: string } {
+  async createAccessToken(project: string | null, description = ""): Promise<{ tokenId: string; token: string }> {
     const token = `sfat_${randomString(43, BASE62)}`;
     const tokenId = `tok-${newUuid().slice(0, 8)}`;
-    this.ctx.write(() => {
-      this.ctx.db
-        .prepare("INSERT INTO access_tokens (lookup, token_id, project, description, created) VALUES (?, ?, ?, ?, ?)")
-        .run(tokenLookupHash(token), tokenId, project, description, this.ctx.iso());
+    await this.ctx.write(async (tx) => {
+      await tx.run("INSERT INTO access_tokens (lookup, token_id, project, description, created) VALUES (?, ?, ?, ?, ?)", tokenLookupHash(token), tokenId, project, description, this.ctx.iso());
     });
     return { tokenId, token };
   }
 
-  list(): CredentialInfo[] {
-    return this.ctx.read(() => [
-      ...(this.ctx.db.prepare("SELECT access_key AS id, project, description, created, revoked FROM credentials ORDER BY created").all() as Omit<CredentialInfo, "kind">[]).map(
+  async list(): Promise<CredentialInfo[]> {
+    return await this.ctx.read(async (tx) => [
+      ...((await tx.all("SELECT access_key AS id, project, description, created, revoked FROM credentials ORDER BY created")) as Omit<CredentialInfo, "kind">[]).map(
         (c) => ({ ...c, kind: "key" as const }),
       ),
-      ...(this.ctx.db.prepare("SELECT token_id AS id, project, description, created, revoked FROM access_tokens ORDER BY created").all() as Omit<CredentialInfo, "kind">[]).map(
+      ...((await tx.all("SELECT token_id AS id, project, description, created, revoked FROM access_tokens ORDER BY created")) as Omit<CredentialInfo, "kind">[]).map(
         (c) => ({ ...c, kind: "token" as const }),
       ),
     ]);
   }
 
   /** Revokes an access key or token id; false when there is no such active credential. */
-  revoke(id: string): boolean {
-    return this.ctx.write(() => {
+  async revoke(id: string): Promise<boolean> {
+    return await this.ctx.write(async (tx) => {
       const now = this.ctx.iso();
-      const a = this.ctx.db.prepare("UPDATE credentials SET revoked = ? WHERE access_key = ? AND revoked IS NULL").run(now, id).changes;
-      const b = this.ctx.db.prepare("UPDATE access_tokens SET revoked = ? WHERE token_id = ? AND revoked IS NULL").run(now, id).changes;
+      const a = await tx.run("UPDATE credentials SET revoked = ? WHERE access_key = ? AND revoked IS NULL", now, id);
+      const b = await tx.run("UPDATE access_tokens SET revoked = ? WHERE token_id = ? AND revoked IS NULL", now, id);
       return a + b > 0;
     });
   }
 
-  verifyKeyPair(accessKey: string, secretKey: string): Principal | undefined {
-    const row = this.ctx.read(
-      () => this.ctx.db.prepare("SELECT project, secret_hash FROM credentials WHERE access_key = ? AND revoked IS NULL").get(accessKey) as
-        | { project: string | null; secret_hash: string }
-        | undefined,
+  async verifyKeyPair(accessKey: string, secretKey: string): Promise<Principal | undefined> {
+    const row = await this.ctx.read(
+      (tx) => tx.get<{ project: string | null; secret_hash: string }>("SELECT project, secret_hash FROM credentials WHERE access_key = ? AND revoked IS NULL", accessKey),
     );
     if (!row || !verifyToken(secretKey, row.secret_hash)) return undefined;
     return { project: row.project, credential: accessKey, kind: "key" };
   }
 
   /** A long-lived access token or a session token. */
-  verifyToken(token: string): Principal | undefined {
+  async verifyToken(token: string): Promise<Principal | undefined> {
     if (token.startsWith("sfst.")) return this.verifySession(token);
-    const row = this.ctx.read(
-      () => this.ctx.db.prepare("SELECT token_id, project FROM access_tokens WHERE lookup = ? AND revoked IS NULL").get(tokenLookupHash(token)) as
-        | { token_id: string; project: string | null }
-        | undefined,
+    const row = await this.ctx.read(
+      (tx) => tx.get<{ token_id: string; project: string | null }>("SELECT token_id, project FROM access_tokens WHERE lookup = ? AND revoked IS NULL", tokenLookupHash(token)),
     );
     return row ? { project: row.project, credential: row.token_id, kind: "token" } : undefined;
   }
@@ -105,7 +97,7 @@ export class Credentials {
     return { access_token: `sfst.${payload}.${signature}`, token_type: "Bearer", expires_in: Math.floor(ttlMs / 1000) };
   }
 
-  private verifySession(token: string): Principal | undefined {
+  private async verifySession(token: string): Promise<Principal | undefined> {
     const [, payload, signature] = token.split(".");
     if (!payload || !signature) return undefined;
     const expected = this.ctx.box.mac("session", payload);
@@ -118,7 +110,7 @@ export class Credentials {
       return undefined;
     }
     if (typeof claims.k !== "string" || typeof claims.exp !== "number" || claims.exp <= this.ctx.now()) return undefined;
-    const active = this.ctx.read(() => this.ctx.db.prepare("SELECT project FROM credentials WHERE access_key = ? AND revoked IS NULL").get(claims.k) as { project: string | null } | undefined);
+    const active = await this.ctx.read((tx) => tx.get<{ project: string | null }>("SELECT project FROM credentials WHERE access_key = ? AND revoked IS NULL", claims.k));
     if (!active) return undefined;
     return { project: active.project, credential: claims.k, kind: "session" };
   }

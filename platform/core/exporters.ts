@@ -16,6 +16,7 @@ import type {
   Mutation,
 } from "../types.js";
 import { checkBody, type BodyType } from "../validation.js";
+import type { Tx } from "../storage.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
 import { claimProject, projectKey } from "./projects.js";
@@ -53,8 +54,8 @@ export class Exporters {
     private readonly kind: Kind,
   ) {}
 
-  private row(project: string, id: string): ExporterRow | undefined {
-    return this.ctx.db.prepare("SELECT * FROM exporters WHERE id = ? AND project = ? AND kind = ?").get(id, project, this.kind) as ExporterRow | undefined;
+  private row(tx: Tx, project: string, id: string): Promise<ExporterRow | undefined> {
+    return tx.get<ExporterRow>("SELECT * FROM exporters WHERE id = ? AND project = ? AND kind = ?", id, project, this.kind);
   }
 
   /** Checks the configuration block(s) and returns the one in use. */
@@ -85,9 +86,9 @@ export class Exporters {
     return block;
   }
 
-  create(project: string, body: AnyInput): Mutation<LogExporter | MetricExporter> {
+  async create(project: string, body: AnyInput): Promise<Mutation<LogExporter | MetricExporter>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings = checkBody(TYPE_KEY[this.kind], body as unknown as Record<string, unknown>);
     const region = exporterRegion(body.region);
     const block = this.configured(body);
@@ -95,31 +96,29 @@ export class Exporters {
     const { config, secret } = splitSecret(block, body[block] as unknown as Record<string, unknown>);
     const spec: ExporterSpec = { name: body.name ?? `${this.kind === "log" ? "logs" : "metrics"}-${randomInt(10000, 100000)}`, type: block, config };
     const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
-    const row = this.ctx.write(() => {
+    const row = await this.ctx.write(async (tx) => {
       const now = this.ctx.iso();
       const record: ExporterRow = { id, project, kind: this.kind, region, spec: JSON.stringify(spec), secrets: sealed, created: now, updated: now };
-      this.ctx.db
-        .prepare("INSERT INTO exporters (id, project, kind, region, spec, secrets, created, updated) VALUES (@id, @project, @kind, @region, @spec, @secrets, @created, @updated)")
-        .run(record);
-      this.ctx.event(project, TF_TYPE[this.kind], id, "created", `${this.kind} exporter ${spec.name} (${block}) created in ${region}`);
+      await tx.run("INSERT INTO exporters (id, project, kind, region, spec, secrets, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", record.id, record.project, record.kind, record.region, record.spec, record.secrets, record.created, record.updated);
+      await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "created", `${this.kind} exporter ${spec.name} (${block}) created in ${region}`);
       return record;
     });
     return { body: this.toBody(row), warnings };
   }
 
-  get(project: string, id: string): LogExporter | MetricExporter {
+  async get(project: string, id: string): Promise<LogExporter | MetricExporter> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.read(() => this.row(project, id));
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.read(async (tx) => (await this.row(tx, project, id)));
     if (!row) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
     return this.toBody(row);
   }
 
-  list(project: string): Array<LogExporter | MetricExporter> {
+  async list(project: string): Promise<Array<LogExporter | MetricExporter>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const rows = this.ctx.read(
-      () => this.ctx.db.prepare("SELECT * FROM exporters WHERE project = ? AND kind = ? ORDER BY created, id").all(project, this.kind) as ExporterRow[],
+    project = await projectKey(this.ctx, project);
+    const rows = await this.ctx.read(
+      (tx) => tx.all<ExporterRow>("SELECT * FROM exporters WHERE project = ? AND kind = ? ORDER BY created, id", project, this.kind),
     );
     return rows.map((r) => this.toBody(r));
   }
@@ -128,12 +127,12 @@ export class Exporters {
    * Blocks given in the patch replace the stored configuration (the others are cleared). A block
    * of the stored type sent without its secret keeps the stored secret.
    */
-  update(project: string, id: string, patch: ExporterPatch<AnyInput>): Mutation<LogExporter | MetricExporter> {
+  async update(project: string, id: string, patch: ExporterPatch<AnyInput>): Promise<Mutation<LogExporter | MetricExporter>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
+    project = await projectKey(this.ctx, project);
     let warnings: Warning[] = [];
-    const row = this.ctx.write(() => {
-      const current = this.row(project, id);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, id);
       if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
       if (patch.region !== undefined && patch.region !== null && patch.region !== current.region) {
         throw precondition(["region"], `region of an exporter cannot change (it is ${current.region}): the exporter must be replaced`);
@@ -161,26 +160,26 @@ export class Exporters {
       if (JSON.stringify(next) === current.spec && block === spec.type && storedSecrets[SECRET_OF[block]] === secret) return current;
       const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
       const updated = this.ctx.iso();
-      this.ctx.db.prepare("UPDATE exporters SET spec = ?, secrets = ?, updated = ? WHERE id = ?").run(JSON.stringify(next), sealed, updated, id);
-      this.ctx.event(project, TF_TYPE[this.kind], id, "updated", `${this.kind} exporter ${next.name} updated (${block})`);
+      await tx.run("UPDATE exporters SET spec = ?, secrets = ?, updated = ? WHERE id = ?", JSON.stringify(next), sealed, updated, id);
+      await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "updated", `${this.kind} exporter ${next.name} updated (${block})`);
       return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
     });
     return { body: this.toBody(row), warnings };
   }
 
-  delete(project: string, id: string): void {
+  async delete(project: string, id: string): Promise<void> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    this.ctx.write(() => {
-      const current = this.row(project, id);
+    project = await projectKey(this.ctx, project);
+    await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, id);
       if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
       const column = this.kind === "log" ? "log_exporter_id" : "metric_exporter_id";
-      const users = this.ctx.db.prepare(`SELECT id FROM services WHERE ${column} = ? ORDER BY id`).all(id) as Array<{ id: string }>;
+      const users = (await tx.all(`SELECT id FROM services WHERE ${column} = ? ORDER BY id`, id)) as Array<{ id: string }>;
       if (users.length > 0) {
         throw precondition(["id"], `${this.kind} exporter ${id} is still attached to services ${users.map((u) => u.id).join(", ")}: detach it first (unset ${column})`);
       }
-      this.ctx.db.prepare("DELETE FROM exporters WHERE id = ?").run(id);
-      this.ctx.event(project, TF_TYPE[this.kind], id, "deleted", `${this.kind} exporter deleted`);
+      await tx.run("DELETE FROM exporters WHERE id = ?", id);
+      await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", `${this.kind} exporter deleted`);
     });
   }
 

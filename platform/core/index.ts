@@ -1,7 +1,6 @@
-// The domain core: every resource family over one store. Synchronous (better-sqlite3), except
-// where a service password is hashed or checked: scrypt runs on the thread pool (secrets.ts). The
-// embedded client wraps it in the async PlatformClient interface and the server exposes it over
-// HTTP through that client.
+// The domain core: every resource family over one storage (storage.ts: SQLite or PostgreSQL),
+// asynchronous; scrypt for service passwords runs on the thread pool (secrets.ts). The embedded
+// client wraps it in the PlatformClient interface and the server exposes it over HTTP through it.
 
 import { catalogProducts } from "../catalog.js";
 import type { PlatformEvent, ProductsLookup } from "../types.js";
@@ -39,17 +38,23 @@ export class PlatformCore {
     this.objStoreConnectors = new ObjStoreConnectors(this.ctx);
     this.srcDbConnectors = new SrcDbConnectors(this.ctx);
     this.credentials = new Credentials(this.ctx);
-    mergeNumberedProjects(this.ctx);
+  }
+
+  /** The domain core over an open store; moves objects stored under project numbers once (projects.ts). */
+  static async open(options: CoreOptions): Promise<PlatformCore> {
+    const core = new PlatformCore(options);
+    await mergeNumberedProjects(core.ctx);
+    return core;
   }
 
   products(): ProductsLookup {
     return { id: "products", products: catalogProducts() };
   }
 
-  events(project: string, filter: { resourceId?: string; kind?: string } = {}): PlatformEvent[] {
+  async events(project: string, filter: { resourceId?: string; kind?: string } = {}): Promise<PlatformEvent[]> {
     checkProject(project);
     // restore channel events are recorded under the project id (a number is resolved to it)
-    const id = this.ctx.read(() => this.projects.find(project)?.id ?? project);
+    const id = (await this.ctx.read((tx) => this.projects.find(tx, project)))?.id ?? project;
     const where = ["project = ?"];
     const args: unknown[] = [id];
     if (filter.resourceId !== undefined) {
@@ -60,10 +65,10 @@ export class PlatformCore {
       where.push("kind = ?");
       args.push(filter.kind);
     }
-    return this.ctx.read(() => this.ctx.db.prepare(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq`).all(...args) as PlatformEvent[]);
+    return await this.ctx.read((tx) => tx.all<PlatformEvent>(`SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq`, ...args));
   }
 
-  close(): void {
-    this.ctx.store.close();
+  close(): Promise<void> {
+    return this.ctx.store.close();
   }
 }

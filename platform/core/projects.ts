@@ -10,6 +10,7 @@
 
 import { createHash } from "node:crypto";
 import { invalid } from "../errors.js";
+import type { Tx } from "../storage.js";
 import type { Ctx } from "./context.js";
 
 export const PROJECT_ID_RE = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
@@ -34,33 +35,33 @@ export class Projects {
   constructor(private readonly ctx: Ctx) {}
 
   /** Looks a project up by id or number without registering it. */
-  find(ref: string): ProjectRecord | undefined {
+  find(tx: Tx, ref: string): Promise<ProjectRecord | undefined> {
     const column = PROJECT_NUMBER_RE.test(ref) ? "number" : "id";
-    return this.ctx.db.prepare(`SELECT id, number FROM projects WHERE ${column} = ?`).get(ref) as ProjectRecord | undefined;
+    return tx.get<ProjectRecord>(`SELECT id, number FROM projects WHERE ${column} = ?`, ref);
   }
 
   /** Looks a project up, registering it on first use. Call inside a write transaction. */
-  resolve(ref: string, path: (string | number)[] = ["project"]): ProjectRecord {
+  async resolve(tx: Tx, ref: string, path: (string | number)[] = ["project"]): Promise<ProjectRecord> {
     if (!isProjectRef(ref)) {
       throw invalid(path, "must be a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number");
     }
-    const found = this.find(ref);
+    const found = await this.find(tx, ref);
     if (found) return found;
-    const insert = this.ctx.db.prepare("INSERT OR IGNORE INTO projects (id, number, created) VALUES (?, ?, ?)");
     for (let attempt = 0; attempt < 100; attempt++) {
       const record = PROJECT_NUMBER_RE.test(ref)
         ? { id: attempt === 0 ? `project-${ref}` : `project-${ref}-${attempt}`, number: ref }
         : { id: ref, number: numberFor(ref, attempt) };
-      if (insert.run(record.id, record.number, this.ctx.iso()).changes === 1) return record;
+      const inserted = await tx.run("INSERT INTO projects (id, number, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", record.id, record.number, this.ctx.iso());
+      if (inserted === 1) return record;
     }
     throw new Error(`could not register project ${ref}`);
   }
 
   /** Whether two references (ids or numbers) name the same project, without registering either. */
-  same(a: string, b: string): boolean {
+  async same(tx: Tx, a: string, b: string): Promise<boolean> {
     if (a === b) return true;
-    const ra = this.find(a);
-    const rb = this.find(b);
+    const ra = await this.find(tx, a);
+    const rb = await this.find(tx, b);
     return ra !== undefined && rb !== undefined && ra.id === rb.id;
   }
 }
@@ -70,19 +71,19 @@ export class Projects {
  * number nobody registered has no objects, and names that are no project reference (tsdb accepts
  * any name without slashes or spaces) have no number: both are their own key.
  */
-export function projectKey(ctx: Ctx, ref: string): string {
+export async function projectKey(ctx: Ctx, ref: string): Promise<string> {
   if (!PROJECT_NUMBER_RE.test(ref)) return ref;
-  return ctx.read(() => new Projects(ctx).find(ref))?.id ?? ref;
+  return (await ctx.read((tx) => new Projects(ctx).find(tx, ref)))?.id ?? ref;
 }
 
 /**
  * `projectKey` for a create: an id or number seen for the first time is registered, so that the
  * other name finds the object too from then on.
  */
-export function claimProject(ctx: Ctx, ref: string): string {
+export async function claimProject(ctx: Ctx, ref: string): Promise<string> {
   if (!isProjectRef(ref)) return ref;
   const projects = new Projects(ctx);
-  return (ctx.read(() => projects.find(ref)) ?? ctx.write(() => projects.resolve(ref))).id;
+  return ((await ctx.read((tx) => projects.find(tx, ref))) ?? (await ctx.write((tx) => projects.resolve(tx, ref)))).id;
 }
 
 /** Tables whose `project` column holds the project's storage key (restore channels keep their own). */
@@ -94,30 +95,28 @@ const MERGED_KEY = "projects_merged";
  * nothing did), once per store. A VPC whose name is taken under the id is renamed
  * `<name>-<vpcs_id>` (VPC names are unique in a project), with an event saying so.
  */
-export function mergeNumberedProjects(ctx: Ctx): void {
-  const done = () => ctx.db.prepare("SELECT 1 FROM meta WHERE key = ?").get(MERGED_KEY) !== undefined;
-  if (ctx.read(done)) return;
-  ctx.write(() => {
-    if (done()) return;
+export async function mergeNumberedProjects(ctx: Ctx): Promise<void> {
+  const done = async (tx: Tx) => (await tx.get("SELECT 1 FROM meta WHERE key = ?", MERGED_KEY)) !== undefined;
+  if (await ctx.read(done)) return;
+  await ctx.write(async (tx) => {
+    if (await done(tx)) return;
     const numbers = new Set<string>();
     for (const table of PROJECT_TABLES) {
-      for (const row of ctx.db.prepare(`SELECT DISTINCT project FROM ${table}`).all() as { project: string }[]) {
+      for (const row of await tx.all<{ project: string }>(`SELECT DISTINCT project FROM ${table}`)) {
         if (PROJECT_NUMBER_RE.test(row.project)) numbers.add(row.project);
       }
     }
     const projects = new Projects(ctx);
     for (const number of numbers) {
-      const id = projects.resolve(number).id;
-      const clashes = ctx.db
-        .prepare("SELECT n.id, n.name FROM vpcs n JOIN vpcs i ON i.project = ? AND i.name = n.name WHERE n.project = ?")
-        .all(id, number) as { id: number; name: string }[];
+      const id = (await projects.resolve(tx, number)).id;
+      const clashes = (await tx.all("SELECT n.id, n.name FROM vpcs n JOIN vpcs i ON i.project = ? AND i.name = n.name WHERE n.project = ?", id, number)) as { id: number; name: string }[];
       for (const vpc of clashes) {
         const renamed = `${vpc.name}-${vpc.id}`;
-        ctx.db.prepare("UPDATE vpcs SET name = ? WHERE id = ?").run(renamed, vpc.id);
-        ctx.event(id, "tsdb_vpcs", String(vpc.id), "renamed", `VPC renamed from ${vpc.name} to ${renamed}: project ${number} and ${id} are one project, and ${id} has a VPC named ${vpc.name}`);
+        await tx.run("UPDATE vpcs SET name = ? WHERE id = ?", renamed, vpc.id);
+        await ctx.event(tx, id, "tsdb_vpcs", String(vpc.id), "renamed", `VPC renamed from ${vpc.name} to ${renamed}: project ${number} and ${id} are one project, and ${id} has a VPC named ${vpc.name}`);
       }
-      for (const table of PROJECT_TABLES) ctx.db.prepare(`UPDATE ${table} SET project = ? WHERE project = ?`).run(id, number);
+      for (const table of PROJECT_TABLES) await tx.run(`UPDATE ${table} SET project = ? WHERE project = ?`, id, number);
     }
-    ctx.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)").run(MERGED_KEY, ctx.iso());
+    await tx.run("INSERT INTO meta (key, value) VALUES (?, ?)", MERGED_KEY, ctx.iso());
   });
 }

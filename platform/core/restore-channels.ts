@@ -17,6 +17,7 @@ import type {
   RestoreChannelInput,
   RestoreChannelPatch,
 } from "../types.js";
+import type { Tx } from "../storage.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { Projects, isProjectRef } from "./projects.js";
 
@@ -99,7 +100,7 @@ export class RestoreChannels {
     this.projects = new Projects(ctx);
   }
 
-  create(body: RestoreChannelInput, options: CreateRestoreChannelOptions = {}): Mutation<RestoreChannel> {
+  async create(body: RestoreChannelInput, options: CreateRestoreChannelOptions = {}): Promise<Mutation<RestoreChannel>> {
     const projectRef = body.project ?? options.defaultProject;
     if (!projectRef) throw invalid(["project"], "project is required: set project on the resource or a default project on the provider");
     if (!isProjectRef(projectRef)) throw invalid(["project"], "must be a project id (6-30 lowercase letters, digits and dashes, starting with a letter) or a project number");
@@ -115,13 +116,13 @@ export class RestoreChannels {
     checkLabels(options.defaultLabels, "default_labels");
     const effective: Labels = { ...(options.defaultLabels ?? {}), ...(body.labels ?? {}) };
 
-    const row = this.ctx.write(() => {
-      const project = this.projects.resolve(projectRef, ["project"]);
-      const dest = this.projects.resolve(destination[1]!, ["destination_project"]);
-      const exists = this.ctx.db.prepare("SELECT 1 FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?");
+    const row = await this.ctx.write(async (tx) => {
+      const project = await this.projects.resolve(tx, projectRef, ["project"]);
+      const dest = await this.projects.resolve(tx, destination[1]!, ["destination_project"]);
+      const exists = (name: string) => tx.get("SELECT 1 FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?", project.id, body.location, name);
       let name = body.name;
       if (name !== undefined) {
-        if (exists.get(project.id, body.location, name)) {
+        if (await exists(name)) {
           throw new PlatformError(
             "conflict",
             `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists`,
@@ -129,7 +130,7 @@ export class RestoreChannels {
         }
       } else {
         do name = `channel-${randomString(8)}`;
-        while (exists.get(project.id, body.location, name));
+        while (await exists(name));
       }
       const now = this.ctx.iso();
       const record: ChannelRow = {
@@ -146,26 +147,26 @@ export class RestoreChannels {
         created: now,
         updated: now,
       };
-      this.ctx.db
-        .prepare(
-          `INSERT INTO restore_channels (project_id, location, name, project_ref, uid, etag, destination_project, destination_project_id, description, labels, created, updated)
-           VALUES (@project_id, @location, @name, @project_ref, @uid, @etag, @destination_project, @destination_project_id, @description, @labels, @created, @updated)`,
-        )
-        .run(record);
-      this.ctx.event(project.id, "containerbackup_restore_channel", restoreChannelFullName({ project: projectRef, location: body.location, name }), "created", "restore channel created");
+      await tx.run(
+        `INSERT INTO restore_channels (project_id, location, name, project_ref, uid, etag, destination_project, destination_project_id, description, labels, created, updated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        record.project_id, record.location, record.name, record.project_ref, record.uid, record.etag, record.destination_project,
+        record.destination_project_id, record.description, record.labels, record.created, record.updated,
+      );
+      await this.ctx.event(tx, project.id, "containerbackup_restore_channel", restoreChannelFullName({ project: projectRef, location: body.location, name }), "created", "restore channel created");
       return record;
     });
     return { body: this.toBody(row, { labelKeys: Object.keys(body.labels ?? {}), defaultLabels: options.defaultLabels }), warnings: [] };
   }
 
-  get(fullName: string, view?: LabelView): RestoreChannel {
+  async get(fullName: string, view?: LabelView): Promise<RestoreChannel> {
     const n = parseRestoreChannelName(fullName);
-    const row = this.ctx.read(() => this.find(n));
+    const row = await this.ctx.read((tx) => this.find(tx, n));
     if (!row) throw notFound(`restore channel ${fullName}`);
     return this.toBody(row, view);
   }
 
-  update(fullName: string, patch: RestoreChannelPatch, etag: string | undefined, view: LabelView = {}): Mutation<RestoreChannel> {
+  async update(fullName: string, patch: RestoreChannelPatch, etag: string | undefined, view: LabelView = {}): Promise<Mutation<RestoreChannel>> {
     const n = parseRestoreChannelName(fullName);
     if (patch.description !== undefined && patch.description !== null && typeof patch.description !== "string") throw invalid(["description"], "must be a string");
     checkLabels(patch.labels ?? undefined, "labels");
@@ -173,8 +174,8 @@ export class RestoreChannels {
     if (patch.remove_labels !== undefined && (!Array.isArray(patch.remove_labels) || patch.remove_labels.some((k) => typeof k !== "string"))) {
       throw invalid(["remove_labels"], "must be a list of label keys");
     }
-    const row = this.ctx.write(() => {
-      const current = this.find(n);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.find(tx, n);
       if (!current) throw notFound(`restore channel ${fullName}`);
       this.checkEtag(fullName, current, etag);
       for (const field of ["name", "location", "destination_project"] as const) {
@@ -183,7 +184,7 @@ export class RestoreChannels {
           throw precondition([field], `${field} of a restore channel cannot change (it is ${current[field]}): the channel must be replaced`);
         }
       }
-      if (patch.project !== undefined && patch.project !== null && !this.projects.same(patch.project, current.project_ref)) {
+      if (patch.project !== undefined && patch.project !== null && !(await this.projects.same(tx, patch.project, current.project_ref))) {
         throw precondition(["project"], `project of a restore channel cannot change (it is ${current.project_ref}): the channel must be replaced`);
       }
       let description = current.description;
@@ -198,51 +199,50 @@ export class RestoreChannels {
       const labelsJson = JSON.stringify(labels);
       if (description === current.description && labelsJson === current.labels) return current; // nothing changed
       const updated: ChannelRow = { ...current, description, labels: labelsJson, etag: newEtag(), updated: this.ctx.iso() };
-      this.ctx.db
-        .prepare("UPDATE restore_channels SET description = ?, labels = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?")
-        .run(updated.description, updated.labels, updated.etag, updated.updated, current.project_id, current.location, current.name);
-      this.ctx.event(current.project_id, "containerbackup_restore_channel", fullName, "updated", "restore channel updated");
+      await tx.run(
+        "UPDATE restore_channels SET description = ?, labels = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?",
+        updated.description, updated.labels, updated.etag, updated.updated, current.project_id, current.location, current.name,
+      );
+      await this.ctx.event(tx, current.project_id, "containerbackup_restore_channel", fullName, "updated", "restore channel updated");
       return updated;
     });
     const labelKeys = view.labelKeys ?? (patch.labels ? Object.keys(patch.labels) : undefined);
     return { body: this.toBody(row, { ...view, labelKeys }), warnings: [] };
   }
 
-  delete(fullName: string, etag: string | undefined): void {
+  async delete(fullName: string, etag: string | undefined): Promise<void> {
     const n = parseRestoreChannelName(fullName);
-    this.ctx.write(() => {
-      const current = this.find(n);
+    await this.ctx.write(async (tx) => {
+      const current = await this.find(tx, n);
       if (!current) throw notFound(`restore channel ${fullName}`);
       this.checkEtag(fullName, current, etag);
-      this.ctx.db.prepare("DELETE FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?").run(current.project_id, current.location, current.name);
-      this.ctx.event(current.project_id, "containerbackup_restore_channel", fullName, "deleted", "restore channel deleted");
+      await tx.run("DELETE FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?", current.project_id, current.location, current.name);
+      await this.ctx.event(tx, current.project_id, "containerbackup_restore_channel", fullName, "deleted", "restore channel deleted");
     });
   }
 
-  list(project: string, location?: string): RestoreChannel[] {
-    return this.ctx.read(() => {
-      const record = this.projects.find(project);
+  async list(project: string, location?: string): Promise<RestoreChannel[]> {
+    return await this.ctx.read(async (tx) => {
+      const record = await this.projects.find(tx, project);
       if (!record) return [];
       const rows = (
         location === undefined
-          ? this.ctx.db.prepare("SELECT * FROM restore_channels WHERE project_id = ? ORDER BY location, name").all(record.id)
-          : this.ctx.db.prepare("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? ORDER BY name").all(record.id, location)
+          ? (await tx.all("SELECT * FROM restore_channels WHERE project_id = ? ORDER BY location, name", record.id))
+          : (await tx.all("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? ORDER BY name", record.id, location))
       ) as ChannelRow[];
       return rows.map((row) => this.toBody(row));
     });
   }
 
-  resolveProject(ref: string): { project_id: string; project_number: string } {
-    const record = this.ctx.write(() => this.projects.resolve(ref));
+  async resolveProject(ref: string): Promise<{ project_id: string; project_number: string }> {
+    const record = await this.ctx.write((tx) => this.projects.resolve(tx, ref));
     return { project_id: record.id, project_number: record.number };
   }
 
-  private find(n: ChannelName): ChannelRow | undefined {
-    const project = this.projects.find(n.project);
+  private async find(tx: Tx, n: ChannelName): Promise<ChannelRow | undefined> {
+    const project = await this.projects.find(tx, n.project);
     if (!project) return undefined;
-    return this.ctx.db
-      .prepare("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?")
-      .get(project.id, n.location, n.name) as ChannelRow | undefined;
+    return await tx.get<ChannelRow>("SELECT * FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?", project.id, n.location, n.name);
   }
 
   private checkEtag(fullName: string, current: ChannelRow, etag: string | undefined): void {

@@ -28,6 +28,7 @@ import { hashPassword, newPassword, newServiceId, verifyPassword } from "../secr
 import { parseTrack, statusAt, track, type Track } from "../status.js";
 import type { Mutation, Service, ServiceInput, ServiceLookup, ServicePatch, ServiceStatus } from "../types.js";
 import { checkBody } from "../validation.js";
+import type { Tx } from "../storage.js";
 import { compact, parseJson, sameJson, warning, type Ctx } from "./context.js";
 import { claimProject, projectKey } from "./projects.js";
 
@@ -124,39 +125,39 @@ export class Services {
 
   // --- reads ---------------------------------------------------------------------------------
 
-  findRow(project: string, id: string): ServiceRow | undefined {
-    return this.ctx.db.prepare("SELECT * FROM services WHERE id = ? AND project = ?").get(id, project) as ServiceRow | undefined;
+  findRow(tx: Tx, project: string, id: string): Promise<ServiceRow | undefined> {
+    return tx.get<ServiceRow>("SELECT * FROM services WHERE id = ? AND project = ?", id, project);
   }
 
-  get(project: string, id: string): Service {
+  async get(project: string, id: string): Promise<Service> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.read(() => this.findRow(project, id));
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.read(async (tx) => (await this.findRow(tx, project, id)));
     if (!row) throw notFound(`service ${id} in project ${project}`);
     return this.toBody(row);
   }
 
-  list(project: string): Service[] {
+  async list(project: string): Promise<Service[]> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const rows = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM services WHERE project = ? ORDER BY created, id").all(project) as ServiceRow[]);
+    project = await projectKey(this.ctx, project);
+    const rows = await this.ctx.read((tx) => tx.all<ServiceRow>("SELECT * FROM services WHERE project = ? ORDER BY created, id", project));
     return rows.map((row) => this.toBody(row));
   }
 
   async checkPassword(project: string, id: string, password: string): Promise<boolean> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const hash = this.ctx.read(() => {
-      const row = this.findRow(project, id);
+    project = await projectKey(this.ctx, project);
+    const hash = await this.ctx.read(async (tx) => {
+      const row = await this.findRow(tx, project, id);
       if (!row) throw notFound(`service ${id} in project ${project}`);
-      if (row.source_id) return this.findRow(project, row.source_id)?.password_hash ?? null;
+      if (row.source_id) return (await this.findRow(tx, project, row.source_id))?.password_hash ?? null;
       return row.password_hash;
     });
     return await verifyPassword(password, hash);
   }
 
-  lookup(project: string, id: string): ServiceLookup {
-    const s = this.get(project, id);
+  async lookup(project: string, id: string): Promise<ServiceLookup> {
+    const s = await this.get(project, id);
     return compact({
       id: s.id,
       name: s.name,
@@ -192,7 +193,7 @@ export class Services {
 
   async create(project: string, body: ServiceInput): Promise<Mutation<Service>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_service", body as Record<string, unknown>);
     const isReplica = body.read_replica_source !== undefined && body.read_replica_source !== null;
 
@@ -210,9 +211,9 @@ export class Services {
       warnings.push(warning([body.password !== undefined ? "password" : "password_wo"], "a read replica shares its source's password; the password given is not applied"));
     }
 
-    const row = this.ctx.write(() => {
+    const row = await this.ctx.write(async (tx) => {
       let source: ServiceRow | undefined;
-      if (isReplica) source = this.replicaSource(project, body.read_replica_source!);
+      if (isReplica) source = await this.replicaSource(tx, project, body.read_replica_source!);
       const region = body.region_code ?? source?.region ?? DEFAULT_REGION;
       if (source && region !== source.region) {
         throw precondition(
@@ -228,12 +229,12 @@ export class Services {
         replica: randomPort(),
       });
       spec.name = body.name ?? (sourceSpec ? `replica-${sourceSpec.name}` : `db-${randomInt(10000, 100000)}`);
-      if (body.vpc_id !== undefined && body.vpc_id !== null) this.checkVpc(project, body.vpc_id, region);
+      if (body.vpc_id !== undefined && body.vpc_id !== null) await this.checkVpc(tx, project, body.vpc_id, region);
       if (body.log_exporter_id) {
         // a service created with its exporter starts with logs flowing: no restart is pending
-        this.checkExporter(project, body.log_exporter_id, "log", region);
+        await this.checkExporter(tx, project, body.log_exporter_id, "log", region);
       }
-      if (body.metric_exporter_id) this.checkExporter(project, body.metric_exporter_id, "metric", region);
+      if (body.metric_exporter_id) await this.checkExporter(tx, project, body.metric_exporter_id, "metric", region);
 
       const now = this.ctx.now();
       const half = Math.floor(this.ctx.transitionMs / 2);
@@ -245,7 +246,7 @@ export class Services {
         ? track(now, [...creating, ["PAUSING", this.ctx.transitionMs]], "PAUSED")
         : track(now, creating, "READY");
       let id = newServiceId();
-      while (this.ctx.db.prepare("SELECT 1 FROM services WHERE id = ?").get(id)) id = newServiceId();
+      while ((await tx.get("SELECT 1 FROM services WHERE id = ?", id))) id = newServiceId();
       const record: ServiceRow = {
         id,
         project,
@@ -260,14 +261,10 @@ export class Services {
         created: this.ctx.iso(now),
         updated: this.ctx.iso(now),
       };
-      this.ctx.db
-        .prepare(
-          `INSERT INTO services (id, project, region, source_id, vpc_id, log_exporter_id, metric_exporter_id, spec, password_hash, track, created, updated)
-           VALUES (@id, @project, @region, @source_id, @vpc_id, @log_exporter_id, @metric_exporter_id, @spec, @password_hash, @track, @created, @updated)`,
-        )
-        .run(record);
-      this.ctx.event(project, TYPE, id, "created", source ? `read replica of ${source.id} created in ${region}` : `service created in ${region}`);
-      if (body.paused) this.ctx.event(project, TYPE, id, "paused", "service paused after creation");
+      await tx.run(`INSERT INTO services (id, project, region, source_id, vpc_id, log_exporter_id, metric_exporter_id, spec, password_hash, track, created, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, record.id, record.project, record.region, record.source_id, record.vpc_id, record.log_exporter_id, record.metric_exporter_id, record.spec, record.password_hash, record.track, record.created, record.updated);
+      await this.ctx.event(tx, project, TYPE, id, "created", source ? `read replica of ${source.id} created in ${region}` : `service created in ${region}`);
+      if (body.paused) await this.ctx.event(tx, project, TYPE, id, "paused", "service paused after creation");
       return record;
     });
     const out = this.toBody(row);
@@ -279,8 +276,8 @@ export class Services {
 
   async update(project: string, id: string, patch: ServicePatch): Promise<Mutation<Service>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const before = this.ctx.read(() => this.findRow(project, id));
+    project = await projectKey(this.ctx, project);
+    const before = await this.ctx.read(async (tx) => (await this.findRow(tx, project, id)));
     if (!before) throw notFound(`service ${id} in project ${project}`);
     const beforeSpec = parseJson<ServiceSpec>(before.spec);
     const warnings: Warning[] = [];
@@ -301,8 +298,8 @@ export class Services {
       }
     }
 
-    const row = this.ctx.write(() => {
-      const current = this.findRow(project, id);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.findRow(tx, project, id);
       if (!current) throw notFound(`service ${id} in project ${project}`);
       const spec = parseJson<ServiceSpec>(current.spec);
       const t = parseTrack<ServiceStatus>(current.track);
@@ -341,7 +338,7 @@ export class Services {
       else delete checked.password_wo_version;
       warnings.push(...checkBody("resource.tsdb_service", checked));
 
-      const source = current.source_id ? this.findRow(project, current.source_id) : undefined;
+      const source = current.source_id ? (await this.findRow(tx, project, current.source_id)) : undefined;
       const next = resolveSpec(merged, source ? parseJson<ServiceSpec>(source.spec) : undefined, current.source_id !== null, spec.ports);
       next.name = merged.name ?? spec.name;
       if (current.source_id) next.read_replica_nodes = merged.read_replica_nodes ?? spec.read_replica_nodes ?? 1;
@@ -349,12 +346,12 @@ export class Services {
       const vpcId = merged.vpc_id ?? null;
       const logId = merged.log_exporter_id ?? null;
       const metricId = merged.metric_exporter_id ?? null;
-      if (vpcId !== null && vpcId !== current.vpc_id) this.checkVpc(project, vpcId, current.region);
+      if (vpcId !== null && vpcId !== current.vpc_id) await this.checkVpc(tx, project, vpcId, current.region);
       if (logId !== null && logId !== current.log_exporter_id) {
-        this.checkExporter(project, logId, "log", current.region);
+        await this.checkExporter(tx, project, logId, "log", current.region);
         warnings.push(logExporterWarning(logId));
       }
-      if (metricId !== null && metricId !== current.metric_exporter_id) this.checkExporter(project, metricId, "metric", current.region);
+      if (metricId !== null && metricId !== current.metric_exporter_id) await this.checkExporter(tx, project, metricId, "metric", current.region);
 
       const wantPaused = merged.paused ?? false;
       const isPaused = t.final === "PAUSED";
@@ -408,14 +405,10 @@ export class Services {
         track: JSON.stringify(nextTrack),
         updated: this.ctx.iso(now),
       };
-      this.ctx.db
-        .prepare(
-          `UPDATE services SET vpc_id = @vpc_id, log_exporter_id = @log_exporter_id, metric_exporter_id = @metric_exporter_id,
-             spec = @spec, password_hash = @password_hash, track = @track, updated = @updated WHERE id = @id`,
-        )
-        .run(updated);
+      await tx.run(`UPDATE services SET vpc_id = ?, log_exporter_id = ?, metric_exporter_id = ?,
+             spec = ?, password_hash = ?, track = ?, updated = ? WHERE id = ?`, updated.vpc_id, updated.log_exporter_id, updated.metric_exporter_id, updated.spec, updated.password_hash, updated.track, updated.updated, updated.id);
       if (events.length === 0) events.push(["updated", "service updated"]);
-      for (const [kind, message] of events) this.ctx.event(project, TYPE, id, kind, message);
+      for (const [kind, message] of events) await this.ctx.event(tx, project, TYPE, id, kind, message);
       return updated;
     });
     return { body: this.toBody(row), warnings };
@@ -423,33 +416,33 @@ export class Services {
 
   // --- delete --------------------------------------------------------------------------------
 
-  delete(project: string, id: string): void {
+  async delete(project: string, id: string): Promise<void> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    this.ctx.write(() => {
-      const current = this.findRow(project, id);
+    project = await projectKey(this.ctx, project);
+    await this.ctx.write(async (tx) => {
+      const current = await this.findRow(tx, project, id);
       if (!current) throw notFound(`service ${id} in project ${project}`);
-      const replicas = this.ctx.db.prepare("SELECT id FROM services WHERE source_id = ? ORDER BY id").all(id) as Array<{ id: string }>;
+      const replicas = (await tx.all("SELECT id FROM services WHERE source_id = ? ORDER BY id", id)) as Array<{ id: string }>;
       if (replicas.length > 0) {
         throw precondition(
           ["id"],
           `service ${id} still has read ${replicas.length === 1 ? "replica" : "replicas"} ${replicas.map((r) => r.id).join(", ")}: delete ${replicas.length === 1 ? "it" : "them"} first`,
         );
       }
-      const connectors = this.ctx.db.prepare("SELECT id, kind FROM connectors WHERE service_id = ?").all(id) as Array<{ id: string; kind: string }>;
+      const connectors = (await tx.all("SELECT id, kind FROM connectors WHERE service_id = ?", id)) as Array<{ id: string; kind: string }>;
       for (const c of connectors) {
-        this.ctx.db.prepare("DELETE FROM connectors WHERE id = ?").run(c.id);
-        this.ctx.event(project, c.kind === "src_db" ? "tsdb_connector_src_db" : "tsdb_connector_obj_store", c.id, "deleted", `deleted with service ${id}`);
+        await tx.run("DELETE FROM connectors WHERE id = ?", c.id);
+        await this.ctx.event(tx, project, c.kind === "src_db" ? "tsdb_connector_src_db" : "tsdb_connector_obj_store", c.id, "deleted", `deleted with service ${id}`);
       }
-      this.ctx.db.prepare("DELETE FROM services WHERE id = ?").run(id);
-      this.ctx.event(project, TYPE, id, "deleted", "service deleted");
+      await tx.run("DELETE FROM services WHERE id = ?", id);
+      await this.ctx.event(tx, project, TYPE, id, "deleted", "service deleted");
     });
   }
 
   // --- rules ---------------------------------------------------------------------------------
 
-  private replicaSource(project: string, sourceId: string): ServiceRow {
-    const source = this.findRow(project, sourceId);
+  private async replicaSource(tx: Tx, project: string, sourceId: string): Promise<ServiceRow> {
+    const source = await this.findRow(tx, project, sourceId);
     if (!source) throw precondition(["read_replica_source"], `service ${sourceId} does not exist in project ${project}`);
     if (source.source_id) {
       throw precondition(
@@ -464,10 +457,8 @@ export class Services {
     if (!findRegion(region)) throw invalid(["region_code"], `region ${region} is not offered; available regions: ${regionList()}`);
   }
 
-  checkVpc(project: string, vpcId: number, region: string): void {
-    const vpc = this.ctx.db.prepare("SELECT id, region, track FROM vpcs WHERE id = ? AND project = ?").get(vpcId, project) as
-      | { id: number; region: string; track: string }
-      | undefined;
+  async checkVpc(tx: Tx, project: string, vpcId: number, region: string): Promise<void> {
+    const vpc = await tx.get<{ id: number; region: string; track: string }>("SELECT id, region, track FROM vpcs WHERE id = ? AND project = ?", vpcId, project);
     if (!vpc) throw precondition(["vpc_id"], `VPC ${vpcId} does not exist in project ${project}`);
     if (findRegion(region)?.cloud !== "aws") throw precondition(["vpc_id"], `VPCs are supported only for services in AWS regions; this service is in ${region}`);
     if (vpc.region !== region) {
@@ -477,11 +468,9 @@ export class Services {
     if (vpcStatus !== "CREATED") throw precondition(["vpc_id"], `VPC ${vpcId} is ${vpcStatus}, not CREATED yet; wait for it and retry`);
   }
 
-  checkExporter(project: string, exporterId: string, kind: "log" | "metric", region: string): void {
+  async checkExporter(tx: Tx, project: string, exporterId: string, kind: "log" | "metric", region: string): Promise<void> {
     const path = [kind === "log" ? "log_exporter_id" : "metric_exporter_id"];
-    const exporter = this.ctx.db.prepare("SELECT kind, region FROM exporters WHERE id = ? AND project = ?").get(exporterId, project) as
-      | { kind: string; region: string }
-      | undefined;
+    const exporter = await tx.get<{ kind: string; region: string }>("SELECT kind, region FROM exporters WHERE id = ? AND project = ?", exporterId, project);
     if (!exporter) throw precondition(path, `${kind} exporter ${exporterId} does not exist in project ${project}`);
     if (exporter.kind !== kind) throw precondition(path, `exporter ${exporterId} is a ${exporter.kind} exporter; ${path[0]} takes a ${kind} exporter`);
     if (findRegion(region)?.cloud !== "aws") throw precondition(path, `exporters are supported only for services in AWS regions; this service is in ${region}`);

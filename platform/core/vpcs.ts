@@ -31,6 +31,7 @@ import type {
   VpcsLookup,
 } from "../types.js";
 import { checkBody } from "../validation.js";
+import type { Tx } from "../storage.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
 import { claimProject, projectKey } from "./projects.js";
@@ -98,68 +99,69 @@ interface VpcRow {
 export class Vpcs {
   constructor(private readonly ctx: Ctx) {}
 
-  private row(project: string, vpcsId: number | string): VpcRow | undefined {
+  private async row(tx: Tx, project: string, vpcsId: number | string): Promise<VpcRow | undefined> {
     const id = typeof vpcsId === "number" ? vpcsId : /^[0-9]+$/.test(vpcsId) ? Number(vpcsId) : NaN;
     if (!Number.isSafeInteger(id)) throw invalid(["vpcs_id"], `'${vpcsId}' is not a VPC id (a whole number)`);
-    return this.ctx.db.prepare("SELECT * FROM vpcs WHERE id = ? AND project = ?").get(id, project) as VpcRow | undefined;
+    return await tx.get<VpcRow>("SELECT * FROM vpcs WHERE id = ? AND project = ?", id, project);
   }
 
-  create(project: string, body: VpcInput): Mutation<Vpc> {
+  async create(project: string, body: VpcInput): Promise<Mutation<Vpc>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_vpcs", body as unknown as Record<string, unknown>);
     strictCidr(body.cidr, ["cidr"]);
     const region = awsRegion(body.region_code, ["region_code"]);
-    const row = this.ctx.write(() => {
-      const taken = this.ctx.db.prepare("SELECT id FROM vpcs WHERE project = ? AND name = ?");
+    const row = await this.ctx.write(async (tx) => {
+      const taken = (name: string) => tx.get<{ id: number }>("SELECT id FROM vpcs WHERE project = ? AND name = ?", project, name);
       let name = body.name;
       if (name !== undefined) {
-        const other = taken.get(project, name) as { id: number } | undefined;
+        const other = await taken(name);
         if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project`);
       } else {
         do name = `vpc-${randomInt(10000, 100000)}`;
-        while (taken.get(project, name));
+        while (await taken(name));
       }
       const now = this.ctx.now();
       const t: Track<VpcStatus> = track(now, [["CREATING", this.ctx.transitionMs]], "CREATED");
-      const result = this.ctx.db
-        .prepare("INSERT INTO vpcs (project, name, region, cidr, provisioned_id, track, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        .run(project, name, region, body.cidr, `vpc-${randomHex(17)}`, JSON.stringify(t), this.ctx.iso(now), this.ctx.iso(now));
-      const id = Number(result.lastInsertRowid);
-      this.ctx.event(project, "tsdb_vpcs", String(id), "created", `VPC ${name} (${body.cidr}) created in ${region}`);
-      return this.row(project, id)!;
+      const inserted = await tx.get<{ id: number }>(
+        "INSERT INTO vpcs (project, name, region, cidr, provisioned_id, track, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        project, name, region, body.cidr, `vpc-${randomHex(17)}`, JSON.stringify(t), this.ctx.iso(now), this.ctx.iso(now),
+      );
+      const id = Number(inserted!.id);
+      await this.ctx.event(tx, project, "tsdb_vpcs", String(id), "created", `VPC ${name} (${body.cidr}) created in ${region}`);
+      return (await this.row(tx, project, id))!;
     });
     return { body: this.toBody(row), warnings };
   }
 
-  get(project: string, vpcsId: number | string): Vpc {
+  async get(project: string, vpcsId: number | string): Promise<Vpc> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.read(() => this.row(project, vpcsId));
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.read(async (tx) => (await this.row(tx, project, vpcsId)));
     if (!row) throw notFound(`VPC ${vpcsId} in project ${project}`);
     return this.toBody(row);
   }
 
-  getByName(project: string, name: string): Vpc {
+  async getByName(project: string, name: string): Promise<Vpc> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? AND name = ?").get(project, name) as VpcRow | undefined);
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.read((tx) => tx.get<VpcRow>("SELECT * FROM vpcs WHERE project = ? AND name = ?", project, name));
     if (!row) throw notFound(`VPC named ${name} in project ${project}`);
     return this.toBody(row);
   }
 
-  list(project: string): Vpc[] {
+  async list(project: string): Promise<Vpc[]> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const rows = this.ctx.read(() => this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? ORDER BY id").all(project) as VpcRow[]);
+    project = await projectKey(this.ctx, project);
+    const rows = await this.ctx.read((tx) => tx.all<VpcRow>("SELECT * FROM vpcs WHERE project = ? ORDER BY id", project));
     return rows.map((r) => this.toBody(r));
   }
 
-  update(project: string, vpcsId: number | string, patch: VpcPatch): Mutation<Vpc> {
+  async update(project: string, vpcsId: number | string, patch: VpcPatch): Promise<Mutation<Vpc>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.write(() => {
-      const current = this.row(project, vpcsId);
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, vpcsId);
       if (!current) throw notFound(`VPC ${vpcsId} in project ${project}`);
       if (patch.cidr !== undefined && patch.cidr !== null && patch.cidr !== current.cidr) {
         throw precondition(["cidr"], `cidr of a VPC cannot change (it is ${current.cidr}): the VPC must be replaced`);
@@ -170,59 +172,59 @@ export class Vpcs {
       const name = patch.name ?? current.name;
       checkBody("resource.tsdb_vpcs", { cidr: current.cidr, region_code: current.region, name });
       if (name === current.name) return current;
-      const other = this.ctx.db.prepare("SELECT id FROM vpcs WHERE project = ? AND name = ? AND id != ?").get(project, name, current.id) as { id: number } | undefined;
+      const other = await tx.get<{ id: number }>("SELECT id FROM vpcs WHERE project = ? AND name = ? AND id != ?", project, name, current.id);
       if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project`);
       const updated = this.ctx.iso();
-      this.ctx.db.prepare("UPDATE vpcs SET name = ?, updated = ? WHERE id = ?").run(name, updated, current.id);
-      this.ctx.event(project, "tsdb_vpcs", String(current.id), "renamed", `VPC renamed from ${current.name} to ${name}`);
+      await tx.run("UPDATE vpcs SET name = ?, updated = ? WHERE id = ?", name, updated, current.id);
+      await this.ctx.event(tx, project, "tsdb_vpcs", String(current.id), "renamed", `VPC renamed from ${current.name} to ${name}`);
       return { ...current, name, updated };
     });
     return { body: this.toBody(row), warnings: [] };
   }
 
-  delete(project: string, vpcsId: number | string): void {
+  async delete(project: string, vpcsId: number | string): Promise<void> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    this.ctx.write(() => {
-      const current = this.row(project, vpcsId);
+    project = await projectKey(this.ctx, project);
+    await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, vpcsId);
       if (!current) throw notFound(`VPC ${vpcsId} in project ${project}`);
-      const peerings = this.ctx.db.prepare("SELECT id FROM peerings WHERE vpc_id = ? ORDER BY id").all(current.id) as Array<{ id: number }>;
+      const peerings = (await tx.all("SELECT id FROM peerings WHERE vpc_id = ? ORDER BY id", current.id)) as Array<{ id: number }>;
       if (peerings.length > 0) {
         throw precondition(["vpcs_id"], `VPC ${current.id} (${current.name}) still has peering connections ${peerings.map((p) => p.id).join(", ")}: delete them first`);
       }
-      const services = this.ctx.db.prepare("SELECT id FROM services WHERE vpc_id = ? ORDER BY id").all(current.id) as Array<{ id: string }>;
+      const services = (await tx.all("SELECT id FROM services WHERE vpc_id = ? ORDER BY id", current.id)) as Array<{ id: string }>;
       if (services.length > 0) {
         throw precondition(["vpcs_id"], `VPC ${current.id} (${current.name}) is still attached to services ${services.map((s) => s.id).join(", ")}: detach or delete them first`);
       }
-      this.ctx.db.prepare("DELETE FROM vpcs WHERE id = ?").run(current.id);
-      this.ctx.event(project, "tsdb_vpcs", String(current.id), "deleted", `VPC ${current.name} deleted`);
+      await tx.run("DELETE FROM vpcs WHERE id = ?", current.id);
+      await this.ctx.event(tx, project, "tsdb_vpcs", String(current.id), "deleted", `VPC ${current.name} deleted`);
     });
   }
 
-  lookup(project: string, peering: Peerings): VpcsLookup {
+  async lookup(project: string, peering: Peerings): Promise<VpcsLookup> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    return this.ctx.read(() => {
-      const rows = this.ctx.db.prepare("SELECT * FROM vpcs WHERE project = ? ORDER BY id").all(project) as VpcRow[];
-      return {
-        id: `vpcs/${project}`,
-        vpcs: rows.map((row) => {
-          const vpc = this.toBody(row);
-          return {
-            id: vpc.vpcs_id,
-            name: vpc.name,
-            cidr: vpc.cidr,
-            region_code: vpc.region_code,
-            project_id: vpc.project_id,
-            provisioned_id: vpc.provisioned_id,
-            status: vpc.status,
-            created: vpc.created,
-            updated: vpc.updated,
-            error_message: vpc.error_message,
-            peering_connections: peering.listRows(row.id).map((p) => summary(peering.toBody(p, row))),
-          };
-        }),
-      };
+    project = await projectKey(this.ctx, project);
+    return await this.ctx.read(async (tx) => {
+      const rows = await tx.all<VpcRow>("SELECT * FROM vpcs WHERE project = ? ORDER BY id", project);
+      const vpcs: VpcsLookup["vpcs"] = [];
+      // one statement at a time: a transaction is one connection
+      for (const row of rows) {
+        const vpc = this.toBody(row);
+        vpcs.push({
+          id: vpc.vpcs_id,
+          name: vpc.name,
+          cidr: vpc.cidr,
+          region_code: vpc.region_code,
+          project_id: vpc.project_id,
+          provisioned_id: vpc.provisioned_id,
+          status: vpc.status,
+          created: vpc.created,
+          updated: vpc.updated,
+          error_message: vpc.error_message,
+          peering_connections: (await peering.listRows(tx, row.id)).map((p) => summary(peering.toBody(p, row))),
+        });
+      }
+      return { id: `vpcs/${project}`, vpcs };
     });
   }
 
@@ -308,25 +310,25 @@ function peerBlockFor(peerVpcId: string, platform: Cidr): string {
 export class Peerings {
   constructor(private readonly ctx: Ctx) {}
 
-  listRows(vpcId: number): PeeringRow[] {
-    return this.ctx.db.prepare("SELECT * FROM peerings WHERE vpc_id = ? ORDER BY id").all(vpcId) as PeeringRow[];
+  listRows(tx: Tx, vpcId: number): Promise<PeeringRow[]> {
+    return tx.all<PeeringRow>("SELECT * FROM peerings WHERE vpc_id = ? ORDER BY id", vpcId);
   }
 
-  private vpcRow(project: string, vpcId: number): VpcRow | undefined {
-    return this.ctx.db.prepare("SELECT * FROM vpcs WHERE id = ? AND project = ?").get(vpcId, project) as VpcRow | undefined;
+  private vpcRow(tx: Tx, project: string, vpcId: number): Promise<VpcRow | undefined> {
+    return tx.get<VpcRow>("SELECT * FROM vpcs WHERE id = ? AND project = ?", vpcId, project);
   }
 
-  private row(project: string, platformVpcId: number | undefined, id: number | string): PeeringRow | undefined {
+  private async row(tx: Tx, project: string, platformVpcId: number | undefined, id: number | string): Promise<PeeringRow | undefined> {
     const n = typeof id === "number" ? id : /^[0-9]+$/.test(id) ? Number(id) : NaN;
     if (!Number.isSafeInteger(n)) throw invalid(["peering_connection_id"], `'${id}' is not a peering connection id (a whole number)`);
-    const row = this.ctx.db.prepare("SELECT * FROM peerings WHERE id = ? AND project = ?").get(n, project) as PeeringRow | undefined;
+    const row = await tx.get<PeeringRow>("SELECT * FROM peerings WHERE id = ? AND project = ?", n, project);
     if (row && platformVpcId !== undefined && row.vpc_id !== platformVpcId) return undefined;
     return row;
   }
 
-  create(project: string, body: PeeringInput): Mutation<PeeringConnection> {
+  async create(project: string, body: PeeringInput): Promise<Mutation<PeeringConnection>> {
     checkProject(project);
-    project = claimProject(this.ctx, project);
+    project = await claimProject(this.ctx, project);
     const warnings: Warning[] = checkBody("resource.tsdb_peering_connection", body as unknown as Record<string, unknown>);
     if (!/^[0-9]{12}$/.test(body.peer_account_id ?? "")) throw invalid(["peer_account_id"], "must be a 12-digit cloud account id");
     awsRegion(body.peer_region_code, ["peer_region_code"]);
@@ -340,13 +342,13 @@ export class Peerings {
     const parsed = (blocks ?? []).map((b, i) => strictCidr(b, ["peer_cidr_blocks", i]));
     if (blocks && new Set(blocks).size !== blocks.length) throw invalid(["peer_cidr_blocks"], "must not contain duplicates");
 
-    const row = this.ctx.write(() => {
-      const vpc = this.vpcRow(project, body.platform_vpc_id);
+    const row = await this.ctx.write(async (tx) => {
+      const vpc = await this.vpcRow(tx, project, body.platform_vpc_id);
       if (!vpc) throw precondition(["platform_vpc_id"], `VPC ${body.platform_vpc_id} does not exist in project ${project}`);
       const vpcStatus = statusAt(parseTrack(vpc.track), this.ctx.now());
       if (vpcStatus !== "CREATED") throw precondition(["platform_vpc_id"], `VPC ${vpc.id} is ${vpcStatus}, not CREATED yet; wait for it and retry`);
       const peerId = hasVpc ? body.peer_vpc_id! : body.peer_tgw_id!;
-      for (const other of this.listRows(vpc.id)) {
+      for (const other of (await this.listRows(tx, vpc.id))) {
         const spec = parseJson<PeeringSpec>(other.spec);
         if ((spec.peer_vpc_id ?? spec.peer_tgw_id) === peerId && spec.peer_account_id === body.peer_account_id) {
           throw new PlatformError("conflict", `VPC ${vpc.id} already has peering connection ${other.id} to ${peerId} in account ${body.peer_account_id}`);
@@ -370,41 +372,42 @@ export class Peerings {
         provisioned_id: hasTgw ? `tgw-attach-${randomHex(17)}` : pcx,
         accepter_provisioned_id: hasTgw ? `tgw-attach-${randomHex(17)}` : pcx,
       });
-      const result = this.ctx.db
-        .prepare("INSERT INTO peerings (project, vpc_id, spec, track, failure, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(project, vpc.id, JSON.stringify(spec), JSON.stringify(t), failure, this.ctx.iso(now), this.ctx.iso(now));
-      const id = Number(result.lastInsertRowid);
-      this.ctx.event(project, "tsdb_peering_connection", String(id), "created", `${spec.peering_type} peering from VPC ${vpc.id} to ${peerId} requested`);
-      return this.row(project, vpc.id, id)!;
+      const inserted = await tx.get<{ id: number }>(
+        "INSERT INTO peerings (project, vpc_id, spec, track, failure, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        project, vpc.id, JSON.stringify(spec), JSON.stringify(t), failure, this.ctx.iso(now), this.ctx.iso(now),
+      );
+      const id = Number(inserted!.id);
+      await this.ctx.event(tx, project, "tsdb_peering_connection", String(id), "created", `${spec.peering_type} peering from VPC ${vpc.id} to ${peerId} requested`);
+      return (await this.row(tx, project, vpc.id, id))!;
     });
-    return { body: this.toBody(row), warnings };
+    return { body: await this.ctx.read((tx) => this.bodyOf(tx, row)), warnings };
   }
 
-  get(project: string, platformVpcId: number | undefined, id: number | string): PeeringConnection {
+  async get(project: string, platformVpcId: number | undefined, id: number | string): Promise<PeeringConnection> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    return this.ctx.read(() => {
-      const row = this.row(project, platformVpcId, id);
+    project = await projectKey(this.ctx, project);
+    return await this.ctx.read(async (tx) => {
+      const row = await this.row(tx, project, platformVpcId, id);
       if (!row) throw notFound(`peering connection ${id}${platformVpcId !== undefined ? ` of VPC ${platformVpcId}` : ""} in project ${project}`);
-      return this.toBody(row);
+      return this.bodyOf(tx, row);
     });
   }
 
-  list(project: string, platformVpcId: number): PeeringConnection[] {
+  async list(project: string, platformVpcId: number): Promise<PeeringConnection[]> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    return this.ctx.read(() => {
-      const vpc = this.vpcRow(project, platformVpcId);
+    project = await projectKey(this.ctx, project);
+    return await this.ctx.read(async (tx) => {
+      const vpc = await this.vpcRow(tx, project, platformVpcId);
       if (!vpc) throw notFound(`VPC ${platformVpcId} in project ${project}`);
-      return this.listRows(vpc.id).map((r) => this.toBody(r, vpc));
+      return (await this.listRows(tx, vpc.id)).map((r) => this.toBody(r, vpc));
     });
   }
 
-  update(project: string, platformVpcId: number | undefined, id: number | string, patch: PeeringPatch): Mutation<PeeringConnection> {
+  async update(project: string, platformVpcId: number | undefined, id: number | string, patch: PeeringPatch): Promise<Mutation<PeeringConnection>> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    const row = this.ctx.write(() => {
-      const current = this.row(project, platformVpcId, id);
+    project = await projectKey(this.ctx, project);
+    const row = await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, platformVpcId, id);
       if (!current) throw notFound(`peering connection ${id} in project ${project}`);
       const spec = parseJson<PeeringSpec>(current.spec);
       const fixed: Array<[keyof PeeringInput, unknown]> = [
@@ -424,7 +427,7 @@ export class Peerings {
       if (blocks === undefined || blocks === null || sameSet(blocks, spec.peer_cidr_blocks)) return current;
       if (!Array.isArray(blocks) || blocks.length === 0) throw invalid(["peer_cidr_blocks"], "peer_cidr_blocks cannot be emptied; give at least one CIDR block");
       if (new Set(blocks).size !== blocks.length) throw invalid(["peer_cidr_blocks"], "must not contain duplicates");
-      const vpc = this.vpcRow(project, current.vpc_id)!;
+      const vpc = (await this.vpcRow(tx, project, current.vpc_id))!;
       const platformCidr = parseCidr(vpc.cidr)!;
       blocks.forEach((b, i) => {
         const c = strictCidr(b, ["peer_cidr_blocks", i]);
@@ -432,28 +435,31 @@ export class Peerings {
       });
       const next: PeeringSpec = { ...spec, peer_cidr_blocks: [...blocks] };
       const updated = this.ctx.iso();
-      this.ctx.db.prepare("UPDATE peerings SET spec = ?, updated = ? WHERE id = ?").run(JSON.stringify(next), updated, current.id);
-      this.ctx.event(project, "tsdb_peering_connection", String(current.id), "cidrs_updated", `peer CIDR blocks set to ${blocks.join(", ")}`);
+      await tx.run("UPDATE peerings SET spec = ?, updated = ? WHERE id = ?", JSON.stringify(next), updated, current.id);
+      await this.ctx.event(tx, project, "tsdb_peering_connection", String(current.id), "cidrs_updated", `peer CIDR blocks set to ${blocks.join(", ")}`);
       return { ...current, spec: JSON.stringify(next), updated };
     });
-    return { body: this.ctx.read(() => this.toBody(row)), warnings: [] };
+    return { body: await this.ctx.read((tx) => this.bodyOf(tx, row)), warnings: [] };
   }
 
-  delete(project: string, platformVpcId: number | undefined, id: number | string): void {
+  async delete(project: string, platformVpcId: number | undefined, id: number | string): Promise<void> {
     checkProject(project);
-    project = projectKey(this.ctx, project);
-    this.ctx.write(() => {
-      const current = this.row(project, platformVpcId, id);
+    project = await projectKey(this.ctx, project);
+    await this.ctx.write(async (tx) => {
+      const current = await this.row(tx, project, platformVpcId, id);
       if (!current) throw notFound(`peering connection ${id} in project ${project}`);
-      this.ctx.db.prepare("DELETE FROM peerings WHERE id = ?").run(current.id);
-      this.ctx.event(project, "tsdb_peering_connection", String(current.id), "deleted", `peering connection deleted from VPC ${current.vpc_id}`);
+      await tx.run("DELETE FROM peerings WHERE id = ?", current.id);
+      await this.ctx.event(tx, project, "tsdb_peering_connection", String(current.id), "deleted", `peering connection deleted from VPC ${current.vpc_id}`);
     });
   }
 
-  /** Call inside a read or write transaction (reads the platform VPC). */
-  toBody(row: PeeringRow, vpc?: VpcRow): PeeringConnection {
+  /** The body of a peering connection, with its platform VPC read in `tx`. */
+  async bodyOf(tx: Tx, row: PeeringRow): Promise<PeeringConnection> {
+    return this.toBody(row, (await tx.get<VpcRow>("SELECT * FROM vpcs WHERE id = ?", row.vpc_id))!);
+  }
+
+  toBody(row: PeeringRow, platform: VpcRow): PeeringConnection {
     const spec = parseJson<PeeringSpec>(row.spec);
-    const platform = vpc ?? (this.ctx.db.prepare("SELECT * FROM vpcs WHERE id = ?").get(row.vpc_id) as VpcRow);
     const status = statusAt(parseTrack<PeeringStatus>(row.track), this.ctx.now());
     return compact({
       id: String(row.id),

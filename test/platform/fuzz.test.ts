@@ -70,7 +70,7 @@ describe("platform server fuzzing", () => {
     // rate limits out of the way: the point is to reach the handlers behind them
     const unlimited = { burst: 1e9, perSecond: 1e9 };
     h = await startServerHarness({ server: { log: (line) => log.push(line), rateLimits: { creates: unlimited, passwordChecks: unlimited } } });
-    token = (await h.platform.core()).credentials.createAccessToken(null, "fuzz").token;
+    token = (await (await h.platform.core()).credentials.createAccessToken(null, "fuzz")).token;
     const channel = (await h.client.restoreChannels.create({ name: "c1", location: "us-central1", destination_project: "projects/restore-target" }, { defaultProject: P })).body;
     existing.name = channel.id;
     existing.services = (await h.client.services.create(P, { name: "fuzzed" })).body.id;

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedPlatform } from "../../platform/embedded.js";
+import { EmbeddedPlatform, type EmbeddedOptions } from "../../platform/embedded.js";
 import { createHttpClient } from "../../platform/http-client.js";
 import { startServer, type RunningServer, type ServerOptions } from "../../platform/server.js";
 import type { PlatformClient } from "../../platform/types.js";
@@ -20,6 +20,8 @@ export interface HarnessOptions {
   transitionSeconds?: number;
   /** settings of the platform server (limits, log), for the HTTP harness */
   server?: Omit<ServerOptions, "platform" | "port">;
+  /** another storage than a SQLite file in the temporary data directory (PostgreSQL) */
+  storage?: EmbeddedOptions["storage"];
 }
 
 export type Factory = (options?: HarnessOptions) => Promise<Harness>;
@@ -30,7 +32,7 @@ export function tempDir(prefix = "schemaform-platform-"): string {
 
 export const embeddedFactory: Factory = async (options = {}) => {
   const dataDir = tempDir();
-  const client = new EmbeddedPlatform({ dataDir, clock: options.clock, transitionSeconds: options.transitionSeconds ?? 0 });
+  const client = new EmbeddedPlatform({ dataDir, clock: options.clock, transitionSeconds: options.transitionSeconds ?? 0, storage: options.storage });
   return {
     client,
     dataDir,
@@ -51,10 +53,10 @@ export interface ServerHarness extends Harness {
 /** A server on a free port with an all-projects key pair, and an HTTP client using that pair. */
 export async function startServerHarness(options: HarnessOptions = {}): Promise<ServerHarness> {
   const dataDir = tempDir();
-  const platform = new EmbeddedPlatform({ dataDir, clock: options.clock, transitionSeconds: options.transitionSeconds ?? 0 });
+  const platform = new EmbeddedPlatform({ dataDir, clock: options.clock, transitionSeconds: options.transitionSeconds ?? 0, storage: options.storage });
   const server = await startServer({ ...options.server, platform, port: 0 });
   const core = await platform.core();
-  const { accessKey, secretKey } = core.credentials.createKeyPair(null, "tests");
+  const { accessKey, secretKey } = await core.credentials.createKeyPair(null, "tests");
   const client = createHttpClient({ endpoint: server.url, credentials: { accessKey, secretKey } });
   return {
     client,

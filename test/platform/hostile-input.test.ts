@@ -16,7 +16,7 @@ describe("platform server: hostile input", () => {
 
   beforeAll(async () => {
     h = await startServerHarness({ server: { log: (line) => log.push(line) } });
-    token = (await h.platform.core()).credentials.createAccessToken(null, "hostile").token;
+    token = (await (await h.platform.core()).credentials.createAccessToken(null, "hostile")).token;
   });
   afterAll(() => h.cleanup());
 

@@ -14,7 +14,7 @@ describe("platform server: per-credential rate limits", () => {
   beforeAll(async () => {
     h = await startServerHarness({ server: { rateLimits: { creates: { burst: 3, perSecond: 0.2 }, passwordChecks: { burst: 2, perSecond: 0.1 } } } });
     const core = await h.platform.core();
-    tokens = [core.credentials.createAccessToken(null, "one").token, core.credentials.createAccessToken(null, "two").token];
+    tokens = [(await core.credentials.createAccessToken(null, "one")).token, (await core.credentials.createAccessToken(null, "two")).token];
   });
   afterAll(() => h.cleanup());
 

@@ -74,7 +74,7 @@ describe("http: a credential of the project acts on it under either name", () =>
     try {
       const core = await h.platform.core();
       const number = (await h.platform.restoreChannels.resolveProject("scoped-project")).project_number;
-      const { accessKey, secretKey } = core.credentials.createKeyPair("scoped-project", "scoped");
+      const { accessKey, secretKey } = (await core.credentials.createKeyPair("scoped-project", "scoped"));
       const scoped = createHttpClient({ endpoint: h.server.url, credentials: { accessKey, secretKey } });
       const { body } = await scoped.services.create("scoped-project", { name: "scoped" });
       expect((await scoped.services.list(number)).map((s) => s.id)).toEqual([body.id]);
@@ -97,10 +97,11 @@ describe("a store that kept a project's objects under its number is merged on op
       const { body: byNumber } = await before.services.create("legacy-project", { name: "made-with-number" });
       const { body: vpcById } = await before.vpcs.create("legacy-project", { name: "main", cidr: "10.0.0.0/16", region_code: "us-east-1" });
       const { body: vpcByNumber } = await before.vpcs.create("legacy-project", { name: "main-2", cidr: "10.1.0.0/16", region_code: "us-east-1" });
-      const db = (await before.core()).ctx.db;
-      db.prepare("UPDATE services SET project = ? WHERE id = ?").run(number, byNumber.id);
-      db.prepare("UPDATE vpcs SET project = ?, name = 'main' WHERE id = ?").run(number, vpcByNumber.vpcs_id);
-      db.prepare("DELETE FROM meta WHERE key = 'projects_merged'").run();
+      await (await before.core()).ctx.write(async (tx) => {
+        await tx.run("UPDATE services SET project = ? WHERE id = ?", number, byNumber.id);
+        await tx.run("UPDATE vpcs SET project = ?, name = 'main' WHERE id = ?", number, vpcByNumber.vpcs_id);
+        await tx.run("DELETE FROM meta WHERE key = 'projects_merged'");
+      });
       await before.close();
 
       const after = new EmbeddedPlatform({ dataDir, transitionSeconds: 0 });

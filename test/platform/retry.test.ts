@@ -26,7 +26,7 @@ async function start(dataDir = tempDir(), port = 0, auth?: string): Promise<Worl
   const platform = new EmbeddedPlatform({ dataDir, transitionSeconds: 0 });
   const server = await startServer({ platform, port });
   if (!auth) {
-    const { accessKey, secretKey } = (await platform.core()).credentials.createKeyPair(null, "tests");
+    const { accessKey, secretKey } = (await (await platform.core()).credentials.createKeyPair(null, "tests"));
     auth = `Basic ${Buffer.from(`${accessKey}:${secretKey}`).toString("base64")}`;
   }
   const world = { dataDir, platform, server, auth };
@@ -101,7 +101,7 @@ describe("Idempotency-Key on the platform server", () => {
     const reused = await createService(world, "k", { name: "two" });
     expect(reused.status).toBe(409);
     expect(((await reused.json()) as { error: { message: string } }).error.message).toMatch(/already used for a different request/);
-    const other = (await world.platform.core()).credentials.createKeyPair(null, "another");
+    const other = (await (await world.platform.core()).credentials.createKeyPair(null, "another"));
     const otherAuth = `Basic ${Buffer.from(`${other.accessKey}:${other.secretKey}`).toString("base64")}`;
     expect((await createService(world, "k", { name: "one" }, otherAuth)).status).toBe(201);
     expect(await serviceCount(world)).toBe(2);

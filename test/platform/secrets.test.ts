@@ -77,7 +77,7 @@ describe("secrets at rest", () => {
       const renamed = await again.metricExporters.update(P, m.id, { name: "renamed" });
       expect(renamed.body.name).toBe("renamed");
       const core = await again.core();
-      const row = core.ctx.db.prepare("SELECT secrets FROM exporters WHERE id = ?").get(m.id) as { secrets: string };
+      const row = (await core.ctx.read((tx) => tx.get<{ secrets: string }>("SELECT secrets FROM exporters WHERE id = ?", m.id)))!;
       const key = Buffer.from(readFileSync(join(h.dataDir, "platform.key"), "utf8").trim(), "base64");
       expect(JSON.parse(new SecretBox(key).decrypt(row.secrets, `exporter:${m.id}`))).toEqual({ api_key: "persisted-key" });
       // a ciphertext moved to another row does not decrypt

@@ -60,19 +60,19 @@ describe("platform server authentication", () => {
 
   it("limits a credential to its project (403) and ends its sessions when it is revoked", async () => {
     const core = await h.platform.core();
-    const scoped = core.credentials.createKeyPair("team-a1", "scoped");
+    const scoped = (await core.credentials.createKeyPair("team-a1", "scoped"));
     const client = createHttpClient({ endpoint: h.server.url, credentials: scoped });
     await client.services.create("team-a1", {});
     const e = await rejection(() => client.services.list("team-b1"));
     expect(e.code).toBe("unauthenticated");
     expect(e.message).toMatch(/belong to project team-a1 and cannot act on project team-b1/);
-    core.credentials.revoke(scoped.accessKey);
+    (await core.credentials.revoke(scoped.accessKey));
     expect((await rejection(() => client.services.list("team-a1"))).code).toBe("unauthenticated");
   });
 
   it("accepts a long-lived access token (as the containerbackup provider sends)", async () => {
     const core = await h.platform.core();
-    const { token } = core.credentials.createAccessToken("cb-project", "cb");
+    const { token } = (await core.credentials.createAccessToken("cb-project", "cb"));
     const client = createHttpClient({ endpoint: h.server.url, credentials: { accessToken: token } });
     const { body } = await client.restoreChannels.create({ destination_project: "projects/dest-project", location: "us-central1" }, { defaultProject: "cb-project" });
     expect(body.id).toMatch(/^projects\/cb-project\//);
@@ -107,7 +107,7 @@ describe("session tokens expire and the HTTP client renews them", () => {
     const platform = new EmbeddedPlatform({ dataDir, clock: clock.now, transitionSeconds: 0 });
     const server = await startServer({ platform, port: 0 });
     try {
-      const creds = (await platform.core()).credentials.createKeyPair(null);
+      const creds = (await (await platform.core()).credentials.createKeyPair(null));
       const client = createHttpClient({ endpoint: server.url, credentials: creds });
       await client.services.list("p1");
       clock.advance(2 * 3600 * 1000); // the server now considers the session expired
@@ -140,8 +140,8 @@ describe("schemaform platform (CLI)", () => {
     const platform = new EmbeddedPlatform({ dataDir });
     try {
       const core = await platform.core();
-      expect(core.credentials.verifyKeyPair(printed.access_key, printed.secret_key)).toMatchObject({ project: "cli-project" });
-      expect(core.credentials.verifyKeyPair(printed.access_key, "wrong")).toBeUndefined();
+      expect(await core.credentials.verifyKeyPair(printed.access_key, printed.secret_key)).toMatchObject({ project: "cli-project" });
+      expect(await core.credentials.verifyKeyPair(printed.access_key, "wrong")).toBeUndefined();
     } finally {
       await platform.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -172,6 +172,35 @@ describe("schemaform platform (CLI)", () => {
     } finally {
       spy.mockRestore();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses storage flags that do not go together, and a database without the shared secrets key", async () => {
+    const cases: Array<[string[], string]> = [
+      [["serve", "--data-dir", "x", "--database", "postgres://db.invalid/p"], "not both"],
+      [["serve", "--secrets-key-file", "k"], "--secrets-key-file goes with --database"],
+      [["serve", "--database", "mysql://db.invalid/p"], "must be a PostgreSQL URL"],
+      [["credentials", "list", "--database", "postgres://db.invalid/p"], "openssl rand -base64 32"],
+    ];
+    for (const [argv, message] of cases) {
+      let err = "";
+      const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+        err += String(chunk);
+        return true;
+      });
+      const saved = { url: process.env.SCHEMAFORM_DATABASE_URL, file: process.env.SCHEMAFORM_SECRETS_KEY_FILE, key: process.env.SCHEMAFORM_SECRETS_KEY };
+      delete process.env.SCHEMAFORM_DATABASE_URL;
+      delete process.env.SCHEMAFORM_SECRETS_KEY_FILE;
+      delete process.env.SCHEMAFORM_SECRETS_KEY;
+      try {
+        expect(await platformCommand(argv)).toBe(2);
+      } finally {
+        spy.mockRestore();
+        for (const [name, value] of [["SCHEMAFORM_DATABASE_URL", saved.url], ["SCHEMAFORM_SECRETS_KEY_FILE", saved.file], ["SCHEMAFORM_SECRETS_KEY", saved.key]] as const) {
+          if (value !== undefined) process.env[name] = value;
+        }
+      }
+      expect(err).toContain(message);
     }
   });
 

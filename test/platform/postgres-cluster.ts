@@ -1,0 +1,103 @@
+// A real PostgreSQL for the tests: a cluster of this machine's PostgreSQL binaries (Debian's
+// `postgresql` package; .ci/run installs it) in a temporary directory, on a free loopback port,
+// started by the test file that needs it and stopped by it (only that postmaster). Each harness
+// gets a database of its own (`createDatabase`). As root, the cluster runs as the `postgres` user
+// (PostgreSQL refuses to run as root).
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const DEBIAN_ROOT = "/usr/lib/postgresql";
+
+/** The directory of initdb and pg_ctl: `SCHEMAFORM_PG_BIN`, else the newest of Debian's versions. */
+export function postgresBinaries(): string | undefined {
+  const given = process.env.SCHEMAFORM_PG_BIN;
+  if (given) return existsSync(join(given, "initdb")) ? given : undefined;
+  if (!existsSync(DEBIAN_ROOT)) return undefined;
+  const versions = readdirSync(DEBIAN_ROOT)
+    .filter((v) => existsSync(join(DEBIAN_ROOT, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(DEBIAN_ROOT, versions[0], "bin") : undefined;
+}
+
+export const NO_POSTGRES_MESSAGE =
+  "skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine; install Debian's `postgresql` package (.ci/run does) or set SCHEMAFORM_PG_BIN";
+
+export interface Cluster {
+  port: number;
+  /** the superuser's URL of the cluster's `postgres` database */
+  adminUrl: string;
+  /** A new, empty database; its URL. */
+  createDatabase(): Promise<string>;
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error(NO_POSTGRES_MESSAGE);
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), "schemaform-pg-"));
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (tool: string, args: string[]) => {
+    const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+    const result = spawnSync(command, argv, { encoding: "utf8", cwd: dir });
+    if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
+  };
+  const data = join(dir, "data");
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  const port = await freePort();
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
+  run("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]);
+
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", stop);
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // a test run that ends abruptly must not leave the postmaster behind
+  process.once("exit", stop);
+
+  let databases = 0;
+  const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    port,
+    adminUrl: admin,
+    stop,
+    async createDatabase() {
+      const name = `platform_${process.pid}_${++databases}`;
+      const pg = (await import("pg")).default;
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+  };
+}
