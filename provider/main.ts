@@ -6,10 +6,11 @@
 import { basename } from "node:path";
 import { PROVIDER_NAMES, isProviderName, type ProviderName } from "./names.js";
 import { staticResponses } from "./static-responses.js";
-import { serve } from "./transport/serve.js";
+import { RESIDENT_FLAG } from "./transport/resident-flag.js";
+import { serve, type ProviderRouter, type ServeOptions } from "./transport/serve.js";
 
 /** Each provider's post-handshake code, loaded on first use (a separately compiled unit in the bundle). */
-const RUNTIMES: Record<ProviderName, () => Promise<{ createRouter(): (path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined }>> = {
+const RUNTIMES: Record<ProviderName, () => Promise<{ createRouter(connection?: { terraformPid?: number }): ProviderRouter }>> = {
   tsdb: () => import("./runtimes/tsdb.js"),
   containerbackup: () => import("./runtimes/containerbackup.js"),
 };
@@ -31,11 +32,14 @@ if (!name) {
   );
   process.exit(1);
 }
-serve({
+const options: ServeOptions = {
   name: `terraform-provider-${name}`,
-  router: () => RUNTIMES[name]().then((runtime) => runtime.createRouter()),
+  router: (connection) => RUNTIMES[name]().then((runtime) => runtime.createRouter(connection)),
   staticResponses: staticResponses?.[name],
-}).catch((error: unknown) => {
+};
+// The launcher starts the resident server (transport/resident.ts) with its directory.
+const resident = process.argv[2] === RESIDENT_FLAG ? process.argv[3] : undefined;
+(resident ? import("./transport/resident.js").then(({ serveResident }) => serveResident(options, resident)) : serve(options)).catch((error: unknown) => {
   process.stderr.write(`terraform-provider-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -206,6 +206,42 @@ async function evaluateStaticResponses(path, code) {
 }
 
 /**
+ * The launcher's resident path (SCHEMAFORM_RESIDENT=1, Linux; provider/README.md "Resident
+ * server", provider/transport/resident.ts), tried before `exec node`, with no Node start:
+ * - the server directory: `$XDG_RUNTIME_DIR/schemaform`, else `<$TMPDIR or /tmp>/schemaform-<uid>`
+ *   (0700, ours, not a symlink; else no resident path), then one directory per key: a checksum of
+ *   the environment without go-plugin's per-launch PLUGIN_* variables, the working directory
+ *   and the executable's path (the server itself checks all of it exactly, and its executable);
+ * - a live server there (its `pid`, its request FIFO `q<pid>`): write "<our pid> <reply FIFO>"
+ *   into the request FIFO, read the handshake line from the reply FIFO (2 s at most: a watchdog
+ *   closes it), print it, relay what follows to stderr, and exit 0 when the server closes
+ *   the FIFO (Shutdown, or our Terraform gone; the server removes the FIFO). SIGINT is
+ *   ignored, as the Node plugin does. Forks: id, env and cksum, mkfifo, the watchdog;
+ * - no live server: start one in the background (one at a time: `starting`, stale after a
+ *   minute), its output discarded, and go on as if there were none;
+ * - anything else (no answer, a refusal): on to `exec node`, today's path.
+ */
+const RESIDENT =
+  'if [ "${SCHEMAFORM_RESIDENT-}" = 1 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then ' +
+  'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else _sf_b="${TMPDIR:-/tmp}/schemaform-$(id -u)"; fi; [ -d "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null; ' +
+  'if [ -d "$_sf_b" ] && [ ! -L "$_sf_b" ] && [ -O "$_sf_b" ]; then ' +
+  '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { env; pwd; echo "$0"; } | cksum); ' +
+  '_sf_s="$_sf_b/${_sf_k%% *}-${_sf_k##* }"; ' +
+  'if read -r _sf_p 2>/dev/null <"$_sf_s/pid" && [ -p "$_sf_s/q$_sf_p" ] && kill -0 "$_sf_p" 2>/dev/null; then ' +
+  '_sf_r="$_sf_s/r$$"; if mkfifo -m 600 "$_sf_r" 2>/dev/null; then ' +
+  "trap '' INT; " +
+  // The watchdog: killed once the answer is in, and then its sleep goes with it.
+  '{ trap "kill \\$_sf_z 2>/dev/null; exit 0" TERM; sleep 2 & _sf_z=$!; wait $_sf_z; [ -p "$_sf_r" ] && : >"$_sf_r"; } </dev/null >/dev/null 2>&1 & _sf_w=$!; ' +
+  'printf "%s %s\\n" "$$" "$_sf_r" 1<>"$_sf_s/q$_sf_p"; ' +
+  'if command exec 4<"$_sf_r" && IFS= read -r _sf_h <&4 && [ "${_sf_h#1|6|unix|}" != "$_sf_h" ]; then ' +
+  'kill "$_sf_w" 2>/dev/null; printf "%s\\n" "$_sf_h"; ' +
+  'while IFS= read -r _sf_l <&4; do printf "%s\\n" "$_sf_l" >&2; done; exit 0; fi; ' +
+  'kill "$_sf_w" 2>/dev/null; exec 4<&-; rm -f "$_sf_r"; trap - INT; fi; ' +
+  'else mkdir -m 700 "$_sf_s" 2>/dev/null; ' +
+  'if mkdir "$_sf_s/starting" 2>/dev/null || [ -n "$(find "$_sf_s/starting" -prune -mmin +1 2>/dev/null)" ]; then ' +
+  'node "$0" --schemaform-resident "$_sf_s" </dev/null >/dev/null 2>&1 & fi; fi; fi; fi; ';
+
+/**
  * The executable's first two lines, which make it a POSIX sh script as well as JavaScript: sh
  * runs line 2, which starts `node` on this same file with NODE_EXTRA_CA_CERTS moved to
  * SCHEMAFORM_EXTRA_CA_CERTS; Node skips the `#!` line and reads line 2 as a string statement
@@ -226,6 +262,7 @@ export const LAUNCHER =
   'command -v node >/dev/null 2>&1 || { ' +
   'echo "node (Node.js 20.19 or later) was not found on PATH: ${0##*/} is a Node.js program; install Node.js or add its directory to the PATH Terraform runs with"; ' +
   'echo "${0##*/}: node was not found on PATH ($PATH)" >&2; exit 127; }; ' +
+  RESIDENT +
   'exec node "$0" "$@"\n';
 
 /**

@@ -49,6 +49,7 @@ export const definition: ProviderDefinition<ContainerbackupClient> = {
   schema: schema as unknown as ProviderSchemasDocument,
   ...generatedTypes,
   configure: (config) => configureContainerbackup(config),
+  close: (client) => client.platform.close(),
   resources: { containerbackup_restore_channel: restoreChannel },
   dataSources: {},
 };

@@ -74,6 +74,7 @@ export const definition: ProviderDefinition<TsdbClient> = {
   schema: schema as unknown as ProviderSchemasDocument,
   ...generatedTypes,
   configure: (config) => configureTsdb(config),
+  close: (client) => client.platform.close(),
   resources: {
     tsdb_service: service,
     tsdb_vpcs: vpcs,

@@ -4,7 +4,7 @@
 // stdio and broker streams) are answered UNIMPLEMENTED by the transport.
 import { protoDescriptor } from "../protocol/descriptor.js";
 import { WireTypes } from "../protocol/wire.js";
-import { ProviderServer } from "./server.js";
+import { ProviderServer, type ConnectionOptions } from "./server.js";
 import type { ProviderDefinition } from "./types.js";
 
 type Handler = (request: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -52,7 +52,14 @@ export function providerRouter(server: ProviderServer<unknown>): (path: string) 
   };
 }
 
-/** The router of a provider definition: what a provider's runtime module hands the transport. */
-export function routerFor(definition: ProviderDefinition<any>): (path: string) => UnaryCall | undefined {
-  return providerRouter(new ProviderServer(definition));
+/** A router with the end of its connection: `close` stops its work and releases its client. */
+export type ConnectionRouter = ((path: string) => UnaryCall | undefined) & { close(): Promise<void> };
+
+/**
+ * The router of a provider definition: what a provider's runtime module hands the transport.
+ * One per connection: each has its own server (configuration, client, Stop).
+ */
+export function routerFor(definition: ProviderDefinition<any>, connection: ConnectionOptions = {}): ConnectionRouter {
+  const server = new ProviderServer(definition, connection);
+  return Object.assign(providerRouter(server), { close: () => server.close() });
 }

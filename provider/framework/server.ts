@@ -31,6 +31,12 @@ type Msg = Record<string, unknown>;
 const CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
 const utf8 = new TextDecoder();
 
+/** What a server knows about the Terraform it serves. */
+export interface ConnectionOptions {
+  /** Terraform's process id (default: our parent; a resident server names it per connection). */
+  terraformPid?: number;
+}
+
 export class ProviderServer<Client = unknown> {
   readonly schema: ProviderSchema;
   private client: Client | undefined;
@@ -41,7 +47,10 @@ export class ProviderServer<Client = unknown> {
   private readonly models = new Map<string, Promise<PlanTypeModel | undefined>>();
   private schemaResponse: Msg | undefined;
 
-  constructor(private readonly definition: ProviderDefinition<Client>) {
+  constructor(
+    private readonly definition: ProviderDefinition<Client>,
+    private readonly connection: ConnectionOptions = {},
+  ) {
     this.schema = providerSchemaOf(definition.schema);
   }
 
@@ -125,6 +134,18 @@ export class ProviderServer<Client = unknown> {
     // Handlers waiting on long operations watch this signal.
     this.stop.abort();
     return { Error: "" };
+  }
+
+  /**
+   * The end of this server's connection (a resident process outlives it): stops what is
+   * running and releases the client (the embedded platform's database).
+   */
+  async close(): Promise<void> {
+    this.stop.abort();
+    const client = this.client;
+    this.client = undefined;
+    this.configured = false;
+    if (client !== undefined) await this.definition.close?.(client);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -217,7 +238,7 @@ export class ProviderServer<Client = unknown> {
           // A destroy starts with a plan of the whole configuration that is never applied. A
           // plan-time check failing there (on a resource about to be destroyed, or one that was
           // never created) would only make the destroy impossible: it is shown as a warning.
-          if (!terraformIsDestroying()) throw error;
+          if (!terraformIsDestroying(process.env, this.connection.terraformPid)) throw error;
           diagnostics = call.diagnostics(error, `Planning ${typeName}`).map((d) => ({ ...d, severity: SEVERITY_WARNING }));
         }
       }

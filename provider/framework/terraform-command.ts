@@ -4,15 +4,22 @@
 // that was never created, would make destroying impossible. The plugin protocol does not say
 // which command runs, but the plugin's parent is Terraform itself (the launcher execs node), so
 // its command line does, together with the TF_CLI_ARGS variables Terraform adds to it and the
-// plugin inherits. Looked up once, and only when a plan would fail.
+// plugin inherits. Looked up once per Terraform process, and only when a plan would fail. A
+// resident provider server (transport/resident.ts) serves several Terraforms: it names the
+// Terraform of each connection.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-let cached: boolean | undefined;
+const cached = new Map<number, boolean>();
 
-export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env): boolean {
-  cached ??= isDestroyCommand(parentArguments(), env);
-  return cached;
+/** `terraform`: the process id of the Terraform to ask about (default: our parent). */
+export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
+  let destroying = cached.get(terraform);
+  if (destroying === undefined) {
+    destroying = isDestroyCommand(processArguments(terraform), env);
+    cached.set(terraform, destroying);
+  }
+  return destroying;
 }
 
 /** `terraform destroy …`, or `terraform plan|apply -destroy …` (Terraform's flags take one or two dashes). */
@@ -39,9 +46,8 @@ function splitArgs(text: string | undefined): string[] {
   return text ? text.trim().split(/\s+/) : [];
 }
 
-/** The parent's argv; empty when it cannot be read (then nothing is treated as a destroy). */
-function parentArguments(): string[] {
-  const parent = process.ppid;
+/** A process's argv; empty when it cannot be read (then nothing is treated as a destroy). */
+function processArguments(parent: number): string[] {
   try {
     return readFileSync(`/proc/${parent}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "");
   } catch {

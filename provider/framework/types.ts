@@ -149,6 +149,8 @@ export interface ProviderDefinition<Client = unknown> {
   validate?(key: string, body: Body): Issue[] | Promise<Issue[]>;
   /** Builds the client every handler receives, from the provider configuration. */
   configure(config: Body, request: ConfigureRequest): Client | Promise<Client>;
+  /** Releases a client at the end of its connection (a resident provider process lives on). */
+  close?(client: Client): void | Promise<void>;
   resources: Record<string, ResourceHandler<Client>>;
   dataSources: Record<string, DataSourceHandler<Client>>;
 }

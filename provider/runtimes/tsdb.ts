@@ -3,7 +3,8 @@
 // other provider's generated validators and models out of it, so there is less to compile.
 import definition from "../definitions/tsdb.js";
 import { routerFor } from "../framework/rpc.js";
+import type { ConnectionOptions } from "../framework/server.js";
 
-export function createRouter() {
-  return routerFor(definition);
+export function createRouter(connection?: ConnectionOptions) {
+  return routerFor(definition, connection);
 }

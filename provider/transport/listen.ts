@@ -43,7 +43,8 @@ async function listenOnUnixSocket(server: Server, env: NodeJS.ProcessEnv): Promi
   }
 }
 
-function listening(server: Server, start: (done: () => void) => void): Promise<void> {
+/** Resolves once `start` has the server listening; rejects with the server's error. */
+export function listening(server: Server, start: (done: () => void) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => reject(error);
     server.once("error", failed);

@@ -18,6 +18,9 @@ export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a
 const CORE_PROTOCOL_VERSION = 1;
 const APP_PROTOCOL_VERSION = 6;
 
+/** A provider's RPC router; `close` (when there is one) ends its connection's work. */
+export type ProviderRouter = ((path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined) & { close?(): Promise<void> };
+
 export interface ServeOptions {
   /** The executable's name, for messages ("terraform-provider-tsdb"). */
   name: string;
@@ -25,7 +28,7 @@ export interface ServeOptions {
    * Loads the provider's RPC router (its definition and the framework) on the first RPC, never
    * before the handshake.
    */
-  router(): Promise<(path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined>;
+  router(connection?: { terraformPid?: number }): Promise<ProviderRouter>;
   /**
    * Answers known at build time (base64 protobuf bytes by gRPC path), served without loading
    * the router. When given, nothing is loaded before an RPC needs it.
@@ -57,7 +60,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const useTls = Boolean(clientCert) && !env.TF_DISABLE_PLUGIN_TLS;
   const identity = useTls ? await createServerIdentity() : undefined;
-  const router = lazyRouter(options.router, options.staticResponses);
+  const router = lazyRouter(() => options.router(), options.staticResponses, shutdownRoute);
   const server = createGrpcServer(router, identity && { key: identity.keyPem, cert: identity.certPem, clientCert: clientCert! });
 
   const address = await listen(server, env);
@@ -85,9 +88,10 @@ function claimStdout(): (line: string) => void {
 
 /**
  * Routes gRPC paths; the provider's handlers load on the first call that needs them. Once they
- * are loaded, a path resolves synchronously to the same route object every time.
+ * are loaded, a path resolves synchronously to the same route object every time. `shutdown`
+ * answers GRPCController.Shutdown.
  */
-function lazyRouter(load: ServeOptions["router"], staticResponses: Record<string, string> = {}): Router {
+export function lazyRouter(load: () => Promise<ProviderRouter>, staticResponses: Record<string, string> = {}, shutdown: UnaryRoute): Router {
   let provider: ReturnType<ServeOptions["router"]> | undefined;
   let route: ((path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined) | undefined;
   const routes = new Map<string, UnaryRoute | undefined>();
@@ -105,7 +109,7 @@ function lazyRouter(load: ServeOptions["router"], staticResponses: Record<string
     return found;
   };
   return (path) => {
-    if (path === "/plugin.GRPCController/Shutdown") return shutdownRoute;
+    if (path === "/plugin.GRPCController/Shutdown") return shutdown;
     // Everything else outside the provider service (go-plugin's stdio and broker streams) is
     // refused without loading anything.
     if (!path.startsWith("/tfplugin6.Provider/")) return undefined;

@@ -3,63 +3,17 @@
 // platform's database closed, so that the next apply just works. Linux: the plugins are found
 // through /proc as Terraform's children.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Suite, type Workspace } from "./support/harness.js";
+import { alive, pluginChildren, until } from "./support/processes.js";
 
 const PROJECT = "lifetime-project";
 const EXIT_BAR_MS = 10_000;
 
 let suite: Suite;
 let ws: Workspace;
-
-/** Pids of the live (not zombie) processes whose parent is `parent` and whose command line names a provider. */
-function pluginChildren(parent: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    const stat = processStat(pid);
-    if (!stat || stat.ppid !== parent || stat.state === "Z") continue;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    if (cmdline.includes("terraform-provider-")) out.push(pid);
-  }
-  return out;
-}
-
-/** State letter and parent of a process, or undefined once it is gone. */
-function processStat(pid: number): { state: string; ppid: number } | undefined {
-  try {
-    // The command name (in parentheses) may hold spaces: the fields after its closing ')'.
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: state!, ppid: Number(ppid) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A process that is gone or a zombie (exited, not yet reaped) has exited. */
-const alive = (pid: number) => {
-  const stat = processStat(pid);
-  return stat !== undefined && stat.state !== "Z";
-};
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   suite = await Suite.create("lifetime");

@@ -1,0 +1,217 @@
+// The resident provider server (SCHEMAFORM_RESIDENT=1; provider/README.md "Resident server"),
+// driven by real Terraform and the built providers: Terraform's launches are served by one
+// warm server per provider and environment, a killed server is replaced without Terraform
+// noticing, two Terraforms share a server, and a Terraform killed outright takes its
+// connections and launchers with it and leaves the platform's database closed. The servers'
+// own log (SCHEMAFORM_RESIDENT_LOG) tells which process served what. Linux (/proc).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Suite, type Workspace } from "./support/harness.js";
+import { alive, pluginChildren, until } from "./support/processes.js";
+
+const PROJECT = "resident-project";
+const CONFIG = {
+  terraform: {
+    required_providers: {
+      tsdb: { source: "schemaform/tsdb", version: "0.1.0" },
+      containerbackup: { source: "schemaform/containerbackup", version: "0.1.0" },
+    },
+  },
+  provider: { tsdb: { project_id: PROJECT }, containerbackup: { project: PROJECT } },
+};
+
+let suite: Suite;
+let ws: Workspace;
+let runDir: string;
+let logFile: string;
+let residentEnv: NodeJS.ProcessEnv;
+
+/** The servers' log lines written since `from` (a length of the log). */
+function logSince(from: number): string[] {
+  return existsSync(logFile) ? readFileSync(logFile, "utf8").slice(from).split("\n").filter(Boolean) : [];
+}
+const logLength = () => (existsSync(logFile) ? readFileSync(logFile, "utf8").length : 0);
+
+/** Pids named by the servers' pid files (one directory per provider and environment). */
+function serverPids(): number[] {
+  const base = join(runDir, "schemaform");
+  if (!existsSync(base)) return [];
+  const pids: number[] = [];
+  for (const key of readdirSync(base)) {
+    try {
+      pids.push(Number(readFileSync(join(base, key, "pid"), "utf8")));
+    } catch {
+      // a directory without a published server
+    }
+  }
+  return pids.filter(alive);
+}
+
+/** "connection for launcher L of Terraform T" lines: which server (pid) served which Terraform. */
+function connections(lines: string[]): Array<{ server: number; terraform: number }> {
+  return lines.flatMap((line) => {
+    const match = /resident (\d+): connection for launcher \d+ of Terraform (\d+)$/.exec(line);
+    return match ? [{ server: Number(match[1]), terraform: Number(match[2]) }] : [];
+  });
+}
+
+/** Runs a plan, makes sure both providers' servers are up, and returns their pids. */
+async function warmUp(env: NodeJS.ProcessEnv = {}): Promise<number[]> {
+  await ws.ok(["plan", "-input=false"], [0, 2], env);
+  return until("a resident server per provider", 30_000, () => {
+    const pids = serverPids();
+    return pids.length >= 2 && pids;
+  });
+}
+
+beforeAll(async () => {
+  suite = await Suite.create("resident");
+  runDir = join(suite.root, "run");
+  mkdirSync(runDir, { mode: 0o700 });
+  logFile = join(suite.root, "resident.log");
+  residentEnv = { SCHEMAFORM_RESIDENT: "1", XDG_RUNTIME_DIR: runDir, SCHEMAFORM_RESIDENT_LOG: logFile };
+  ws = suite.workspaceAt(join(suite.root, "main"), residentEnv);
+  mkdirSync(ws.dir);
+  ws.writeJson("main.tf.json", {
+    ...CONFIG,
+    resource: {
+      containerbackup_restore_channel: { ch: { location: "us-central1", destination_project: "projects/resident-target" } },
+      tsdb_service: { a: { name: "resident-a", region_code: "us-east-1" } },
+    },
+  });
+  await ws.ok(["init", "-input=false"]);
+}, 120_000);
+
+afterAll(async () => {
+  // The servers are ours (they run in this suite's directory): none outlives the suite.
+  if (logFile && existsSync(logFile)) {
+    for (const match of readFileSync(logFile, "utf8").matchAll(/resident (\d+): serving/g)) {
+      const pid = Number(match[1]);
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  }
+  if (suite) await suite.dispose();
+});
+
+describe.runIf(process.platform === "linux")("resident provider server", () => {
+  test("after the first launch, apply and a clean re-plan are served by one warm server per provider", async () => {
+    const servers = await warmUp();
+    const from = logLength();
+    const applied = await ws.ok(["apply", "-auto-approve", "-input=false"]);
+    expect(applied.output).toMatch(/Apply complete! Resources: 2 added/);
+    const planned = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(planned.code, planned.output).toBe(0);
+    expect(planned.output).toMatch(/No changes/);
+
+    const served = connections(logSince(from));
+    // Terraform launches each provider several times per command: all of them here, by the same servers.
+    expect(served.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(served.map((c) => c.server))).toEqual(new Set(servers));
+    // Every connection ended by Terraform's Shutdown.
+    expect(logSince(from).filter((line) => line.endsWith("ended: Shutdown")).length).toBe(served.length);
+    expect([...ws.state().keys()].sort()).toEqual(["containerbackup_restore_channel.ch", "tsdb_service.a"]);
+  }, 180_000);
+
+  test("two Terraform runs at once share the servers", async () => {
+    const servers = await warmUp();
+    const from = logLength();
+    const [first, second] = await Promise.all([
+      ws.tf(["plan", "-detailed-exitcode", "-lock=false", "-input=false"]),
+      ws.tf(["plan", "-detailed-exitcode", "-lock=false", "-input=false"]),
+    ]);
+    expect(first.code, first.output).toBe(0);
+    expect(second.code, second.output).toBe(0);
+    const served = connections(logSince(from));
+    expect(new Set(served.map((c) => c.terraform)).size).toBe(2);
+    expect(new Set(served.map((c) => c.server))).toEqual(new Set(servers));
+  }, 180_000);
+
+  test("a killed server is replaced without Terraform noticing", async () => {
+    const killed = await warmUp();
+    for (const pid of killed) process.kill(pid, "SIGKILL");
+    await until("the killed servers to be gone", 10_000, () => killed.every((pid) => !alive(pid)));
+
+    // This plan finds dead servers: it is served the direct way and starts new servers.
+    const during = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(during.code, during.output).toBe(0);
+    const replacements = await until("new servers", 30_000, () => {
+      const pids = serverPids().filter((pid) => !killed.includes(pid));
+      return pids.length >= 2 && pids;
+    });
+    const from = logLength();
+    const after = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(after.code, after.output).toBe(0);
+    const served = connections(logSince(from));
+    expect(served.length).toBeGreaterThan(0);
+    expect(new Set(served.map((c) => c.server))).toEqual(new Set(replacements));
+  }, 180_000);
+
+  test("a server that does not answer (stopped) is waited for 2 s per launch, then the plan runs the direct way", async () => {
+    const stopped = await warmUp();
+    for (const pid of stopped) process.kill(pid, "SIGSTOP");
+    try {
+      const from = logLength();
+      const planned = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+      expect(planned.code, planned.output).toBe(0);
+      expect(connections(logSince(from))).toEqual([]);
+    } finally {
+      for (const pid of stopped) process.kill(pid, "SIGCONT");
+    }
+    // Back, it serves again (the requests it missed name launchers that have gone).
+    const from = logLength();
+    const again = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(again.code, again.output).toBe(0);
+    expect(new Set(connections(logSince(from)).map((c) => c.server))).toEqual(new Set(stopped));
+  }, 180_000);
+
+  test("Terraform killed mid-apply: its connections close, its launchers exit, the database is closed", async () => {
+    const slow = { SCHEMAFORM_TRANSITION_SECONDS: "60" };
+    ws.writeJson("main.tf.json", {
+      ...CONFIG,
+      resource: {
+        containerbackup_restore_channel: { ch: { location: "us-central1", destination_project: "projects/resident-target" } },
+        tsdb_service: { a: { name: "resident-a", region_code: "us-east-1" }, b: { name: "resident-b", region_code: "us-east-1" } },
+      },
+    });
+    // The servers of this environment (another transition time is another environment).
+    const servers = await warmUp(slow);
+    const from = logLength();
+    const terraform: ChildProcess = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], {
+      cwd: ws.dir,
+      env: { ...suite.env, ...residentEnv, ...slow },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    terraform.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    terraform.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    const exited = new Promise((resolve) => terraform.once("exit", resolve));
+    const pid = terraform.pid!;
+    let launchers: number[] = [];
+    try {
+      await until("the apply to be creating the service", 60_000, () => /tsdb_service\.b: Creating\.\.\./.test(output));
+      launchers = pluginChildren(pid);
+      expect(launchers.length).toBeGreaterThan(0);
+      // The launchers are served by the resident servers (no Node of their own).
+      const open = connections(logSince(from)).filter((c) => c.terraform === pid);
+      expect(open.length).toBeGreaterThan(0);
+      expect(open.every((c) => servers.includes(c.server))).toBe(true);
+
+      terraform.kill("SIGKILL");
+      await exited;
+      const killedAt = Date.now();
+      await until(`launchers ${launchers.join(", ")} to exit`, 15_000, () => launchers.every((p) => !alive(p)));
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+    } finally {
+      for (const p of [pid, ...launchers]) if (alive(p)) process.kill(p, "SIGKILL");
+    }
+    await until("the connections to end", 10_000, () => logSince(from).some((line) => line.endsWith("ended: the launcher or its Terraform is gone")));
+    // The servers live on, idle, but hold no database: the last connection closed it (no WAL left).
+    await until("the platform database to be closed", 10_000, () => !existsSync(join(suite.dataDir, "platform.db-wal")));
+    expect(servers.every(alive)).toBe(true);
+    const again = await ws.tf(["apply", "-auto-approve", "-input=false"]);
+    expect(again.code, again.output).toBe(0);
+    expect([...ws.state().keys()].sort()).toEqual(["containerbackup_restore_channel.ch", "tsdb_service.a", "tsdb_service.b"]);
+  }, 240_000);
+});
