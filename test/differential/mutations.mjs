@@ -1,0 +1,1186 @@
+// Mutations of a valid base, per category. Each changes the model (or, for JSON-level syntax, the
+// written text of one file) into something Terraform may accept or reject: the recording decides,
+// not the name of the mutation. A mutation returns false when it does not apply to the base.
+import { addModuleCall } from "./base.mjs";
+import { DUP, raw } from "./serialize.mjs";
+
+// ---- helpers over the model ----
+
+/** The body of a block, wherever it lives (root module files). */
+export function find(m, kind, type, name) {
+  for (const root of Object.values(m.files)) {
+    const group = root[kind]?.[type];
+    if (group && name === undefined) return group;
+    if (group && group[name]) return group[name];
+  }
+  return undefined;
+}
+const db = (m) => find(m, "resource", "tsdb_service", "db");
+const vpc = (m) => find(m, "resource", "tsdb_vpcs", "main");
+/** The root object of the file holding `kind` (or main.tf.json). */
+function rootOf(m, kind) {
+  for (const root of Object.values(m.files)) if (root[kind]) return root;
+  return (m.files["main.tf.json"] ??= {});
+}
+function group(m, kind) {
+  const root = rootOf(m, kind);
+  return (root[kind] ??= {});
+}
+function addRes(m, type, name, body, kind = "resource") {
+  const root = rootOf(m, kind);
+  ((root[kind] ??= {})[type] ??= {})[name] = body;
+  return body;
+}
+function otherFile(m, r) {
+  const names = Object.keys(m.files);
+  return r.chance(0.5) && names.length > 1 ? names[names.length - 1] : "extra.tf.json";
+}
+function addToFile(m, file, kind, key, value) {
+  const root = (m.files[file] ??= {});
+  (root[kind] ??= {})[key] = value;
+}
+function ensureNet(m, r) {
+  if (!m.modules.net || !find(m, "module", "net")) {
+    if (!m.modules.net) addModuleCall(m, r, "net");
+    else m.put("module", "net", { source: "./modules/net", cidr: "10.250.0.0/16" });
+  }
+  return find(m, "module", "net");
+}
+function setLocal(m, key, value) {
+  rootOf(m, "locals").locals[key] = value;
+}
+function providerList(m) {
+  const root = rootOf(m, "provider");
+  const p = root.provider.tsdb;
+  if (!Array.isArray(p)) root.provider.tsdb = [p];
+  return root.provider.tsdb;
+}
+/** The root object of the file that declares tsdb_vpcs.main. */
+function vpcRoot(m) {
+  for (const root of Object.values(m.files)) if (root.resource?.tsdb_vpcs?.main) return root;
+  throw new Error("every base declares tsdb_vpcs.main");
+}
+/** Sets a module's moved or import blocks to just these (in the file that held them). */
+function replaceList(m, kind, ...items) {
+  rootOf(m, kind)[kind] = items;
+}
+const lifecycle = (body) => (body.lifecycle ??= {});
+
+// ---- categories ----
+
+const M = [];
+const def = (cat, name, apply) => M.push({ cat, name, apply });
+
+// module-calls
+def("module-calls", "missing-required-variable", (m, r) => void delete ensureNet(m, r).cidr);
+def("module-calls", "unknown-argument", (m, r) => void (ensureNet(m, r).nope = "x"));
+def("module-calls", "argument-type-mismatch", (m, r) => void (ensureNet(m, r).cidr = { a: 1 }));
+def("module-calls", "argument-null-required", (m, r) => void (ensureNet(m, r).cidr = null));
+def("module-calls", "argument-null-optional", (m, r) => void (ensureNet(m, r).label = null));
+def("module-calls", "source-missing-dir", (m, r) => void (ensureNet(m, r).source = "./modules/absent"));
+def("module-calls", "source-template", (m, r) => void (ensureNet(m, r).source = "${var.name_prefix}"));
+def("module-calls", "source-missing", (m, r) => void delete ensureNet(m, r).source);
+def("module-calls", "version-with-local-source", (m, r) => void (ensureNet(m, r).version = "1.0.0"));
+def("module-calls", "count-and-for-each", (m, r) => void Object.assign(ensureNet(m, r), { count: 1, for_each: { a: 1 } }));
+def("module-calls", "count-valid", (m, r) => {
+  ensureNet(m, r).count = 2;
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", "module.net[0].");
+});
+def("module-calls", "count-unindexed-output", (m, r) => void (ensureNet(m, r).count = 2));
+def("module-calls", "for-each-valid", (m, r) => {
+  Object.assign(ensureNet(m, r), { for_each: { a: "10.1.0.0/16", b: "10.2.0.0/16" }, cidr: "${each.value}" });
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", 'module.net["a"].');
+});
+def("module-calls", "depends-on-resource", (m, r) => void (ensureNet(m, r).depends_on = ["tsdb_vpcs.main"]));
+def("module-calls", "providers-undeclared-alias", (m, r) => void (ensureNet(m, r).providers = { tsdb: "tsdb.nope" }));
+def("module-calls", "providers-unknown-local-name", (m, r) => void (ensureNet(m, r).providers = { nope: "tsdb" }));
+def("module-calls", "undeclared-output", (m, r) => {
+  ensureNet(m, r);
+  m.put("output", "bad", { value: "${module.net.nope}" });
+});
+def("module-calls", "undeclared-module", (m) => void m.put("output", "ghost", { value: "${module.ghost.vpc_id}" }));
+def("module-calls", "whole-module-output", (m, r) => {
+  ensureNet(m, r);
+  m.put("output", "all", { value: "${module.net}" });
+});
+def("module-calls", "child-missing-required-argument", (m, r) => {
+  ensureNet(m, r);
+  delete m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.cidr;
+});
+def("module-calls", "child-value-rule", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.region_code = "az-1";
+});
+def("module-calls", "child-undeclared-variable", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.name = "${var.nope}";
+});
+def("module-calls", "child-duplicate-variable", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["extra.tf.json"] = { variable: { cidr: { type: "string" } } };
+});
+def("module-calls", "child-output-from-root", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.leak = { value: "${var.name_prefix}" };
+});
+def("module-calls", "child-provider-block-with-count", (m, r) => {
+  ensureNet(m, r).count = 1;
+  m.modules.net["main.tf.json"].provider = { tsdb: { project_id: "child" } };
+});
+def("module-calls", "child-import-block", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].import = [{ to: "tsdb_vpcs.this", id: "1" }];
+});
+def("module-calls", "invalid-name", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "1net", { ...call });
+});
+def("module-calls", "self-recursive-source", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].module = { again: { source: "./", cidr: "10.0.0.0/16" } };
+});
+def("module-calls", "child-variable-validation-fails-on-literal", (m, r) => {
+  const call = ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.cidr.validation = [{ condition: '${can(cidrhost(var.cidr, 0))}', error_message: "cidr must be a CIDR block." }];
+  call.cidr = "not-a-cidr";
+});
+def("module-calls", "child-sensitive-output", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.pw = { type: "string", sensitive: true, default: "x" };
+  m.modules.net["outputs.tf.json"].output.pw = { value: "${var.pw}" };
+});
+def("module-calls", "two-calls-same-source", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "net_b", { ...call, cidr: "10.251.0.0/16" });
+});
+
+// multi-file duplicates
+def("multi-file-duplicates", "resource-in-two-files", (m, r) => void addToFile(m, otherFile(m, r) === "main.tf.json" ? "extra.tf.json" : "extra.tf.json", "resource", "tsdb_vpcs", { main: { cidr: "10.1.0.0/16", region_code: "us-east-1" } }));
+def("multi-file-duplicates", "variable-in-two-files", (m) => void addToFile(m, "extra.tf.json", "variable", "cpu", { type: "number" }));
+def("multi-file-duplicates", "local-in-two-files", (m) => void addToFile(m, "extra.tf.json", "locals", "cpu", 2000));
+def("multi-file-duplicates", "output-in-two-files", (m) => void addToFile(m, "extra.tf.json", "output", "db_hostname", { value: "x" }));
+def("multi-file-duplicates", "default-provider-in-two-files", (m) => void addToFile(m, "extra.tf.json", "provider", "tsdb", { project_id: "other" }));
+def("multi-file-duplicates", "alias-in-two-files", (m) => void addToFile(m, "extra.tf.json", "provider", "tsdb", { alias: "east", project_id: "other" }));
+def("multi-file-duplicates", "second-alias-in-other-file", (m) => void addToFile(m, "extra.tf.json", "provider", "tsdb", { alias: "west", project_id: "other" }));
+def("multi-file-duplicates", "module-in-two-files", (m, r) => {
+  const call = ensureNet(m, r);
+  addToFile(m, "extra.tf.json", "module", "net", { ...call });
+});
+def("multi-file-duplicates", "data-in-two-files", (m) => {
+  addRes(m, "tsdb_vpcs", "dup", {}, "data");
+  addToFile(m, "extra.tf.json", "data", "tsdb_vpcs", { dup: {} });
+});
+def("multi-file-duplicates", "data-and-resource-same-name", (m) => void addToFile(m, "extra.tf.json", "data", "tsdb_vpcs", { main: {} }));
+def("multi-file-duplicates", "check-in-two-files", (m) => {
+  m.put("check", "twice", { assert: { condition: "${var.cpu > 0}", error_message: "x" } });
+  addToFile(m, "extra.tf.json", "check", "twice", { assert: { condition: "${var.cpu > 1}", error_message: "y" } });
+});
+def("multi-file-duplicates", "required-providers-in-two-files", (m) => void ((m.files["extra.tf.json"] ??= {}).terraform = { required_providers: { tsdb: { source: "schemaform/tsdb" } } }));
+def("multi-file-duplicates", "required-providers-conflicting", (m) => void ((m.files["extra.tf.json"] ??= {}).terraform = { required_providers: { tsdb: { source: "example/tsdb" } } }));
+def("multi-file-duplicates", "import-twice", (m) => {
+  (rootOf(m, "import").import ??= []).push({ to: "tsdb_vpcs.main", id: "1" });
+  (m.files["extra.tf.json"] ??= {}).import = [{ to: "tsdb_vpcs.main", id: "2" }];
+});
+def("multi-file-duplicates", "moved-twice", (m) => {
+  (rootOf(m, "moved").moved ??= []).push({ from: "tsdb_vpcs.a", to: "tsdb_vpcs.main" });
+  (m.files["extra.tf.json"] ??= {}).moved = [{ from: "tsdb_vpcs.a", to: "tsdb_vpcs.main" }];
+});
+def("multi-file-duplicates", "override-file-valid", (m) => void ((m.files["main_override.tf.json"] ??= {}).resource = { tsdb_vpcs: { main: { cidr: "10.77.0.0/16" } } }));
+def("multi-file-duplicates", "override-without-base", (m) => void ((m.files["main_override.tf.json"] ??= {}).resource = { tsdb_vpcs: { absent: { cidr: "10.77.0.0/16" } } }));
+def("multi-file-duplicates", "override-variable-default", (m) => void ((m.files["override.tf.json"] ??= {}).variable = { cpu: { default: 2000 } }));
+def("multi-file-duplicates", "duplicate-within-file-arrays", (m) => {
+  const root = rootOf(m, "variable");
+  root.variable = [root.variable, { cpu: { type: "number" } }];
+});
+def("multi-file-duplicates", "locals-twice-same-file", (m) => {
+  const root = rootOf(m, "locals");
+  root[`locals${DUP}2`] = { extra: 1 };
+});
+def("multi-file-duplicates", "locals-twice-same-name", (m) => {
+  const root = rootOf(m, "locals");
+  root[`locals${DUP}2`] = { cpu: 1 };
+});
+
+// addresses: moved / import / removed
+// a base may have its own import or moved block to the same target: the mutation's block replaces them
+const importTo = (to, extra = {}) => (m) => void replaceList(m, "import", { to, id: "4242", ...extra });
+def("addresses", "import-to-instance-key", importTo("tsdb_vpcs.main[0]"));
+def("addresses", "import-to-string-key", importTo('tsdb_vpcs.main["a"]'));
+def("addresses", "import-to-counted-instance", (m, r) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.3.${count.index}.0/24", region_code: "us-east-1" });
+  importTo("tsdb_vpcs.many[1]")(m, r);
+});
+def("addresses", "import-to-missing-resource", importTo("tsdb_vpcs.absent"));
+def("addresses", "import-to-data", importTo("data.tsdb_vpcs.all"));
+def("addresses", "import-to-module-resource", (m, r) => {
+  ensureNet(m, r);
+  importTo("module.net.tsdb_vpcs.this")(m, r);
+});
+def("addresses", "import-provider-undeclared", importTo("tsdb_vpcs.main", { provider: "tsdb.nope" }));
+def("addresses", "import-provider-declared", (m, r) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  importTo("tsdb_vpcs.main", { provider: "tsdb.east" })(m, r);
+});
+def("addresses", "import-without-id", (m) => void replaceList(m, "import", { to: "tsdb_vpcs.main" }));
+def("addresses", "import-id-template", importTo("tsdb_vpcs.main", { id: "${var.name_prefix}-1" }));
+def("addresses", "import-to-template", importTo("${tsdb_vpcs.main}"));
+def("addresses", "import-for-each", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: 1, b: 2 }, cidr: "10.4.0.0/16", region_code: "us-east-1" });
+  replaceList(m, "import", { for_each: { a: "1", b: "2" }, to: "tsdb_vpcs.keyed[each.key]", id: "${each.value}" });
+});
+def("addresses", "import-unknown-argument", importTo("tsdb_vpcs.main", { nope: 1 }));
+def("addresses", "moved-from-module", (m, r) => {
+  ensureNet(m, r);
+  replaceList(m, "moved", { from: "module.old", to: "module.net" });
+});
+def("addresses", "moved-from-module-resource", (m) => void replaceList(m, "moved", { from: "module.old.tsdb_vpcs.this", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-resource-to-module", (m, r) => {
+  ensureNet(m, r);
+  replaceList(m, "moved", { from: "tsdb_vpcs.old", to: "module.net" });
+});
+def("addresses", "moved-type-mismatch", (m) => void replaceList(m, "moved", { from: "tsdb_service.old", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-same-address", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.main", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-from-existing", (m) => void replaceList(m, "moved", { from: "tsdb_service.db", to: "tsdb_service.renamed" }));
+def("addresses", "moved-to-missing", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.before", to: "tsdb_vpcs.after" }));
+def("addresses", "moved-instance-keys", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.3.${count.index}.0/24", region_code: "us-east-1" });
+  replaceList(m, "moved", { from: "tsdb_vpcs.many[5]", to: "tsdb_vpcs.many[1]" });
+});
+def("addresses", "moved-data-source", (m) => void replaceList(m, "moved", { from: "data.tsdb_vpcs.old", to: "data.tsdb_vpcs.all" }));
+def("addresses", "moved-template", (m) => void replaceList(m, "moved", { from: "${tsdb_vpcs.old}", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-missing-to", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.old" }));
+def("addresses", "moved-chain", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.b" }, { from: "tsdb_vpcs.b", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-cycle", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.b" }, { from: "tsdb_vpcs.b", to: "tsdb_vpcs.a" }));
+def("addresses", "removed-still-declared", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.main", lifecycle: { destroy: false } }));
+def("addresses", "removed-instance-key", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.gone[0]", lifecycle: { destroy: false } }));
+def("addresses", "removed-module", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "module.old", lifecycle: { destroy: false } }));
+def("addresses", "removed-module-still-called", (m, r) => {
+  ensureNet(m, r);
+  (rootOf(m, "removed").removed ??= []).push({ from: "module.net", lifecycle: { destroy: false } });
+});
+def("addresses", "removed-data", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "data.tsdb_vpcs.old", lifecycle: { destroy: false } }));
+def("addresses", "removed-without-lifecycle", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.gone" }));
+def("addresses", "removed-destroy-true", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.gone", lifecycle: { destroy: true } }));
+def("addresses", "removed-destroy-template", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.gone", lifecycle: { destroy: "${var.cpu > 0}" } }));
+def("addresses", "removed-with-provisioner", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.gone", lifecycle: { destroy: true }, provisioner: { "local-exec": { command: "echo gone", when: "destroy" } } }));
+def("addresses", "removed-and-moved-same", (m) => {
+  (rootOf(m, "removed").removed ??= []).push({ from: "tsdb_vpcs.legacy2", lifecycle: { destroy: false } });
+  replaceList(m, "moved", { from: "tsdb_vpcs.legacy2", to: "tsdb_vpcs.main" });
+});
+
+// variables and outputs
+const variable = (name, body) => (m) => void m.put("variable", name, body);
+def("variables-outputs", "object-type-bad-attribute-type", variable("o", { type: "object({ a = strin })" }));
+def("variables-outputs", "object-type-attribute-without-type", variable("o", { type: "object({ a })" }));
+def("variables-outputs", "object-type-not-object", variable("o", { type: "object(string)" }));
+def("variables-outputs", "optional-outside-object", variable("o", { type: "list(optional(string))" }));
+def("variables-outputs", "optional-default-wrong-type", variable("o", { type: 'object({ a = optional(number, "x") })' }));
+def("variables-outputs", "unknown-type-keyword", variable("o", { type: "strng" }));
+def("variables-outputs", "type-template", variable("o", { type: "${string}" }));
+def("variables-outputs", "legacy-type-list", variable("o", { type: "list", default: ["a"] }));
+def("variables-outputs", "legacy-type-map", variable("o", { type: "map", default: { a: "b" } }));
+def("variables-outputs", "legacy-type-string-quoted", variable("o", { type: '"string"' }));
+def("variables-outputs", "default-wrong-type", variable("o", { type: "number", default: "abc" }));
+def("variables-outputs", "default-convertible", variable("o", { type: "number", default: "12" }));
+def("variables-outputs", "default-object-missing-attribute", variable("o", { type: "object({ a = string, b = number })", default: { a: "x" } }));
+def("variables-outputs", "default-object-extra-attribute", variable("o", { type: "object({ a = string })", default: { a: "x", b: 1 } }));
+def("variables-outputs", "default-object-comment-key", variable("o", { type: "object({ a = string })", default: { a: "x", "//": "note" } }));
+def("variables-outputs", "default-list-of-objects", variable("o", { type: "list(object({ name = string, size = optional(number, 1) }))", default: [{ name: "a" }, { name: "b", size: 3 }] }));
+def("variables-outputs", "default-list-of-objects-bad", variable("o", { type: "list(object({ name = string }))", default: [{ size: 3 }] }));
+def("variables-outputs", "null-default-not-nullable", variable("o", { type: "string", default: null, nullable: false }));
+def("variables-outputs", "null-default-nullable", variable("o", { type: "string", default: null }));
+def("variables-outputs", "nullable-template", variable("o", { type: "string", nullable: "${true}" }));
+def("variables-outputs", "sensitive-string-true", variable("o", { type: "string", sensitive: "true" }));
+def("variables-outputs", "sensitive-not-bool", variable("o", { type: "string", sensitive: "yes" }));
+def("variables-outputs", "description-number", variable("o", { type: "string", description: 42 }));
+def("variables-outputs", "description-template", variable("o", { type: "string", description: "${var.cpu}" }));
+def("variables-outputs", "default-references-variable", variable("o", { type: "number", default: "${var.cpu}" }));
+def("variables-outputs", "reserved-name-count", variable("count", { type: "number" }));
+def("variables-outputs", "reserved-name-source", variable("source", { type: "string" }));
+def("variables-outputs", "reserved-name-providers", variable("providers", { type: "string" }));
+def("variables-outputs", "unknown-variable-argument", variable("o", { type: "string", color: "blue" }));
+def("variables-outputs", "validation-not-self", variable("o", { type: "string", validation: { condition: "${var.cpu > 0}", error_message: "x" } }));
+def("variables-outputs", "validation-other-variable-too", variable("o", { type: "number", default: 1, validation: { condition: "${var.o <= var.cpu}", error_message: "o must not exceed cpu." } }));
+def("variables-outputs", "validation-without-message", variable("o", { type: "string", validation: { condition: '${var.o != ""}' } }));
+def("variables-outputs", "validation-fails-on-default", variable("o", { type: "number", default: 5, validation: { condition: "${var.o > 10}", error_message: "must exceed 10." } }));
+def("variables-outputs", "ephemeral-and-sensitive", variable("o", { type: "string", ephemeral: true, sensitive: true }));
+def("variables-outputs", "ephemeral-variable-in-resource", (m) => {
+  m.put("variable", "eph", { type: "string", ephemeral: true, default: "x" });
+  db(m).name = "${var.eph}";
+});
+def("variables-outputs", "ephemeral-variable-in-provider", (m) => {
+  m.put("variable", "eph", { type: "string", ephemeral: true, default: "x" });
+  providerList(m)[0].access_token = "${var.eph}";
+});
+def("variables-outputs", "ephemeral-variable-in-local", (m) => {
+  m.put("variable", "eph", { type: "string", ephemeral: true, default: "x" });
+  setLocal(m, "eph_copy", "${var.eph}");
+});
+def("variables-outputs", "ephemeral-output-root", (m) => void m.put("output", "eph", { value: "${var.name_prefix}", ephemeral: true }));
+def("variables-outputs", "ephemeral-value-output-not-marked", (m) => {
+  m.put("variable", "eph", { type: "string", ephemeral: true, default: "x" });
+  m.put("output", "eph", { value: "${var.eph}" });
+});
+def("variables-outputs", "sensitive-output-not-marked", (m) => void m.put("output", "leak", { value: "${var.secret}" }));
+def("variables-outputs", "sensitive-output-through-local", (m) => {
+  setLocal(m, "secret_copy", "${var.secret}");
+  m.put("output", "leak", { value: "${local.secret_copy}" });
+});
+def("variables-outputs", "sensitive-attribute-output", (m) => void m.put("output", "pw", { value: "${tsdb_service.db.password}" }));
+def("variables-outputs", "sensitive-output-nonsensitive", (m) => void m.put("output", "leak", { value: "${nonsensitive(var.secret)}" }));
+def("variables-outputs", "output-without-value", (m) => void m.put("output", "empty", { description: "nothing" }));
+def("variables-outputs", "output-unknown-argument", (m) => void m.put("output", "x", { value: 1, type: "number" }));
+def("variables-outputs", "output-precondition", (m) => void m.put("output", "x", { value: "${var.cpu}", precondition: { condition: "${var.cpu > 0}", error_message: "positive" } }));
+def("variables-outputs", "output-sensitive-template", (m) => void m.put("output", "x", { value: 1, sensitive: "${true}" }));
+def("variables-outputs", "variable-type-tuple", variable("o", { type: "tuple([string, number])", default: ["a", 1] }));
+def("variables-outputs", "variable-type-set-objects", variable("o", { type: "set(object({ a = string }))", default: [{ a: "x" }] }));
+def("variables-outputs", "variable-attribute-reference", (m) => {
+  if (!m.features.has("var:settings")) m.put("variable", "settings", { type: "object({ size = number })", default: { size: 2 } });
+  setLocal(m, "size", "${var.settings.size}");
+});
+def("variables-outputs", "variable-missing-attribute-reference", (m) => {
+  if (!m.features.has("var:settings")) m.put("variable", "settings", { type: "object({ size = number })", default: { size: 2 } });
+  setLocal(m, "size", "${var.settings.nope}");
+});
+
+// meta-arguments
+def("meta-arguments", "count-and-for-each", (m) => void Object.assign(vpc(m), { count: 1, for_each: { a: 1 } }));
+def("meta-arguments", "count-text", (m) => void (vpc(m).count = "two"));
+def("meta-arguments", "count-negative", (m) => void (vpc(m).count = -1));
+def("meta-arguments", "count-fraction", (m) => void (vpc(m).count = 1.5));
+def("meta-arguments", "count-numeric-string", (m) => void (vpc(m).count = "2"));
+def("meta-arguments", "for-each-list", (m) => void (vpc(m).for_each = ["a", "b"]));
+def("meta-arguments", "for-each-toset", (m) => void (vpc(m).for_each = '${toset(["a", "b"])}'));
+def("meta-arguments", "for-each-string", (m) => void (vpc(m).for_each = "abc"));
+def("meta-arguments", "each-without-for-each", (m) => void (vpc(m).name = "${each.key}"));
+def("meta-arguments", "count-index-without-count", (m) => void (vpc(m).name = "vpc-${count.index}"));
+def("meta-arguments", "depends-on-variable", (m) => void (vpc(m).depends_on = ["var.cpu"]));
+def("meta-arguments", "depends-on-local", (m) => void (vpc(m).depends_on = ["local.cpu"]));
+def("meta-arguments", "depends-on-missing", (m) => void (vpc(m).depends_on = ["tsdb_service.absent"]));
+def("meta-arguments", "depends-on-attribute", (m) => void (vpc(m).depends_on = ["tsdb_service.db.id"]));
+def("meta-arguments", "depends-on-data", (m) => void (vpc(m).depends_on = ["data.tsdb_products.x"]));
+def("meta-arguments", "depends-on-module", (m, r) => {
+  ensureNet(m, r);
+  db(m).depends_on = ["module.net"];
+});
+def("meta-arguments", "provider-undeclared-alias", (m) => void (vpc(m).provider = "tsdb.nope"));
+def("meta-arguments", "data-provider-undeclared-alias", (m) => void addRes(m, "tsdb_products", "aliased", { provider: "tsdb.west" }, "data"));
+def("meta-arguments", "provider-template", (m) => void (vpc(m).provider = "${tsdb.east}"));
+def("meta-arguments", "provider-other-type", (m) => void (vpc(m).provider = "containerbackup"));
+def("meta-arguments", "lifecycle-unknown", (m) => void (lifecycle(vpc(m)).nope = true));
+def("meta-arguments", "ignore-changes-unknown-attribute", (m) => void (lifecycle(vpc(m)).ignore_changes = ["nope"]));
+def("meta-arguments", "ignore-changes-index", (m) => void (lifecycle(db(m)).ignore_changes = ["name[0]"]));
+def("meta-arguments", "ignore-changes-map-key", (m, r) => {
+  const ch = find(m, "resource", "containerbackup_restore_channel", "channel") ?? addRes(m, "containerbackup_restore_channel", "channel", { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", labels: { a: "b" } });
+  lifecycle(ch).ignore_changes = ['labels["a"]'];
+});
+def("meta-arguments", "ignore-changes-all-string", (m) => void (lifecycle(vpc(m)).ignore_changes = "all"));
+def("meta-arguments", "ignore-changes-all-in-list", (m) => void (lifecycle(vpc(m)).ignore_changes = ["all"]));
+def("meta-arguments", "ignore-changes-computed-only", (m) => void (lifecycle(vpc(m)).ignore_changes = ["vpcs_id"]));
+def("meta-arguments", "replace-triggered-by-variable", (m) => void (lifecycle(db(m)).replace_triggered_by = ["var.cpu"]));
+def("meta-arguments", "replace-triggered-by-count-index", (m) => {
+  const b = addRes(m, "tsdb_vpcs", "pair", { count: 2, cidr: "10.5.${count.index}.0/24", region_code: "us-east-1" });
+  lifecycle(b).replace_triggered_by = ["${count.index}"];
+});
+def("meta-arguments", "replace-triggered-by-count-index-bare", (m) => {
+  const b = addRes(m, "tsdb_vpcs", "pair", { count: 2, cidr: "10.5.${count.index}.0/24", region_code: "us-east-1" });
+  lifecycle(b).replace_triggered_by = ["count.index"];
+});
+def("meta-arguments", "replace-triggered-by-attribute", (m) => void (lifecycle(db(m)).replace_triggered_by = ["tsdb_vpcs.main.cidr"]));
+def("meta-arguments", "replace-triggered-by-self", (m) => void (lifecycle(db(m)).replace_triggered_by = ["tsdb_service.db"]));
+def("meta-arguments", "precondition-self", (m) => void (lifecycle(db(m)).precondition = [{ condition: '${self.name != ""}', error_message: "x" }]));
+def("meta-arguments", "postcondition-self", (m) => void (lifecycle(db(m)).postcondition = [{ condition: '${self.name != ""}', error_message: "x" }]));
+def("meta-arguments", "condition-without-reference", (m) => void (lifecycle(db(m)).precondition = [{ condition: "${true}", error_message: "x" }]));
+def("meta-arguments", "create-before-destroy-text", (m) => void (lifecycle(vpc(m)).create_before_destroy = "yes"));
+def("meta-arguments", "create-before-destroy-string-bool", (m) => void (lifecycle(vpc(m)).create_before_destroy = "true"));
+def("meta-arguments", "prevent-destroy-variable", (m) => void (lifecycle(vpc(m)).prevent_destroy = "${var.cpu > 0}"));
+def("meta-arguments", "data-lifecycle-ignore-changes", (m) => void addRes(m, "tsdb_products", "lc", { lifecycle: { ignore_changes: ["id"] } }, "data"));
+def("meta-arguments", "data-lifecycle-postcondition", (m) => void addRes(m, "tsdb_products", "lc", { lifecycle: { postcondition: { condition: "${length(self.products) >= 0}", error_message: "x" } } }, "data"));
+def("meta-arguments", "data-count", (m) => void addRes(m, "tsdb_products", "counted", { count: 2 }, "data"));
+def("meta-arguments", "dynamic-unknown-block", (m) => void (db(m).dynamic = { nope: { for_each: [1], content: {} } }));
+def("meta-arguments", "dynamic-nested-attribute", (m) => {
+  const b = find(m, "resource", "tsdb_log_exporter", "logs") ?? addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } });
+  const cloud = b.cloudmon;
+  delete b.cloudmon;
+  b.dynamic = { cloudmon: { for_each: "${[1]}", content: cloud } };
+});
+def("meta-arguments", "dynamic-without-content", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}' } }));
+def("meta-arguments", "dynamic-with-iterator", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', iterator: "t", content: { create: "${t.value}" } } }));
+def("meta-arguments", "dynamic-wrong-iterator-name", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', iterator: "t", content: { create: "${timeouts.value}" } } }));
+def("meta-arguments", "dynamic-labels", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', labels: ["x"], content: { create: "45m" } } }));
+def("meta-arguments", "dynamic-lifecycle", (m) => void (db(m).dynamic = { lifecycle: { for_each: "${[1]}", content: { create_before_destroy: true } } }));
+def("meta-arguments", "local-exec-provisioner", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${self.cidr}" } }));
+def("meta-arguments", "provisioner-unknown-type", (m) => void (vpc(m).provisioner = { "nope-exec": { command: "echo" } }));
+def("meta-arguments", "connection-block", (m) => void Object.assign(vpc(m), { connection: { type: "ssh", host: "${self.cidr}" }, provisioner: { "remote-exec": { inline: ["echo hi"] } } }));
+def("meta-arguments", "provisioner-when-create-text", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo", when: "sometimes" } }));
+def("meta-arguments", "depends-on-self", (m) => void (vpc(m).depends_on = ["tsdb_vpcs.main"]));
+
+// references
+const localRef = (name, expr) => (m) => void setLocal(m, name, expr);
+def("references", "path-nope", localRef("p", "${path.nope}"));
+def("references", "path-module", localRef("p", "${path.module}/files"));
+def("references", "terraform-nope", localRef("t", "${terraform.nope}"));
+def("references", "terraform-workspace", localRef("t", "${terraform.workspace}"));
+def("references", "self-in-local", localRef("s", "${self.id}"));
+def("references", "self-in-resource-argument", (m) => void (db(m).name = "${self.id}"));
+def("references", "self-in-local-exec", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${self.id}" } }));
+def("references", "variable-attribute-of-string", localRef("v", "${var.name_prefix.length}"));
+def("references", "variable-index-of-string", localRef("v", "${var.name_prefix[0]}"));
+def("references", "count-nope", (m) => void addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.0.0/24", region_code: "us-east-1", name: "${count.nope}" }));
+def("references", "each-nope", (m) => void addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: 1 }, cidr: "10.6.0.0/24", region_code: "us-east-1", name: "${each.nope}" }));
+def("references", "count-index-in-output", (m) => void m.put("output", "c", { value: "${count.index}" }));
+def("references", "each-in-local", localRef("e", "${each.key}"));
+def("references", "undeclared-variable", localRef("u", "${var.nope}"));
+def("references", "undeclared-local", localRef("u", "${local.nope}"));
+def("references", "undeclared-resource", localRef("u", "${tsdb_vpcs.nope.id}"));
+def("references", "undeclared-data", localRef("u", "${data.tsdb_vpcs.nope.id}"));
+def("references", "unknown-attribute-of-resource", localRef("u", "${tsdb_vpcs.main.nope}"));
+def("references", "unknown-attribute-of-data", (m) => {
+  addRes(m, "tsdb_products", "cat2", {}, "data");
+  setLocal(m, "u", "${data.tsdb_products.cat2.nope}");
+});
+def("references", "nested-attribute-of-data", (m) => {
+  addRes(m, "tsdb_vpcs", "list2", {}, "data");
+  setLocal(m, "u", "${data.tsdb_vpcs.list2.vpcs[0].peering_connections[0].peer_cidr_blocks}");
+});
+def("references", "index-of-single-resource", localRef("u", "${tsdb_vpcs.main[0].id}"));
+def("references", "attribute-of-counted-without-index", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  setLocal(m, "u", "${tsdb_vpcs.many.id}");
+});
+def("references", "splat-of-counted", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  setLocal(m, "u", "${tsdb_vpcs.many[*].id}");
+});
+def("references", "legacy-splat", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  setLocal(m, "u", "${tsdb_vpcs.many.*.id}");
+});
+def("references", "resource-without-attribute", localRef("u", "${tsdb_vpcs.main}"));
+def("references", "bare-resource-type", localRef("u", "${tsdb_vpcs}"));
+def("references", "bare-var", localRef("u", "${var}"));
+def("references", "module-without-name", localRef("u", "${module}"));
+def("references", "data-without-name", localRef("u", "${data.tsdb_vpcs}"));
+def("references", "provider-config-references-resource", (m) => void (providerList(m)[0].endpoint = "https://${tsdb_vpcs.main.id}.example.com"));
+def("references", "provider-config-references-local", (m) => void (providerList(m)[0].project_id = "${local.prefix}"));
+def("references", "reference-to-check-data-outside", (m) => {
+  m.put("check", "probe2", { data: { tsdb_products: { inside: {} } }, assert: { condition: "${length(data.tsdb_products.inside.products) >= 0}", error_message: "x" } });
+  setLocal(m, "u", "${data.tsdb_products.inside.id}");
+});
+def("references", "output-to-output", (m) => void m.put("output", "o2", { value: "${output.db_hostname}" }));
+def("references", "resource-prefix", localRef("u", "${resource.tsdb_vpcs.main.id}"));
+def("references", "ephemeral-resource-reference", localRef("u", "${ephemeral.tsdb_vpcs.main.id}"));
+def("references", "count-of-self-type", (m) => void addRes(m, "tsdb_vpcs", "sized", { count: "${length(tsdb_vpcs.main.cidr)}", cidr: "10.7.0.0/24", region_code: "us-east-1" }));
+def("references", "for-each-of-local", (m) => void addRes(m, "tsdb_vpcs", "by_tag", { for_each: "${local.tags}", cidr: "10.8.0.0/16", region_code: "us-east-1", name: "${each.key}-${each.value}" }));
+def("references", "for-each-of-resource-attribute", (m) => void addRes(m, "tsdb_vpcs", "by_attr", { for_each: "${toset([tsdb_vpcs.main.id])}", cidr: "10.8.0.0/16", region_code: "us-east-1" }));
+
+// static values
+def("static-values", "depends-on-template", (m) => void (vpc(m).depends_on = ["${tsdb_service.db}"]));
+def("static-values", "depends-on-whole-template", (m) => void (vpc(m).depends_on = "${[tsdb_service.db]}"));
+def("static-values", "prevent-destroy-template", (m) => void (lifecycle(vpc(m)).prevent_destroy = "${false}"));
+def("static-values", "prevent-destroy-string", (m) => void (lifecycle(vpc(m)).prevent_destroy = "false"));
+def("static-values", "create-before-destroy-template", (m) => void (lifecycle(vpc(m)).create_before_destroy = "${true}"));
+def("static-values", "count-template-text", (m) => void (vpc(m).count = "${\"two\"}"));
+def("static-values", "count-template-number", (m) => void (vpc(m).count = "${1 + 1}"));
+def("static-values", "count-local", (m) => void (vpc(m).count = "${local.cpu > 0 ? 1 : 0}"));
+def("static-values", "ignore-changes-template", (m) => void (lifecycle(vpc(m)).ignore_changes = ["${name}"]));
+def("static-values", "ignore-changes-whole-template", (m) => void (lifecycle(vpc(m)).ignore_changes = "${[name]}"));
+def("static-values", "provider-whole-template", (m) => void (vpc(m).provider = "${tsdb}"));
+def("static-values", "required-version-template", (m) => void (rootOf(m, "terraform").terraform.required_version = "${var.name_prefix}"));
+def("static-values", "required-providers-source-template", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.source = "${local.prefix}"));
+def("static-values", "alias-template", (m) => void providerList(m).push({ alias: "${var.name_prefix}" }));
+def("static-values", "backend-local", (m) => void (rootOf(m, "terraform").terraform.backend = { local: { path: "state/terraform.tfstate" } }));
+def("static-values", "backend-template", (m) => void (rootOf(m, "terraform").terraform.backend = { local: { path: "${var.name_prefix}.tfstate" } }));
+def("static-values", "variable-validation-message-template", variable("o", { type: "string", default: "x", validation: { condition: '${var.o != ""}', error_message: "got ${var.o}" } }));
+def("static-values", "module-providers-template", (m, r) => void (ensureNet(m, r).providers = "${{ tsdb = tsdb }}"));
+def("static-values", "for-each-template-literal", (m) => void (vpc(m).for_each = '${{ a = "x" }}'));
+def("static-values", "moved-to-template", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.old", to: "${tsdb_vpcs.main}" }));
+def("static-values", "removed-from-template", (m) => void (rootOf(m, "removed").removed ??= []).push({ from: "${tsdb_vpcs.gone}", lifecycle: { destroy: false } }));
+def("static-values", "import-provider-template", importTo("tsdb_vpcs.main", { provider: "${tsdb}" }));
+
+// nulls
+def("nulls", "depends-on-null", (m) => void (vpc(m).depends_on = null));
+def("nulls", "depends-on-null-element", (m) => void (vpc(m).depends_on = [null]));
+def("nulls", "ignore-changes-null", (m) => void (lifecycle(vpc(m)).ignore_changes = null));
+def("nulls", "prevent-destroy-null", (m) => void (lifecycle(vpc(m)).prevent_destroy = null));
+def("nulls", "create-before-destroy-null", (m) => void (lifecycle(vpc(m)).create_before_destroy = null));
+def("nulls", "dynamic-for-each-null", (m) => void (db(m).dynamic = { timeouts: { for_each: null, content: { create: "45m" } } }));
+def("nulls", "dynamic-content-null", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: null } }));
+def("nulls", "count-null", (m) => void (vpc(m).count = null));
+def("nulls", "for-each-null", (m) => void (vpc(m).for_each = null));
+def("nulls", "provider-null", (m) => void (vpc(m).provider = null));
+def("nulls", "lifecycle-null", (m) => void (vpc(m).lifecycle = null));
+def("nulls", "required-argument-null", (m) => void (vpc(m).cidr = null));
+def("nulls", "required-argument-null-second", (m) => void (vpc(m).region_code = null));
+def("nulls", "optional-argument-null", (m) => void (db(m).name = null));
+def("nulls", "nested-required-null", (m) => {
+  const b = find(m, "resource", "tsdb_log_exporter", "logs") ?? addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } });
+  b.cloudmon.log_group_name = null;
+});
+def("nulls", "nested-object-null", (m) => {
+  const b = find(m, "resource", "tsdb_log_exporter", "logs") ?? addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } });
+  b.cloudmon = null;
+});
+def("nulls", "resource-body-null", (m) => void addRes(m, "tsdb_vpcs", "nothing", null));
+def("nulls", "timeouts-null", (m) => void (vpc(m).timeouts = null));
+def("nulls", "timeouts-create-null", (m) => void (vpc(m).timeouts = { create: null }));
+def("nulls", "module-source-null", (m, r) => void (ensureNet(m, r).source = null));
+def("nulls", "output-value-null", (m) => void m.put("output", "n", { value: null }));
+def("nulls", "local-null", localRef("n", null));
+def("nulls", "provider-argument-null", (m) => void (providerList(m)[0].project_id = null));
+def("nulls", "variable-type-null", variable("o", { type: null }));
+def("nulls", "list-element-null", (m) => {
+  const b = find(m, "resource", "tsdb_peering_connection", "peer") ?? addRes(m, "tsdb_peering_connection", "peer", { platform_vpc_id: 7, peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_tgw_id: "tgw-0123456789abcdef0" });
+  b.peer_cidr_blocks = ["10.1.0.0/16", null];
+  delete b.peer_vpc_id;
+  b.peer_tgw_id = "tgw-0123456789abcdef0";
+});
+def("nulls", "condition-null", (m) => void (lifecycle(db(m)).precondition = [{ condition: null, error_message: "x" }]));
+def("nulls", "import-id-null", importTo("tsdb_vpcs.main", { id: null }));
+
+// templates and expressions
+def("templates", "unknown-function", localRef("f", "${nope(1)}"));
+def("templates", "unknown-function-in-resource", (m) => void (db(m).name = "${frobnicate(var.name_prefix)}"));
+def("templates", "function-arity-too-few", localRef("f", "${upper()}"));
+def("templates", "function-arity-too-many", localRef("f", '${upper("a", "b")}'));
+def("templates", "function-bad-argument-type", localRef("f", '${abs("x")}'));
+def("templates", "provider-function-unknown", localRef("f", '${provider::tsdb::nope("x")}'));
+def("templates", "namespaced-core-function", localRef("f", '${core::upper("x")}'));
+def("templates", "syntax-missing-operand", localRef("f", "${1 +}"));
+def("templates", "syntax-unterminated", localRef("f", "${var.cpu"));
+def("templates", "syntax-empty-interpolation", localRef("f", "${}"));
+def("templates", "syntax-if-without-endif", localRef("f", "%{ if var.cpu > 0 }yes"));
+def("templates", "syntax-for-without-endfor", localRef("f", "%{ for x in [1] }${x}"));
+def("templates", "syntax-endif-alone", localRef("f", "a%{ endif }"));
+def("templates", "syntax-else-after-for", localRef("f", "%{ for x in [1] }${x}%{ else }%{ endfor }"));
+def("templates", "if-directive-valid", localRef("f", '%{ if var.cpu > 0 }big%{ else }small%{ endif }'));
+def("templates", "for-directive-valid", localRef("f", '%{ for k, v in local.tags }${k}=${v} %{ endfor }'));
+def("templates", "strip-markers", localRef("f", "a ${~ var.name_prefix ~} b %{~ if true ~}c%{~ endif ~}"));
+def("templates", "escapes", localRef("f", "$${literal} %%{literal} $$ %% $"));
+def("templates", "for-expression", localRef("f", "${[for i, v in [1, 2] : v * i if v > 0]}"));
+def("templates", "for-object-grouping", localRef("f", '${{ for k, v in local.tags : v => k... }}'));
+def("templates", "conditional", localRef("f", '${var.cpu > 1 ? "big" : "small"}'));
+def("templates", "conditional-type-mismatch-literal", localRef("f", '${true ? "a" : {}}'));
+def("templates", "operator-type-error-literal", localRef("f", '${"a" + 1}'));
+def("templates", "operator-type-error-local", localRef("f", '${local.prefix * 2}'));
+def("templates", "division-by-zero", localRef("f", "${1 / 0}"));
+def("templates", "index-out-of-range-literal", localRef("f", "${[1, 2][5]}"));
+def("templates", "heredoc-in-json", localRef("f", "${<<EOT\nhello\nEOT\n}"));
+def("templates", "string-escape-in-template", localRef("f", '${"tab\\there"}'));
+def("templates", "bad-escape-in-template", localRef("f", '${"\\q"}'));
+def("templates", "nested-template", localRef("f", '${"inner ${var.name_prefix} text"}'));
+def("templates", "unbalanced-brackets", localRef("f", "${[1, 2}"));
+def("templates", "unicode-identifier", localRef("f", "${var.näme}"));
+def("templates", "splat-on-list-literal", localRef("f", '${[{ a = 1 }][*].a}'));
+def("templates", "try-function", localRef("f", '${try(local.tags.nope, "default")}'));
+def("templates", "jsonencode-in-resource", (m) => void (db(m).name = '${jsonencode({ a = 1 })}'));
+def("templates", "interpolation-only-number-in-string-attr", (m) => void (db(m).name = "${var.cpu}"));
+def("templates", "template-in-key", (m) => void (rootOf(m, "locals").locals["${var.name_prefix}"] = 1));
+def("templates", "template-in-label", (m) => void addRes(m, "tsdb_vpcs", "${var.name_prefix}", { cidr: "10.9.0.0/16", region_code: "us-east-1" }));
+def("templates", "ternary-missing-colon", localRef("f", "${true ? 1}"));
+def("templates", "bare-traversal-no-template", (m) => void (db(m).name = "var.name_prefix"));
+def("templates", "sensitive-function", (m) => void m.put("output", "s", { value: '${sensitive("x")}' }));
+
+// dependency cycles
+def("cycles", "locals-cycle", (m) => {
+  setLocal(m, "a", "${local.b}");
+  setLocal(m, "b", "${local.a}");
+});
+def("cycles", "local-self-reference", localRef("a", "${local.a}"));
+def("cycles", "locals-cycle-three", (m) => {
+  setLocal(m, "a", "${local.b}");
+  setLocal(m, "b", "${local.c}");
+  setLocal(m, "c", "${upper(local.a)}");
+});
+def("cycles", "resources-reference-each-other", (m) => {
+  db(m).name = "${tsdb_vpcs.main.name}";
+  vpc(m).name = "${tsdb_service.db.name}";
+});
+def("cycles", "depends-on-each-other", (m) => {
+  db(m).depends_on = ["tsdb_vpcs.main"];
+  vpc(m).depends_on = ["tsdb_service.db"];
+});
+def("cycles", "resource-self-reference", (m) => void (db(m).name = "${tsdb_service.db.id}"));
+def("cycles", "resource-local-cycle", (m) => {
+  setLocal(m, "vpc_name", "${tsdb_vpcs.main.id}");
+  vpc(m).name = "${local.vpc_name}";
+});
+def("cycles", "data-resource-cycle", (m) => {
+  addRes(m, "tsdb_service", "looked_up", { id: "${tsdb_service.db.id}" }, "data");
+  db(m).name = "${data.tsdb_service.looked_up.name}";
+});
+def("cycles", "module-output-cycle", (m, r) => {
+  ensureNet(m, r).cidr = "${module.net.cidr}";
+});
+def("cycles", "replace-triggered-by-cycle", (m) => {
+  lifecycle(db(m)).replace_triggered_by = ["tsdb_vpcs.main"];
+  lifecycle(vpc(m)).replace_triggered_by = ["tsdb_service.db"];
+});
+def("cycles", "provider-config-cycle", (m) => {
+  providerList(m)[0].project_id = "${tsdb_vpcs.main.project_id}";
+});
+def("cycles", "count-depends-on-own-attribute", (m) => void addRes(m, "tsdb_vpcs", "looped", { count: "${length(tsdb_vpcs.looped)}", cidr: "10.7.0.0/24", region_code: "us-east-1" }));
+def("cycles", "no-cycle-chain", (m) => {
+  setLocal(m, "a", "${local.b}-x");
+  setLocal(m, "b", "${local.c}-y");
+  setLocal(m, "c", "z");
+});
+
+// names
+const resName = (name) => (m) => void addRes(m, "tsdb_vpcs", name, { cidr: "10.9.0.0/16", region_code: "us-east-1" });
+def("names", "resource-name-zwj", resName("main\u200dx"));
+def("names", "resource-name-zwnj", resName("main\u200cx"));
+def("names", "resource-name-digit-first", resName("1vpc"));
+def("names", "resource-name-dot", resName("a.b"));
+def("names", "resource-name-space", resName("a b"));
+def("names", "resource-name-dash", resName("my-vpc"));
+def("names", "resource-name-leading-dash", resName("-vpc"));
+def("names", "resource-name-underscore-first", resName("_vpc"));
+def("names", "resource-name-upper", resName("MainVpc"));
+def("names", "resource-name-unicode-letters", resName("größe"));
+def("names", "resource-name-cjk", resName("网络"));
+def("names", "resource-name-emoji", resName("vpc🙂"));
+def("names", "resource-name-empty", resName(""));
+def("names", "resource-name-combining-mark", resName("e\u0301t\u00e9"));
+def("names", "resource-type-upper", (m) => void addRes(m, "TSDB_vpcs", "x", { cidr: "10.9.0.0/16", region_code: "us-east-1" }));
+def("names", "resource-type-unknown", (m) => void addRes(m, "tsdb_nope", "x", {}));
+def("names", "resource-type-data-only", (m) => void addRes(m, "tsdb_products", "x", {}));
+def("names", "data-type-resource-only", (m) => void addRes(m, "tsdb_peering_connection", "x", {}, "data"));
+def("names", "provider-local-name-upper", (m) => {
+  rootOf(m, "terraform").terraform.required_providers.TSDB = { source: "schemaform/tsdb" };
+});
+def("names", "provider-local-name-other", (m) => {
+  rootOf(m, "terraform").terraform.required_providers.mytsdb = { source: "schemaform/tsdb" };
+  addRes(m, "tsdb_vpcs", "other", { provider: "mytsdb", cidr: "10.9.0.0/16", region_code: "us-east-1" });
+  rootOf(m, "provider").provider.mytsdb = { project_id: "p" };
+});
+def("names", "variable-name-digit", variable("1v", { type: "string", default: "x" }));
+def("names", "variable-name-dash", variable("my-var", { type: "string", default: "x" }));
+def("names", "variable-name-unicode", variable("größe", { type: "string", default: "x" }));
+def("names", "local-name-invalid", localRef("1l", 1));
+def("names", "local-name-dash", localRef("my-local", 1));
+def("names", "output-name-invalid", (m) => void m.put("output", "1o", { value: 1 }));
+def("names", "output-name-zwj", (m) => void m.put("output", "o\u200dx", { value: 1 }));
+def("names", "check-name-invalid", (m) => void m.put("check", "1c", { assert: { condition: "${var.cpu > 0}", error_message: "x" } }));
+def("names", "alias-invalid", (m) => void providerList(m).push({ alias: "1east" }));
+def("names", "alias-non-ascii-letters", (m) => {
+  providerList(m).push({ alias: "öst" });
+  vpc(m).provider = "tsdb.öst";
+});
+def("names", "alias-dash", (m) => {
+  providerList(m).push({ alias: "us-west" });
+  vpc(m).provider = "tsdb.us-west";
+});
+def("names", "alias-upper", (m) => {
+  providerList(m).push({ alias: "West" });
+  vpc(m).provider = "tsdb.West";
+});
+def("names", "module-name-dash", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "net-b", { ...call });
+});
+def("names", "provider-block-name-upper", (m) => void (rootOf(m, "provider").provider.TSDB = { project_id: "x" }));
+def("names", "reserved-resource-name-count", resName("count"));
+def("names", "dynamic-block-name-upper", (m) => void (db(m).dynamic = { TIMEOUTS: { for_each: "${[1]}", content: { create: "45m" } } }));
+
+// timeouts
+def("timeouts", "dynamic-and-static", (m) => Object.assign(db(m), { timeouts: { create: "45m" }, dynamic: { timeouts: { for_each: '${["1h"]}', content: { create: "${timeouts.value}" } } } }));
+def("timeouts", "two-static-blocks", (m) => void (db(m).timeouts = [{ create: "45m" }, { create: "1h" }]));
+def("timeouts", "unknown-key", (m) => void (vpc(m).timeouts = { delete: "10m" }));
+def("timeouts", "unknown-key-service", (m) => void (db(m).timeouts = { update: "10m" }));
+def("timeouts", "bad-duration", (m) => void (vpc(m).timeouts = { create: "10 minutes" }));
+def("timeouts", "duration-template", (m) => void (vpc(m).timeouts = { create: "${var.cpu}m" }));
+def("timeouts", "duration-number", (m) => void (vpc(m).timeouts = { create: 10 }));
+def("timeouts", "timeouts-on-type-without", (m) => void addRes(m, "tsdb_peering_connection", "t", { platform_vpc_id: 3, peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-0a1b2c3d4e", timeouts: { create: "5m" } }));
+def("timeouts", "timeouts-as-string", (m) => void (vpc(m).timeouts = "10m"));
+def("timeouts", "timeouts-in-data", (m) => void addRes(m, "tsdb_vpcs", "t", { timeouts: { read: "1m" } }, "data"));
+def("timeouts", "channel-all-keys", (m) => void addRes(m, "containerbackup_restore_channel", "t", { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", timeouts: { create: "1m", update: "2m", delete: "3m" } }));
+def("timeouts", "channel-read-key", (m) => void addRes(m, "containerbackup_restore_channel", "t", { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", timeouts: { read: "1m" } }));
+def("timeouts", "dynamic-two-elements-literal", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["1h", "2h"]}', content: { create: "${timeouts.value}" } } }));
+def("timeouts", "empty-timeouts", (m) => void (vpc(m).timeouts = {}));
+def("timeouts", "timeouts-array-empty", (m) => void (vpc(m).timeouts = []));
+
+// provider aliases
+def("provider-aliases", "resource-uses-undeclared-alias", (m) => void (db(m).provider = "tsdb.east2"));
+def("provider-aliases", "resource-uses-declared-alias", (m) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east", project_id: "p" });
+  vpc(m).provider = "tsdb.east";
+});
+def("provider-aliases", "duplicate-alias", (m) => void providerList(m).push({ alias: "dup" }, { alias: "dup" }));
+def("provider-aliases", "two-defaults", (m) => void providerList(m).push({ project_id: "second" }));
+def("provider-aliases", "alias-empty", (m) => void providerList(m).push({ alias: "" }));
+def("provider-aliases", "alias-null", (m) => void providerList(m).push({ alias: null, project_id: "x" }));
+def("provider-aliases", "alias-number", (m) => void providerList(m).push({ alias: 5 }));
+def("provider-aliases", "containerbackup-alias", (m) => {
+  rootOf(m, "provider").provider.containerbackup = [{ project: "my-project" }, { alias: "eu", project: "eu-project" }];
+  addRes(m, "containerbackup_restore_channel", "eu", { provider: "containerbackup.eu", destination_project: "projects/restore-target", location: "europe-west4" });
+});
+def("provider-aliases", "tsdb-alias-for-channel", (m) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  addRes(m, "containerbackup_restore_channel", "wrong", { provider: "tsdb.east", destination_project: "projects/restore-target", location: "us-central1", project: "my-project" });
+});
+def("provider-aliases", "provider-version-argument", (m) => void (providerList(m)[0].version = "0.1.0"));
+def("provider-aliases", "provider-unknown-argument", (m) => void (providerList(m)[0].nope = "x"));
+def("provider-aliases", "provider-value-rule", (m) => void (providerList(m)[0].endpoint = "ftp://example.com"));
+def("provider-aliases", "provider-access-key-alone", (m) => void (providerList(m)[0].access_key = "AK"));
+def("provider-aliases", "provider-token-and-key", (m) => void Object.assign(providerList(m)[0], { access_token: "t", access_key: "a", secret_key: "s" }));
+def("provider-aliases", "provider-alias-reference-form", (m) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  vpc(m).provider = "tsdb.east.extra";
+});
+def("provider-aliases", "provider-with-count", (m) => void (providerList(m)[0].count = 2));
+def("provider-aliases", "provider-with-depends-on", (m) => void (providerList(m)[0].depends_on = ["tsdb_vpcs.main"]));
+def("provider-aliases", "provider-without-required-providers-entry", (m) => {
+  delete rootOf(m, "terraform").terraform.required_providers.containerbackup;
+  rootOf(m, "provider").provider.containerbackup = { project: "my-project" };
+});
+def("provider-aliases", "module-passes-alias", (m, r) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  ensureNet(m, r).providers = { tsdb: "tsdb.east" };
+});
+def("provider-aliases", "module-passes-alias-to-missing-config-alias", (m, r) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  ensureNet(m, r).providers = { "tsdb.peer": "tsdb.east" };
+});
+
+// value rules (our schemas), directly and through locals/templates
+const dbSet = (values) => (m) => void Object.assign(db(m), values);
+def("value-rules", "cpu-not-in-enum", dbSet({ milli_cpu: 3 }));
+def("value-rules", "cpu-through-local", (m) => {
+  setLocal(m, "cpu", 3);
+  db(m).milli_cpu = "${local.cpu}";
+});
+def("value-rules", "cpu-through-local-template", (m) => {
+  setLocal(m, "cpu", 3);
+  db(m).milli_cpu = "${local.cpu * 1}";
+});
+def("value-rules", "cpu-memory-mismatch-literal", dbSet({ milli_cpu: 1000, memory_gb: 8 }));
+def("value-rules", "cpu-memory-mismatch-locals", (m) => {
+  setLocal(m, "cpu", 1000);
+  setLocal(m, "mem", 8);
+  Object.assign(db(m), { milli_cpu: "${local.cpu}", memory_gb: "${local.mem}" });
+});
+def("value-rules", "cpu-through-variable-default", (m) => {
+  m.put("variable", "bad_cpu", { type: "number", default: 3 });
+  db(m).milli_cpu = "${var.bad_cpu}";
+});
+def("value-rules", "cpu-through-local-object", (m) => {
+  setLocal(m, "sizes", { small: { cpu: 3 } });
+  db(m).milli_cpu = "${local.sizes.small.cpu}";
+});
+def("value-rules", "cpu-through-function", dbSet({ milli_cpu: "${max(1, 2)}", memory_gb: 4 }));
+def("value-rules", "cpu-string-number", dbSet({ milli_cpu: "1000", memory_gb: "4" }));
+def("value-rules", "cpu-exponent", dbSet({ milli_cpu: 1e3, memory_gb: 4 }));
+def("value-rules", "cpu-exponent-raw", dbSet({ milli_cpu: raw("1.0e3"), memory_gb: raw("4.0") }));
+def("value-rules", "cpu-text", dbSet({ milli_cpu: "abc" }));
+def("value-rules", "cpu-bool", dbSet({ milli_cpu: true }));
+def("value-rules", "cpu-list", dbSet({ milli_cpu: [1000] }));
+def("value-rules", "sync-without-ha", dbSet({ sync_replicas: 1, ha_replicas: 0 }));
+def("value-rules", "sync-without-ha-local", (m) => {
+  setLocal(m, "ha", 1);
+  Object.assign(db(m), { sync_replicas: 1, ha_replicas: "${local.ha}" });
+});
+def("value-rules", "ha-out-of-range", dbSet({ ha_replicas: 3 }));
+def("value-rules", "environment-lowercase", dbSet({ environment_tag: "prod" }));
+def("value-rules", "environment-through-function", dbSet({ environment_tag: '${lower("PROD")}' }));
+def("value-rules", "environment-through-template", (m) => {
+  setLocal(m, "env", "prod");
+  db(m).environment_tag = "${upper(local.env)}";
+});
+def("value-rules", "environment-string-concat", (m) => {
+  setLocal(m, "env", "pro");
+  db(m).environment_tag = "${local.env}d";
+});
+def("value-rules", "region-az-prefix", (m) => void (vpc(m).region_code = "az-east-1"));
+def("value-rules", "region-through-local", (m) => {
+  setLocal(m, "bad_region", "us_east_1");
+  vpc(m).region_code = "${local.bad_region}";
+});
+def("value-rules", "cidr-invalid", (m) => void (vpc(m).cidr = "10.0.0.0/33"));
+def("value-rules", "cidr-through-local", (m) => {
+  setLocal(m, "cidr", "300.0.0.0/16");
+  vpc(m).cidr = "${local.cidr}";
+});
+def("value-rules", "cidr-through-cidrsubnet", (m) => void (vpc(m).cidr = '${cidrsubnet("10.0.0.0/8", 8, 1)}'));
+def("value-rules", "vpc-id-from-id", dbSet({ vpc_id: "${tsdb_vpcs.main.id}" }));
+def("value-rules", "vpc-id-zero", dbSet({ vpc_id: 0 }));
+def("value-rules", "readonly-attribute-set", dbSet({ hostname: "db.example.com" }));
+def("value-rules", "unknown-attribute", dbSet({ nope: 1 }));
+def("value-rules", "deprecated-attribute", dbSet({ storage_gb: 10 }));
+def("value-rules", "password-wo-without-ephemeral", dbSet({ password_wo: "literal", password_wo_version: 1 }));
+def("value-rules", "read-replica-nodes-out-of-range", dbSet({ read_replica_source: "${tsdb_vpcs.main.id}", read_replica_nodes: 11 }));
+const peering = (values) => (m) => {
+  const b = find(m, "resource", "tsdb_peering_connection", "peer") ?? addRes(m, "tsdb_peering_connection", "peer", { platform_vpc_id: "${tsdb_vpcs.main.vpcs_id}", peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-0a1b2c3d4e" });
+  for (const [k, v] of Object.entries(values)) if (v === undefined) delete b[k];
+  else b[k] = v;
+};
+def("value-rules", "peering-both-targets", peering({ peer_vpc_id: "vpc-0a1b2c3d4e", peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: ["10.1.0.0/16"] }));
+def("value-rules", "peering-no-target", peering({ peer_vpc_id: undefined, peer_tgw_id: undefined, peer_cidr_blocks: undefined }));
+def("value-rules", "peering-tgw-without-cidrs", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: undefined }));
+def("value-rules", "peering-account-short", peering({ peer_account_id: "12345" }));
+def("value-rules", "peering-account-through-local", (m) => {
+  setLocal(m, "account", "12345");
+  peering({ peer_account_id: "${local.account}" })(m);
+});
+def("value-rules", "peering-empty-cidr-list", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: [] }));
+def("value-rules", "peering-vpc-id-literal-zero", peering({ platform_vpc_id: 0 }));
+const exporter = (values) => (m) => {
+  const b = find(m, "resource", "tsdb_metric_exporter", "metrics") ?? addRes(m, "tsdb_metric_exporter", "metrics", { region: "us-east-1", saasmon: { api_key: "k", site: "datadoghq.com" } });
+  for (const k of ["saasmon", "pullmon", "cloudmon"]) delete b[k];
+  Object.assign(b, values);
+};
+def("value-rules", "metric-exporter-none", exporter({}));
+def("value-rules", "metric-exporter-two", exporter({ saasmon: { api_key: "k", site: "datadoghq.com" }, pullmon: { username: "u", password: "p" } }));
+def("value-rules", "metric-exporter-missing-nested", exporter({ cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } }));
+def("value-rules", "metric-exporter-site-invalid", exporter({ saasmon: { api_key: "k", site: "not a site" } }));
+def("value-rules", "metric-exporter-nested-unknown", exporter({ pullmon: { username: "u", password: "p", port: 9 } }));
+def("value-rules", "metric-exporter-nested-block-syntax", exporter({ pullmon: [{ username: "u", password: "p" }] }));
+def("value-rules", "log-exporter-region-through-local", (m) => {
+  setLocal(m, "log_region", "az-1");
+  const b = find(m, "resource", "tsdb_log_exporter", "logs") ?? addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } });
+  b.region = "${local.log_region}";
+});
+def("value-rules", "log-exporter-role-arn-invalid", (m) => {
+  const b = find(m, "resource", "tsdb_log_exporter", "logs") ?? addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s" } });
+  b.cloudmon = { ...b.cloudmon, role_arn: "not-an-arn" };
+});
+const channel = (values) => (m) => {
+  const b = find(m, "resource", "containerbackup_restore_channel", "channel") ?? addRes(m, "containerbackup_restore_channel", "channel", { destination_project: "projects/restore-target", location: "us-central1", project: "my-project" });
+  Object.assign(b, values);
+};
+def("value-rules", "channel-destination-invalid", channel({ destination_project: "restore-target" }));
+def("value-rules", "channel-location-invalid", channel({ location: "US-Central1" }));
+def("value-rules", "channel-location-through-local", (m) => {
+  setLocal(m, "loc", "US");
+  channel({ location: "${local.loc}" })(m);
+});
+def("value-rules", "channel-labels-number", channel({ labels: { a: 1 } }));
+def("value-rules", "channel-labels-object", channel({ labels: { a: { b: "c" } } }));
+def("value-rules", "channel-name-invalid", channel({ name: "Bad_Name" }));
+def("value-rules", "channel-missing-location", (m) => {
+  channel({})(m);
+  delete find(m, "resource", "containerbackup_restore_channel", "channel").location;
+});
+const objStore = (change) => (m) => {
+  const b = find(m, "resource", "tsdb_connector_obj_store", "files") ?? addRes(m, "tsdb_connector_obj_store", "files", { service_id: "${tsdb_service.db.id}", bucket: "my-data-bucket", pattern: "*.csv", credentials: { type: "Public" }, definition: { type: "CSV", csv: { column_names: ["a"] } }, table_identifier: { table_name: "t" } });
+  change(b);
+};
+def("value-rules", "obj-store-bucket-invalid", objStore((b) => void (b.bucket = "UPPER_bucket")));
+def("value-rules", "obj-store-credentials-empty", objStore((b) => void (b.credentials = {})));
+def("value-rules", "obj-store-type-invalid", objStore((b) => void (b.credentials = { type: "Private" })));
+def("value-rules", "obj-store-frequency-invalid", objStore((b) => void (b.frequency = "@minutely")));
+def("value-rules", "obj-store-column-names-empty", objStore((b) => void (b.definition = { type: "CSV", csv: { column_names: [] } })));
+def("value-rules", "obj-store-missing-table", objStore((b) => void delete b.table_identifier));
+def("value-rules", "obj-store-mapping-missing-destination", objStore((b) => void (b.definition = { type: "PARQUET", parquet: { column_mappings: [{ source: "a" }] } })));
+const srcDb = (change) => (m) => {
+  const b = find(m, "resource", "tsdb_connector_src_db", "replication") ?? addRes(m, "tsdb_connector_src_db", "replication", { service_id: "${tsdb_service.db.id}", display_name: "orders", connection_string: "postgres://u:p@h:5432/d" });
+  change(b);
+};
+def("value-rules", "src-db-workers-too-many", srcDb((b) => void (b.table_sync_workers = 100)));
+def("value-rules", "src-db-workers-through-local", (m) => {
+  setLocal(m, "workers", 0);
+  srcDb((b) => void (b.table_sync_workers = "${local.workers}"))(m);
+});
+def("value-rules", "src-db-connection-string-invalid", srcDb((b) => void (b.connection_string = "mysql://x")));
+def("value-rules", "src-db-ssh-port", srcDb((b) => void (b.ssh_tunnel = { name: "t", port: 70000 })));
+def("value-rules", "src-db-table-missing-name", srcDb((b) => void (b.tables = [{ schema_name: "public" }])));
+def("value-rules", "src-db-hypertable-partitions-zero", srcDb((b) => void (b.tables = [{ schema_name: "p", table_name: "t", hypertable_spec: { primary_dimension: { column_name: "time", partition_interval: "1d" }, secondary_dimensions: [{ hash: { column_name: "d", number_partitions: 0 } }] } }])));
+def("value-rules", "src-db-tables-object", srcDb((b) => void (b.tables = { schema_name: "public", table_name: "t" })));
+def("value-rules", "data-service-missing-id", (m) => void addRes(m, "tsdb_service", "lookup", {}, "data"));
+def("value-rules", "data-service-env-invalid", (m) => void addRes(m, "tsdb_service", "lookup", { id: "x", environment_tag: "QA" }, "data"));
+def("value-rules", "data-vpcs-readonly-set", (m) => void addRes(m, "tsdb_vpcs", "lookup", { vpcs: [] }, "data"));
+def("value-rules", "missing-required-argument", (m) => void delete vpc(m).cidr);
+def("value-rules", "missing-two-required-arguments", (m) => {
+  delete vpc(m).cidr;
+  delete vpc(m).region_code;
+});
+def("value-rules", "value-through-conditional-local", (m) => {
+  setLocal(m, "cpu", "${true ? 3 : 5}");
+  db(m).milli_cpu = "${local.cpu}";
+});
+def("value-rules", "value-through-variable-nullable-default", (m) => {
+  m.put("variable", "size", { type: "number", default: null });
+  db(m).milli_cpu = "${var.size}";
+});
+
+// false-positive shapes: unusual but (maybe) valid forms
+def("false-positive-shapes", "resource-body-nested-arrays", (m) => {
+  const root = vpcRoot(m);
+  const body = root.resource.tsdb_vpcs.main;
+  root.resource.tsdb_vpcs.main = [[body]];
+});
+def("false-positive-shapes", "label-level-array", (m) => {
+  const root = vpcRoot(m);
+  root.resource.tsdb_vpcs = [root.resource.tsdb_vpcs];
+});
+def("false-positive-shapes", "label-level-nested-arrays", (m) => {
+  const root = vpcRoot(m);
+  root.resource = [[root.resource]];
+});
+def("false-positive-shapes", "root-array-of-objects", (m) => {
+  const file = Object.keys(m.files)[0];
+  m.files[file] = raw(`[${JSON.stringify(m.files[file], null, 2)}]`);
+});
+def("false-positive-shapes", "timeouts-nested-arrays", (m) => void (db(m).timeouts = [[{ create: "45m" }]]));
+def("false-positive-shapes", "lifecycle-array", (m) => void (vpc(m).lifecycle = [{ create_before_destroy: true }]));
+def("false-positive-shapes", "lifecycle-nested-arrays", (m) => void (vpc(m).lifecycle = [[{ create_before_destroy: true }]]));
+def("false-positive-shapes", "deep-nesting-local-300", localRef("deep", nest(300)));
+def("false-positive-shapes", "deep-nesting-local-100", localRef("deep", nest(100)));
+def("false-positive-shapes", "deep-nesting-labels-array", localRef("deep", nestArrays(280)));
+def("false-positive-shapes", "comment-key-in-resource", (m) => void (vpc(m)["//"] = "a comment"));
+def("false-positive-shapes", "comment-key-object", (m) => void (vpc(m)["//"] = { note: "structured comment" }));
+def("false-positive-shapes", "comment-key-at-root", (m) => void (rootOf(m, "resource")["//"] = "root comment"));
+def("false-positive-shapes", "comment-key-in-labels", (m) => void (vpcRoot(m).resource.tsdb_vpcs["//"] = "label-level"));
+def("false-positive-shapes", "comment-key-in-variable", (m) => void (rootOf(m, "variable").variable.cpu["//"] = "note"));
+def("false-positive-shapes", "comment-key-in-locals", localRef("//", "not a comment here?"));
+def("false-positive-shapes", "number-description", (m) => void (rootOf(m, "variable").variable.cpu.description = 7));
+def("false-positive-shapes", "bool-description", (m) => void (rootOf(m, "output").output.db_hostname.description = true));
+def("false-positive-shapes", "number-default-for-string", variable("o", { type: "string", default: 5 }));
+def("false-positive-shapes", "bool-string-default", variable("o", { type: "bool", default: "true" }));
+def("false-positive-shapes", "vpc-id-string-reference", dbSet({ vpc_id: "${tsdb_vpcs.main.id}" }));
+def("false-positive-shapes", "bool-as-string", dbSet({ connection_pooler_enabled: "true", paused: "0" }));
+def("false-positive-shapes", "number-as-string-with-spaces", dbSet({ ha_replicas: " 2", sync_replicas: 1 }));
+def("false-positive-shapes", "number-huge", dbSet({ vpc_id: raw("123456789012345678901234567890") }));
+def("false-positive-shapes", "number-negative-zero", dbSet({ ha_replicas: raw("-0") }));
+def("false-positive-shapes", "empty-resource-group", (m) => void (rootOf(m, "resource").resource.tsdb_log_exporter = {}));
+def("false-positive-shapes", "empty-variable-body", variable("o", {}));
+def("false-positive-shapes", "empty-locals", (m) => void ((m.files["extra.tf.json"] ??= {}).locals = {}));
+def("false-positive-shapes", "empty-file-object", (m) => void (m.files["empty.tf.json"] = {}));
+def("false-positive-shapes", "output-value-object", (m) => void m.put("output", "obj", { value: { a: "${var.cpu}", b: [1, "two"] } }));
+def("false-positive-shapes", "labels-with-comment-key", channel({ labels: { team: "data", "//": "a label" } }));
+def("false-positive-shapes", "required-providers-version-only", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb = { source: "schemaform/tsdb", version: ">= 0.1.0" }));
+def("false-positive-shapes", "required-providers-string", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb = "0.1.0"));
+def("false-positive-shapes", "terraform-block-array", (m) => {
+  const root = rootOf(m, "terraform");
+  root.terraform = [root.terraform];
+});
+def("false-positive-shapes", "variable-block-array", (m) => {
+  const root = rootOf(m, "variable");
+  root.variable = [root.variable];
+});
+def("false-positive-shapes", "locals-array", (m) => {
+  const root = rootOf(m, "locals");
+  root.locals = [root.locals, { more: 1 }];
+});
+def("false-positive-shapes", "provisioner-array-order", (m) => void (vpc(m).provisioner = [{ "local-exec": { command: "echo 1" } }, { "local-exec": { command: "echo 2" } }]));
+def("false-positive-shapes", "unicode-escapes-in-values", (m) => void (db(m).name = raw('"caf\\u00e9-\\ud83d\\ude00"')));
+def("false-positive-shapes", "sensitive-output-nested", (m) => void m.put("output", "nested", { value: { s: "${var.secret}" }, sensitive: true }));
+
+// shapes that Terraform's own configuration tests use, written for our types
+const counted = (m) => {
+  addRes(m, "tsdb_vpcs", "a", { count: 1, cidr: "10.11.0.0/16", region_code: "us-east-1" });
+  return addRes(m, "tsdb_vpcs", "b", { count: 1, cidr: "10.12.0.0/16", region_code: "us-east-1" });
+};
+def("terraform-json", "replace-triggered-by-count-index-inside", (m) => void (lifecycle(counted(m)).replace_triggered_by = ["tsdb_vpcs.a[count.index].cidr"]));
+def("terraform-json", "replace-triggered-by-object-element", (m) => void (lifecycle(counted(m)).replace_triggered_by = [{ "tsdb_vpcs.a[count.index].cidr": "nope" }]));
+def("terraform-json", "replace-triggered-by-template-element", (m) => void (lifecycle(counted(m)).replace_triggered_by = ["${tsdb_vpcs.a[count.index].cidr}"]));
+def("terraform-json", "import-to-array", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "a", b: "b" }, cidr: "10.13.0.0/16", region_code: "us-east-1" });
+  rootOf(m, "import").import = { for_each: '["a", "b"]', to: ["tsdb_vpcs.keyed[wrong]"], id: "${each.value}" };
+});
+def("terraform-json", "import-for-each-template", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "a", b: "b" }, cidr: "10.13.0.0/16", region_code: "us-east-1" });
+  rootOf(m, "import").import = { for_each: '${["a", "b"]}', to: "tsdb_vpcs.keyed[each.value]", id: "${each.value}" };
+});
+def("terraform-json", "import-object-not-array", (m) => void (rootOf(m, "import").import = { to: "tsdb_vpcs.main", id: "77" }));
+def("terraform-json", "import-identity", importTo("tsdb_vpcs.main", { identity: { id: "1" } }));
+def("terraform-json", "moved-object-not-array", (m) => void (rootOf(m, "moved").moved = { from: "tsdb_vpcs.old", to: "tsdb_vpcs.main" }));
+def("terraform-json", "removed-object-not-array", (m) => void (rootOf(m, "removed").removed = { from: "tsdb_vpcs.old", lifecycle: { destroy: false } }));
+def("terraform-json", "variables-of-every-shape", (m) => {
+  const v = group(m, "variable");
+  Object.assign(v, { foo: {}, bar: { default: "hello" }, baz: { type: "list" }, "bar-baz": { default: [], type: "list" }, cheese_pizza: { description: "Nothing special" }, "π": { default: 3.14159265359 }, sensitive_value: { default: { a: 1, b: 2 }, sensitive: true } });
+});
+def("terraform-json", "validation-two-rules", variable("o", { type: "number", default: 3, validation: [{ condition: "${var.o > 0}", error_message: "positive" }, { condition: "${var.o < 100}", error_message: "small" }] }));
+def("terraform-json", "locals-dashed-key", localRef("a-b", 1));
+def("terraform-json", "ephemeral-resource-block", (m) => void ((m.files["extra.tf.json"] ??= {}).ephemeral = { tsdb_vpcs: { e: {} } }));
+def("terraform-json", "action-block", (m) => void ((m.files["extra.tf.json"] ??= {}).action = { tsdb_vpcs: { a: {} } }));
+def("terraform-json", "required-version-unsatisfied", (m) => void (rootOf(m, "terraform").terraform.required_version = ">= 9.0"));
+def("terraform-json", "required-version-tilde", (m) => void (rootOf(m, "terraform").terraform.required_version = "~> 1.11.0"));
+def("terraform-json", "required-version-invalid", (m) => void (rootOf(m, "terraform").terraform.required_version = "latest"));
+def("terraform-json", "experiments-empty", (m) => void (rootOf(m, "terraform").terraform.experiments = []));
+def("terraform-json", "experiments-unknown", (m) => void (rootOf(m, "terraform").terraform.experiments = ["nope"]));
+def("terraform-json", "terraform-unknown-argument", (m) => void (rootOf(m, "terraform").terraform.color = "blue"));
+def("terraform-json", "backend-unknown-type", (m) => void (rootOf(m, "terraform").terraform.backend = { nope: {} }));
+def("terraform-json", "cloud-and-backend", (m) => void Object.assign(rootOf(m, "terraform").terraform, { backend: { local: {} }, cloud: { organization: "o", workspaces: { name: "w" } } }));
+def("terraform-json", "provider-meta", (m) => void (rootOf(m, "terraform").terraform.provider_meta = { tsdb: { hello: "world" } }));
+def("terraform-json", "required-providers-version-constraint-bad", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.version = "one"));
+def("terraform-json", "required-providers-version-unsatisfied", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.version = ">= 5.0"));
+def("terraform-json", "configuration-aliases-child", (m, r) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  const call = ensureNet(m, r);
+  m.modules.net["main.tf.json"].terraform.required_providers.tsdb.configuration_aliases = ["tsdb.peer"];
+  call.providers = { tsdb: "tsdb", "tsdb.peer": "tsdb.east" };
+});
+def("terraform-json", "configuration-aliases-not-passed", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].terraform.required_providers.tsdb.configuration_aliases = ["tsdb.peer"];
+});
+def("terraform-json", "module-providers-array", (m, r) => void (ensureNet(m, r).providers = [{ tsdb: "tsdb" }]));
+def("terraform-json", "child-ephemeral-output", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.eph = { value: "${var.cidr}", ephemeral: true };
+});
+def("terraform-json", "output-depends-on-module", (m, r) => {
+  ensureNet(m, r);
+  m.put("output", "after", { value: 1, depends_on: ["module.net"] });
+});
+def("terraform-json", "data-depends-on-module", (m, r) => {
+  ensureNet(m, r);
+  addRes(m, "tsdb_products", "after", { depends_on: ["module.net"] }, "data");
+});
+def("terraform-json", "check-assert-array-two", (m) => void m.put("check", "two", { assert: [{ condition: "${var.cpu > 0}", error_message: "a" }, { condition: "${var.cpu < 99999}", error_message: "b" }] }));
+def("terraform-json", "check-without-assert", (m) => void m.put("check", "empty", { data: { tsdb_products: { p: {} } } }));
+def("terraform-json", "check-two-data", (m) => void m.put("check", "two", { data: { tsdb_products: { p: {} }, tsdb_vpcs: { q: {} } }, assert: { condition: "${length(data.tsdb_vpcs.q.vpcs) >= 0}", error_message: "x" } }));
+def("terraform-json", "check-nested-resource", (m) => void m.put("check", "bad", { resource: { tsdb_vpcs: { x: {} } }, assert: { condition: "${var.cpu > 0}", error_message: "x" } }));
+def("terraform-json", "resource-level-connection", (m) => void Object.assign(vpc(m), { connection: { host: "example.com" }, provisioner: [{ "local-exec": { command: "echo a" } }, { "local-exec": { command: "echo b", when: "destroy" } }] }));
+def("terraform-json", "provisioner-on-failure-invalid", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo", on_failure: "explode" } }));
+def("terraform-json", "provisioner-self-in-destroy", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${self.cidr}", when: "destroy" } }));
+def("terraform-json", "provisioner-var-in-destroy", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${var.name_prefix}", when: "destroy" } }));
+
+// value rules when the value is an expression Terraform can resolve at validate time (or not)
+def("value-rules", "cpu-literal-template", dbSet({ milli_cpu: "${1000}", memory_gb: "${2 * 2}" }));
+def("value-rules", "cpu-arithmetic-invalid", dbSet({ milli_cpu: "${1000 + 1}", memory_gb: 4 }));
+def("value-rules", "cpu-local-chain", (m) => {
+  setLocal(m, "base_cpu", 3);
+  setLocal(m, "cpu", "${local.base_cpu}");
+  db(m).milli_cpu = "${local.cpu}";
+});
+def("value-rules", "cpu-local-string-number", (m) => {
+  setLocal(m, "cpu", "1000");
+  setLocal(m, "mem", "4");
+  Object.assign(db(m), { milli_cpu: "${local.cpu}", memory_gb: "${local.mem}" });
+});
+def("value-rules", "cpu-local-list-index", (m) => {
+  setLocal(m, "sizes", [3, 1000]);
+  db(m).milli_cpu = "${local.sizes[0]}";
+});
+def("value-rules", "cpu-local-lookup", (m) => {
+  setLocal(m, "sizes", { small: 3 });
+  db(m).milli_cpu = '${lookup(local.sizes, "small", 500)}';
+});
+def("value-rules", "cpu-through-each-value", (m) => void addRes(m, "tsdb_service", "sized", { for_each: { a: 3 }, milli_cpu: "${each.value}" }));
+def("value-rules", "cpu-through-count-index", (m) => void addRes(m, "tsdb_service", "sized", { count: 1, milli_cpu: "${count.index + 3}" }));
+def("value-rules", "credentials-through-local-object", (m) => {
+  setLocal(m, "creds", { type: "Private" });
+  objStore((b) => void (b.credentials = "${local.creds}"))(m);
+});
+def("value-rules", "cidr-list-through-local", (m) => {
+  setLocal(m, "cidrs", []);
+  peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "${local.cidrs}" })(m);
+});
+def("value-rules", "region-template-valid", (m) => {
+  setLocal(m, "area", "us-east");
+  vpc(m).region_code = "${local.area}-1";
+});
+def("value-rules", "region-template-invalid", (m) => void (vpc(m).region_code = "AZ-${1}"));
+def("value-rules", "region-through-sensitive-variable", (m) => {
+  m.put("variable", "hidden_region", { type: "string", sensitive: true, default: "az-1" });
+  vpc(m).region_code = "${var.hidden_region}";
+});
+def("value-rules", "cpu-through-data-source", (m) => {
+  addRes(m, "tsdb_service", "peek", { id: "svc-1" }, "data");
+  db(m).milli_cpu = "${data.tsdb_service.peek.resources[0].spec.milli_cpu}";
+});
+def("value-rules", "env-through-conditional-on-variable", dbSet({ environment_tag: '${var.cpu > 0 ? "prod" : "dev"}' }));
+def("value-rules", "workers-through-tonumber", srcDb((b) => void (b.table_sync_workers = '${tonumber("100")}')));
+def("module-calls", "child-value-through-argument", (m, r) => void (ensureNet(m, r).cidr = "300.0.0.0/16"));
+def("module-calls", "child-value-through-default", (m, r) => {
+  const call = ensureNet(m, r);
+  delete call.region;
+  m.modules.net["main.tf.json"].variable.region.default = "az-1";
+});
+def("module-calls", "child-value-through-local", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].locals = { region: "az-1" };
+  m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.region_code = "${local.region}";
+});
+def("module-calls", "child-required-variable-type-object", (m, r) => {
+  const call = ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.cidr.type = "object({ block = string })";
+  m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.cidr = "${var.cidr.block}";
+  call.cidr = { block: "10.250.0.0/16", extra: 1 };
+});
+def("module-calls", "child-required-variable-object-missing-attribute", (m, r) => {
+  const call = ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.cidr.type = "object({ block = string, size = number })";
+  m.modules.net["main.tf.json"].resource.tsdb_vpcs.this.cidr = "${var.cidr.block}";
+  call.cidr = { block: "10.250.0.0/16" };
+});
+
+function nest(depth) {
+  let v = "leaf";
+  for (let i = 0; i < depth; i++) v = { k: v };
+  return v;
+}
+function nestArrays(depth) {
+  let v = 1;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+// JSON-level syntax: applied to the written text of one file
+const T = [];
+const text = (name, change) => T.push({ cat: "syntax", name, change });
+text("trailing-comma-object", (t) => t.replace(/("[^"\n]*"|\d|true|false|null|[}\]])(\s*\n\s*})/, "$1,$2"));
+text("trailing-comma-array", (t) => (t.includes("[") ? t.replace(/("[^"\n]*")(\s*\])/, "$1,$2") : t.replace(/}\s*$/, ',\n"x": [1,]}\n')));
+text("missing-comma", (t) => t.replace(/,\n/, "\n"));
+text("line-comment", (t) => t.replace(/\n/, "\n// a comment\n"));
+text("hash-comment", (t) => t.replace(/\n/, "\n# a comment\n"));
+text("block-comment", (t) => t.replace(/\n/, "\n/* a comment */\n"));
+text("single-quoted-string", (t) => t.replace(/"([a-z_]+)": "([^"$\\]*)"/, "\"$1\": '$2'"));
+text("unquoted-key", (t) => t.replace(/"([a-z_]+)":/, "$1:"));
+text("byte-order-mark", (t) => "\ufeff" + t);
+text("empty-file", () => "");
+text("whitespace-only", () => " \n\t\n");
+text("root-array-empty", () => "[]");
+text("root-string", () => '"resource"');
+text("root-null", () => "null");
+text("root-number", () => "42");
+text("root-empty-object", () => "{}");
+text("truncated", (t) => t.slice(0, Math.floor(t.length / 2)));
+text("extra-data-after-root", (t) => t + "{}\n");
+text("extra-closing-brace", (t) => t.replace(/\s*$/, "}\n"));
+text("nan-value", (t) => t.replace(/: (\d+)/, ": NaN"));
+text("infinity-value", (t) => t.replace(/: (\d+)/, ": Infinity"));
+text("leading-zero", (t) => t.replace(/: (\d+)/, ": 0$1"));
+text("leading-plus", (t) => t.replace(/: (\d+)/, ": +$1"));
+text("trailing-dot", (t) => t.replace(/: (\d+)/, ": $1."));
+text("leading-dot", (t) => t.replace(/: (\d+)/, ": .$1"));
+text("exponent-without-digits", (t) => t.replace(/: (\d+)/, ": $1e"));
+text("hex-number", (t) => t.replace(/: (\d+)/, ": 0x10"));
+text("invalid-escape", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\\q"$2'));
+text("unicode-escape-short", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\\u12"$2'));
+text("lone-high-surrogate", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\\ud800"$2'));
+text("lone-low-surrogate", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\\udc00x"$2'));
+text("escaped-nul", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\\u0000"$2'));
+text("raw-tab-in-string", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\tx"$2'));
+text("raw-newline-in-string", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\nx"$2'));
+text("raw-del-in-string", (t) => t.replace(/"([a-z]+)"(\s*[,\n}])/, '"$1\u007fx"$2'));
+text("form-feed-whitespace", (t) => t.replace(/\n/, "\n\f"));
+text("vertical-tab-whitespace", (t) => t.replace(/\n/, "\n\v"));
+text("nbsp-whitespace", (t) => t.replace(/\n/, "\n\u00a0"));
+text("crlf-line-endings", (t) => t.replace(/\n/g, "\r\n"));
+text("cr-line-endings", (t) => t.replace(/\n/g, "\r"));
+text("keyword-capitalised", (t) => (/: (true|false|null)/.test(t) ? t.replace(/: (true|false|null)/, (_, k) => `: ${k[0].toUpperCase()}${k.slice(1)}`) : t.replace(/\{/, '{"x": True,')));
+text("keyword-truncated", (t) => t.replace(/\{/, '{"x": tru,'));
+text("colon-missing", (t) => t.replace(/": /, '" '));
+text("equals-instead-of-colon", (t) => t.replace(/": /, '" = '));
+text("duplicate-key-in-body", (t) => t.replace(/(\n(\s*)"cidr": ("[^"]*"),)/, '$1\n$2"cidr": $3,'));
+text("duplicate-key-different-value", (t) => t.replace(/(\n(\s*)"region_code": "[^"]*"(,?))/, (all, line, pad, comma) => (comma ? `${line}\n${pad}"region_code": "eu-west-1",` : `\n${pad}"region_code": "eu-west-1",${line}`)));
+text("duplicate-root-key", (t) => t.replace(/^\{/, '{\n  "locals": { "dup_root": 1 },'));
+text("invalid-utf8-byte-marker", (t) => t.replace(/"demo"/, '"de\ufffdmo"'));
+text("string-key-number", (t) => t.replace(/\{/, "{ 1: 2,"));
+text("array-missing-close", (t) => t.replace(/\]/, ""));
+text("object-missing-close", (t) => t.replace(/\}\s*$/, ""));
+text("double-comma", (t) => t.replace(/,\n/, ",,\n"));
+text("leading-comma", (t) => t.replace(/^\{\s*\n/, "{\n  ,"));
+text("deep-nesting-text-10000", (t) => t.replace(/^\{/, `{"locals": {"deep": ${"[".repeat(10000)}${"]".repeat(10000)}},`));
+text("long-string", (t) => t.replace(/"demo"/, JSON.stringify("x".repeat(200000))));
+T.push({ cat: "terraform-json", name: "native-syntax-as-json", change: () => 'terraform {\n}\n' });
+T.push({ cat: "terraform-json", name: "native-resource-as-json", change: () => 'resource "tsdb_vpcs" "a" {\n  cidr = "10.0.0.0/16"\n}\n' });
+// a key written with a \u escape is the same key (the file holding a "cidr" is the one changed)
+T.push({ cat: "false-positive-shapes", name: "escaped-unicode-key", pick: (files) => Object.keys(files).find((n) => !n.includes("/") && files[n].includes('"cidr":')), change: (t) => t.replace('"cidr":', '"cid\\u0072":') });
+text("control-escapes-valid", (t) => t.replace(/"demo"/, '"d\\b\\f\\n\\r\\t\\/\\\\\\"o"'));
+
+export const MUTATIONS = M;
+export const TEXT_MUTATIONS = T;
