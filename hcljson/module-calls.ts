@@ -185,7 +185,10 @@ function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, lines: L
   for (const [name, source] of requiredProviders(doc)) if (!child.requiredProviders.has(name)) child.requiredProviders.set(name, source);
 }
 
-/** terraform.required_providers of a file: local name → source ("" when not given). */
+/**
+ * terraform.required_providers of a file: local name → source ("" when not given); each of an
+ * entry's configuration_aliases ("tsdb.peer") is a name too, with the entry's source.
+ */
 export function requiredProviders(doc: JsonDoc): Map<string, string> {
   const out = new Map<string, string>();
   forObjects(doc, 0, (top) => {
@@ -197,11 +200,18 @@ export function requiredProviders(doc: JsonDoc): Map<string, string> {
           forObjects(doc, t + 1, (required) => {
             for (const r of doc.members(required)) {
               let source = "";
+              const aliases: string[] = [];
               if (doc.isString(r + 1)) source = ""; // a bare version constraint
               else forObjects(doc, r + 1, (entry) => {
-                for (const e of doc.members(entry)) if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
+                for (const e of doc.members(entry)) {
+                  if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
+                  if (doc.str(e) === "configuration_aliases" && doc.kinds[e + 1] === K_ARRAY) {
+                    for (const a of doc.elements(e + 1)) if (doc.isString(a)) aliases.push(doc.str(a).replace(/^\$\{(.*)\}$/, "$1"));
+                  }
+                }
               });
               out.set(doc.str(r), source);
+              for (const alias of aliases) if (!out.has(alias)) out.set(alias, source);
             }
           });
         }
@@ -302,6 +312,17 @@ function checkProvidersMap(ctx: Ctx, child: ChildModule, node: number, address: 
     if (hasTemplate(value)) continue;
     const dot = value.indexOf(".");
     const name = dot < 0 ? value : value.slice(0, dot);
+    if (key.includes(".") && child.kind === "json" && !child.requiredProviders.has(key)) {
+      const source = ours.required.get(name) || `hashicorp/${name}`;
+      ctx.error(
+        "module-providers",
+        `Reference to undefined provider: The child module does not declare any provider requirement with the local name ${quote(key)}.\n\nIf you also control the child module, you can add a required_providers entry named ${quote(key)} with the source address ${quote(source)} to accept this provider configuration.`,
+        k,
+        address,
+        "providers",
+      );
+      continue;
+    }
     const childSource = normalizeSource(child.requiredProviders.get(childName) || `hashicorp/${childName}`);
     const ourSource = normalizeSource(ours.required.get(name) || `hashicorp/${name}`);
     if (childSource !== ourSource) {
