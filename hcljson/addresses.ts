@@ -96,7 +96,8 @@ function checkImportTarget(ctx: Ctx, decl: BlockDecl, judged: Set<BlockDecl>): v
     ctx.errorAtProperty("import", "Invalid import provider argument: The provider argument can only be specified in import blocks that will generate configuration. Use the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration.", providerKey!, "import", "provider");
   }
   ctx.use(decl.file);
-  const repetition = repetitionOf(ctx, target);
+  // Terraform asks whether the target sets count or for_each at all: a null one counts here
+  const repetition = repetitionOf(ctx, target) ?? nullRepetitionOf(ctx, target);
   const key = address.key as { kind: "index"; key: string | number | null } | null;
   let problem: string | null = null;
   if (key !== null && typeof key.key === "number" && repetition === null) problem = "The target resource does not use count.";
@@ -212,4 +213,14 @@ function blockStart(ctx: Ctx, decl: BlockDecl): [number, number] {
 function enclosingArray(doc: JsonDoc, body: number): number {
   for (let i = body - 1; i >= 0; i--) if (doc.kinds[i] === K_ARRAY && doc.nexts[i]! > body) return i;
   return -1;
+}
+
+/** "count" or "for_each" when the block sets one of them to null (repetitionOf skips those). */
+function nullRepetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | null {
+  const doc = ctx.files[decl.file]!.doc!;
+  for (const k of doc.members(decl.body)) {
+    const name = doc.str(k);
+    if ((name === "count" || name === "for_each") && doc.isNull(k + 1)) return name;
+  }
+  return null;
 }

@@ -1409,6 +1409,9 @@ function checkImport(ctx: Ctx, decl: BlockDecl): void {
   const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);
   if (hasId && hasIdentity) {
     ctx.error("import", 'Invalid import block: Only one of "id" and "identity" may be set.', seen.get("identity")!, "import", "identity");
+  } else if (!hasId && !hasIdentity && seen.has("id")) {
+    // "id": null is a value Terraform evaluates, and refuses, at the null
+    ctx.error("import", "Invalid import id argument: The import ID cannot be null.", seen.get("id")! + 1, "import", "id");
   } else if (!hasId && !hasIdentity) {
     // Terraform points at the end of the block (its closing brace)
     const close = ctx.doc.end(decl.body) - 1;

@@ -38,6 +38,8 @@ export interface ChildModule {
   providerBlock: { name: string; at: string } | null;
   /** required_providers: local name → source */
   requiredProviders: Map<string, string>;
+  /** configuration_aliases of required_providers ("tsdb.peer" → source): each call must pass them in its providers map */
+  configurationAliases: Map<string, string>;
   /** this module's own local calls, by `callKey` */
   calls: Map<string, ChildModule>;
 }
@@ -98,7 +100,7 @@ export function loadLocalCalls(files: ParsedFile[], stack: string[] = [], cache 
 }
 
 function emptyChild(dir: string, kind: ChildModule["kind"]): ChildModule {
-  return { dir, kind, files: [], variables: new Map(), outputs: new Set(), providerBlock: null, requiredProviders: new Map(), calls: new Map() };
+  return { dir, kind, files: [], variables: new Map(), outputs: new Set(), providerBlock: null, requiredProviders: new Map(), configurationAliases: new Map(), calls: new Map() };
 }
 
 function readChild(dir: string, shown: string): ChildModule {
@@ -182,14 +184,16 @@ function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, lines: L
   forEachLabelled(doc, "provider", (name, body) => {
     child.providerBlock ??= { name, at: at(body) };
   });
-  for (const [name, source] of requiredProviders(doc)) if (!child.requiredProviders.has(name)) child.requiredProviders.set(name, source);
+  const aliases = new Map<string, string>();
+  for (const [name, source] of requiredProviders(doc, aliases)) if (!child.requiredProviders.has(name)) child.requiredProviders.set(name, source);
+  for (const [alias, source] of aliases) if (!child.configurationAliases.has(alias)) child.configurationAliases.set(alias, source);
 }
 
 /**
  * terraform.required_providers of a file: local name → source ("" when not given); each of an
  * entry's configuration_aliases ("tsdb.peer") is a name too, with the entry's source.
  */
-export function requiredProviders(doc: JsonDoc): Map<string, string> {
+export function requiredProviders(doc: JsonDoc, configurationAliases?: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   forObjects(doc, 0, (top) => {
     for (const k of doc.members(top)) {
@@ -211,7 +215,10 @@ export function requiredProviders(doc: JsonDoc): Map<string, string> {
                 }
               });
               out.set(doc.str(r), source);
-              for (const alias of aliases) if (!out.has(alias)) out.set(alias, source);
+              for (const alias of aliases) {
+                if (!out.has(alias)) out.set(alias, source);
+                if (configurationAliases && !configurationAliases.has(alias)) configurationAliases.set(alias, source);
+              }
             }
           });
         }
@@ -245,9 +252,13 @@ export function checkModuleCalls(ctx: Ctx): void {
     if (child.kind !== "json") continue;
     const set = new Set<string>();
     const address = `module.${decl.name}`;
+    const passed = new Set<string>();
     for (const k of doc.members(decl.body)) {
       const name = doc.str(k);
-      if (name === "providers") checkProvidersMap(ctx, child, k + 1, address);
+      if (name === "providers") {
+        checkProvidersMap(ctx, child, k + 1, address);
+        if (doc.kinds[k + 1] === K_OBJECT) for (const p of doc.members(k + 1)) passed.add(doc.str(p));
+      }
       if ((name === "count" || name === "for_each" || name === "depends_on") && child.providerBlock && doc.kinds[k + 1] !== K_NULL) {
         ctx.error(
           "module-argument",
@@ -266,6 +277,17 @@ export function checkModuleCalls(ctx: Ctx): void {
       }
       const hint = suggest(name, child.variables.keys());
       ctx.error("module-argument", `Extraneous JSON object property: No argument or block type is named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, k, address, name);
+    }
+    // an aliased configuration is never passed implicitly (terraform init reports it at the call)
+    for (const [alias, source] of child.configurationAliases) {
+      if (passed.has(alias)) continue;
+      ctx.error(
+        "module-providers",
+        `Missing required provider configuration: The child module requires an additional configuration for provider ${normalizeSource(source || `hashicorp/${alias.slice(0, alias.indexOf("."))}`)}, with the local name ${quote(alias)}.\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for ${alias} in the "providers" meta-argument in the module block to choose which provider configuration the module should use for that purpose.`,
+        decl.body,
+        address,
+        "providers",
+      );
     }
     // Terraform points at the end of the block: there is no line of the argument to point at
     const close = doc.end(decl.body) - 1;

@@ -5,8 +5,9 @@ import type { Ctx } from "./context.js";
 import { checkAddresses } from "./addresses.js";
 import { checkModuleCalls } from "./module-calls.js";
 import { checkOverrideBases } from "./overrides.js";
-import { checkRequiredProvidersOnce } from "./required-providers.js";
+import { checkRequiredProvidersOnce, checkVersionConstraints } from "./required-providers.js";
 import { checkVariablesAndOutputs } from "./variables.js";
+import { checkBackendAndCloud } from "./state-storage.js";
 
 export function checkModuleLevelRules(ctx: Ctx): void {
   checkModuleCalls(ctx);
@@ -14,4 +15,6 @@ export function checkModuleLevelRules(ctx: Ctx): void {
   checkVariablesAndOutputs(ctx);
   checkOverrideBases(ctx);
   checkRequiredProvidersOnce(ctx);
+  checkVersionConstraints(ctx);
+  checkBackendAndCloud(ctx);
 }

@@ -192,6 +192,52 @@ function fail(summary: string, detail: string, offset: number, endOffset = offse
   throw new Stop({ summary, detail, offset: Math.min(offset, len), endOffset: Math.min(Math.max(endOffset, offset), len) });
 }
 
+/** A problem reported at the token starting at `offset` (the end of the file: an empty range there). */
+function failAt(summary: string, detail: string, offset: number): never {
+  fail(summary, detail, offset, offset < len ? offset + 1 : offset);
+}
+
+/** Where the next token starts at or after `from` (JSON whitespace skipped), or the end of the file. */
+function nextToken(from: number): number {
+  let i = from;
+  for (; i < len; i++) {
+    const c = src.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+  }
+  return i;
+}
+
+/**
+ * After a syntax error inside an object or array, HCL skips tokens from the offending one (at
+ * `from`) to recover: it counts the `open` and `close` characters (braces for an object, brackets
+ * for an array) and stops after the first close that brings the count back to one, or at the end
+ * of the file. Terraform reports the error at the token after that. Only runs on a failing parse.
+ */
+function afterRecovery(from: number, open: number, close: number): number {
+  let count = 1;
+  let i = from;
+  while (i < len) {
+    const c = src.charCodeAt(i);
+    if (c === 34) {
+      // a string token: braces and brackets inside it do not count
+      i++;
+      while (i < len) {
+        const d = src.charCodeAt(i);
+        if (d === 92) i += 2;
+        else if (d === 34) {
+          i++;
+          break;
+        } else i++;
+      }
+      continue;
+    }
+    i++;
+    if (c === open) count++;
+    else if (c === close && --count <= 1) return nextToken(i);
+  }
+  return len;
+}
+
 /** Parses `text` as strict JSON. Never throws. */
 export function parseJson(text: string): ParseResult {
   src = text;
@@ -291,7 +337,8 @@ function parseObject(depth: number): void {
   if (c !== 125) {
     for (;;) {
       if (c !== 34) {
-        if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+        // Terraform reads a property name there and finds the end of the file
+        if (pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
         if (c === 125) fail("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", lastComma, lastComma + 1);
         if (c === 47) commentError();
         fail("Invalid object property name", "A JSON object property name must be a string in double quotes.", pos, pos + 1);
@@ -320,7 +367,9 @@ function parseObject(depth: number): void {
       if (c === 125) break;
       if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
       if (c === 47) commentError();
-      fail("Missing property separator comma", "A comma must appear between each property definition in an object.", pos, pos + 1);
+      // Terraform (HCL) reports these at the token after the bracket, or after the tokens it skips to recover
+      if (c === 93) failAt("Mismatched braces", "A JSON object must be closed with a brace, not a bracket.", nextToken(pos + 1));
+      failAt("Missing attribute seperator comma", "A comma must appear between each property definition in an object.", afterRecovery(pos, 123, 125));
     }
   }
   pos++;
@@ -341,7 +390,8 @@ function parseArray(depth: number): void {
   if (c !== 93) {
     for (;;) {
       if (c === 93) fail("Trailing comma in array", "JSON does not permit a trailing comma after the final value in an array.", lastComma, lastComma + 1);
-      if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
+      // Terraform reads a value there and finds the end of the file
+      if (pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
       parseValue(depth);
       skipWs();
       c = bytes[pos];
@@ -355,7 +405,10 @@ function parseArray(depth: number): void {
       if (c === 93) break;
       if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
       if (c === 47) commentError();
-      fail("Missing array element separator comma", "A comma must appear between each value in an array.", pos, pos + 1);
+      const at = afterRecovery(pos, 91, 93);
+      if (c === 58) failAt("Invalid array value", "A colon is not used to introduce values in a JSON array.", at);
+      if (c === 125) failAt("Mismatched brackets", "A JSON array must be closed with a bracket, not a brace.", at);
+      failAt("Missing attribute seperator comma", "A comma must appear between each value in an array.", at);
     }
   }
   pos++;

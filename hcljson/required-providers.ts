@@ -27,6 +27,40 @@ export function checkRequiredProvidersOnce(ctx: Ctx): void {
   else if (!ctx.files[first.file]!.contextOnly) report(first, found[1]!, "also");
 }
 
+/**
+ * Each required_providers entry's version constraint must parse as Terraform's (hashicorp/go-version):
+ * comma-separated, each an optional operator and a version ("~> 1.2", ">= 0.1.0, < 2").
+ * terraform init refuses anything else, at the string.
+ */
+export function checkVersionConstraints(ctx: Ctx): void {
+  ctx.files.forEach((file, index) => {
+    if (!file.doc || file.contextOnly) return;
+    const doc = file.doc;
+    forRequiredProviders(doc, (key) => {
+      forObjects(doc, key + 1, (required) => {
+        for (const r of doc.members(required)) {
+          const name = doc.str(r);
+          // an entry may be a bare version constraint string (the form of Terraform 0.12)
+          if (doc.isString(r + 1)) report(index, r + 1, name);
+          else forObjects(doc, r + 1, (entry) => {
+            for (const e of doc.members(entry)) if (doc.str(e) === "version" && doc.isString(e + 1)) report(index, e + 1, name);
+          });
+        }
+      });
+    });
+  });
+  function report(file: number, node: number, name: string): void {
+    const doc = ctx.files[file]!.doc!;
+    if (VERSION_CONSTRAINTS.test(doc.str(node))) return;
+    ctx.use(file);
+    ctx.error("provider-version", "Invalid version constraint: This string does not use correct version constraint syntax.", node, "terraform", `required_providers.${name}`);
+  }
+}
+
+const VERSION = String.raw`v?[0-9]+(\.[0-9]+)*?(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))?`;
+const ONE_CONSTRAINT = String.raw`\s*(=|!=|>|<|>=|<=|~>)?\s*${VERSION}\s*`;
+const VERSION_CONSTRAINTS = new RegExp(`^${ONE_CONSTRAINT}(,${ONE_CONSTRAINT})*$`);
+
 /** The property-name node of each terraform.required_providers of a file, in order. */
 function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
   forObjects(doc, 0, (top) => {

@@ -210,7 +210,10 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
         forEachLabel(ctx, k + 1, "provisioner", 0, addressOf(decl), "provisioner", (p) => {
           const path = `provisioner.${doc.str(p)}`;
           checkProvisionerType(ctx, p, addressOf(decl));
-          forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => checkBody(ctx, body, PROVISIONER, addressOf(decl), path, p));
+          forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => {
+            checkBody(ctx, body, PROVISIONER, addressOf(decl), path, p);
+            checkDestroyProvisionerRefs(ctx, body, addressOf(decl), path);
+          });
         });
         continue;
       case "connection":
@@ -1145,4 +1148,63 @@ export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (str
     objects = candidates.filter((n) => doc.kinds[n] === K_OBJECT);
   }
   return best;
+}
+
+/**
+ * A destroy-time provisioner (and its connection) may refer only to its own resource: self,
+ * count.index, each.key (path and terraform too). terraform init refuses anything else, at the value.
+ */
+function checkDestroyProvisionerRefs(ctx: Ctx, body: number, address: string, path: string): void {
+  const doc = ctx.doc;
+  let destroy = false;
+  for (const k of doc.members(body)) if (doc.str(k) === "when" && doc.isString(k + 1) && doc.str(k + 1).replace(/^\$\{(.*)\}$/, "$1").trim() === "destroy") destroy = true;
+  if (!destroy) return;
+  const checkAttributes = (object: number) => {
+    for (const k of doc.members(object)) {
+      const name = doc.str(k);
+      if (name === "when" || name === "on_failure" || name === "//") continue;
+      if (name === "connection") {
+        if (object === body) forEachObjectIn(doc, k + 1, checkAttributes);
+        continue;
+      }
+      if (refersBeyondSelf(doc, k + 1)) {
+        ctx.error(
+          "invalid-reference",
+          "Invalid reference from destroy provisioner: Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
+          k + 1,
+          address,
+          `${path}.${name}`,
+        );
+      }
+    }
+  };
+  checkAttributes(body);
+}
+
+function forEachObjectIn(doc: JsonDoc, node: number, each: (object: number) => void): void {
+  if (doc.kinds[node] === K_OBJECT) each(node);
+  else if (doc.kinds[node] === K_ARRAY) for (const e of doc.elements(node)) forEachObjectIn(doc, e, each);
+}
+
+/** Whether a value (strings anywhere in it, and object keys) refers to anything but self, count.index, each.key, path and terraform. */
+function refersBeyondSelf(doc: JsonDoc, node: number): boolean {
+  const kind = doc.kinds[node];
+  if (kind === K_OBJECT) {
+    for (const k of doc.members(node)) if (stringRefersBeyondSelf(doc.str(k)) || refersBeyondSelf(doc, k + 1)) return true;
+    return false;
+  }
+  if (kind === K_ARRAY) return doc.elements(node).some((e) => refersBeyondSelf(doc, e));
+  return doc.isString(node) && stringRefersBeyondSelf(doc.str(node));
+}
+
+function stringRefersBeyondSelf(s: string): boolean {
+  if (!hasTemplate(s)) return false;
+  for (const ref of analyzeTemplate(s).references) {
+    if (ref.root === "self" || ref.root === "path" || ref.root === "terraform") continue;
+    const first = ref.steps.length === 1 && ref.steps[0]!.kind === "attr" ? ref.steps[0]!.name : null;
+    if (ref.root === "count" && first === "index") continue;
+    if (ref.root === "each" && first === "key") continue;
+    return true;
+  }
+  return false;
 }

@@ -7,7 +7,7 @@
 import { argumentsOf } from "./addresses.js";
 import { addressOf, type BlockDecl, type Ctx } from "./context.js";
 import { localValues, referencesIn, refsOf, type ValueReference } from "./cycles.js";
-import { K_FALSE, K_NULL, K_TRUE, parseJson, type JsonDoc } from "./parser.js";
+import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, parseJson, type JsonDoc } from "./parser.js";
 import { conversionProblem, parseTypeExpression } from "./typeexpr.js";
 
 interface Marks {
@@ -90,11 +90,17 @@ function checkOutput(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
   }
   const value = args.get("value");
   if (value === undefined) return;
-  const derived = marks.of(referencesIn(doc, value + 1));
+  const refs = referencesIn(doc, value + 1);
+  const derived = marks.of(refs);
   ctx.use(decl.file);
-  if (derived.ephemeral && !ephemeral) {
+  // a child's ephemeral output needs an ephemeral value: judged only when the value is a literal or
+  // comes straight from declared variables (module outputs and local values may carry the mark)
+  const plainValue = refs.every((r) => r.ref.root === "var" && r.ref.steps[0]?.kind === "attr" && marks.declares(r.ref.steps[0].name));
+  if (ephemeral && !derived.ephemeral && plainValue) {
+    ctx.error("output", "Value not allowed in ephemeral output: This output value is declared as returning an ephemeral value, so it can only be set to an ephemeral value.", value + 1, addressOf(decl), "value");
+  } else if (derived.ephemeral && !ephemeral) {
     ctx.error("output", "Ephemeral value not allowed: This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.", value + 1, addressOf(decl), "value");
-  } else if (derived.sensitive && !ctx.isChild && !isTrue(doc, args.get("sensitive"))) {
+  } else if ((derived.sensitive || callsSensitive(doc, value + 1)) && !ctx.isChild && !isTrue(doc, args.get("sensitive"))) {
     ctx.report(
       "error",
       "output",
@@ -114,6 +120,10 @@ class LocalMarks {
     private readonly ctx: Ctx,
     private readonly variables: Map<string, Marks>,
   ) {}
+
+  declares(variable: string): boolean {
+    return this.variables.has(variable);
+  }
 
   of(refs: ValueReference[]): Marks {
     const out: Marks = { sensitive: false, ephemeral: false };
@@ -144,6 +154,21 @@ class LocalMarks {
     return marks;
   }
 }
+
+/** Whether a value's templates call sensitive(…) (and none calls nonsensitive, which could drop the mark). */
+function callsSensitive(doc: JsonDoc, node: number): boolean {
+  const kind = doc.kinds[node];
+  if (kind === K_OBJECT) {
+    for (const k of doc.members(node)) if (callsSensitive(doc, k + 1)) return true;
+    return false;
+  }
+  if (kind === K_ARRAY) return doc.elements(node).some((e) => callsSensitive(doc, e));
+  if (!doc.isString(node)) return false;
+  const s = doc.str(node);
+  return s.includes("${") && SENSITIVE_CALL.test(s) && !s.includes("nonsensitive(");
+}
+
+const SENSITIVE_CALL = /\$\{[^}]*(?<![\w-])sensitive\s*\(/;
 
 /** A literal true (or the string "true", which Terraform converts). */
 function isTrue(doc: JsonDoc, key: number | undefined): boolean {

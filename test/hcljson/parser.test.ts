@@ -50,6 +50,19 @@ describe("parser", () => {
     expect(problemAt("")).toMatchObject({ summary: "Empty JSON file" });
   });
 
+  // Terraform (HCL) skips tokens to recover from these and points at the token after (or at the
+  // end of the file); each position here is what terraform validate 1.11.4 printed for the text
+  it("reports mismatched closers, missing commas and early ends where Terraform does", () => {
+    expect(problemAt('{\n  "locals": {\n    "v": 1 2\n  },\n  "output": {}\n}\n')).toMatchObject({ line: 4, column: 4, summary: "Missing attribute seperator comma" });
+    expect(problemAt('{\n  "locals": {\n    "v": {"hello":true]\n  }\n}\n')).toMatchObject({ line: 4, column: 3, summary: "Mismatched braces" });
+    expect(problemAt('{\n  "locals": {\n    "v": [true}\n  }\n}\n')).toMatchObject({ line: 6, column: 1, summary: "Mismatched brackets" });
+    expect(problemAt('{\n  "locals": {\n    "v": ["a": {"b": [1]}],\n    "w": 1\n  }\n}\n')).toMatchObject({ line: 3, column: 25, summary: "Invalid array value" });
+    expect(problemAt('{\n  "locals": {\n    "v": ["a"\n "b"],\n    "w": 1\n  }\n}\n')).toMatchObject({ line: 4, column: 6, summary: "Missing attribute seperator comma" });
+    expect(problemAt('{\n  "locals": {\n    "v": [\n')).toMatchObject({ line: 4, column: 1, summary: "Missing value" });
+    // a brace inside a string is not counted while recovering
+    expect(problemAt('{\n  "locals": {\n    "v": {"a": {"x": 1} "b": "}"},\n  "w": 2}\n}\n')).toMatchObject({ line: 3, column: 34, summary: "Missing attribute seperator comma" });
+  });
+
   it("counts columns in characters, not UTF-16 units", () => {
     const text = '{"😀é": 1,}';
     // the comma is the 9th character (the 10th UTF-16 unit)
