@@ -24,6 +24,11 @@ export class BlockNames {
     return this.decls.length;
   }
 
+  /** The block declared first. */
+  get first(): BlockDecl | undefined {
+    return this.decls[0];
+  }
+
   /** Declares a block under its name; returns the block already declared under that name instead, if any. */
   add(decl: BlockDecl): BlockDecl | undefined {
     const name = decl.name;

@@ -21,8 +21,12 @@ export class EvaluationError {
   ) {}
 }
 
-/** Where local values come from; null: every reference is unknown. */
-export type Locals = ((name: string) => Known) | null;
+/**
+ * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
+ * every reference is unknown. Input variables are known only where a module call passes a
+ * literal (the child's validation rules see it).
+ */
+export type Locals = ((root: string, name: string) => Known) | null;
 
 function fail(summary: string, detail: string): never {
   throw new EvaluationError(summary, detail);
@@ -51,7 +55,7 @@ export function evaluate(e: Expr, locals: Locals): Known {
     case "var":
       return UNKNOWN;
     case "attr":
-      if (e.of.t === "var") return e.of.name === "local" && locals !== null ? locals(e.name) : UNKNOWN;
+      if (e.of.t === "var") return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
       return attribute(evaluate(e.of, locals), e.name);
     case "index":
       return index(evaluate(e.of, locals), evaluate(e.key, locals));
@@ -85,12 +89,34 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return unknownKey ? UNKNOWN : out;
     }
     case "call":
-      // try and can catch their arguments' errors; their result is left unknown
-      if (e.name === "try" || e.name === "can" || e.name === "core::try" || e.name === "core::can") return UNKNOWN;
+      if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
+      if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
       return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
     default:
       return UNKNOWN;
   }
+}
+
+/** can(x): false when x fails to evaluate, true when it has a known value. */
+function can(x: Expr, locals: Locals): Known {
+  try {
+    return evaluate(x, locals) === UNKNOWN ? UNKNOWN : true;
+  } catch (error) {
+    if (error instanceof EvaluationError) return false;
+    throw error;
+  }
+}
+
+/** try(a, b, …): the first argument that evaluates; unknown as soon as one is unknown, or when none does. */
+function attempt(args: Expr[], locals: Locals): Known {
+  for (const a of args) {
+    try {
+      return evaluate(a, locals);
+    } catch (error) {
+      if (!(error instanceof EvaluationError)) throw error;
+    }
+  }
+  return UNKNOWN;
 }
 
 /** A primitive as a string, as Terraform converts it in a template or to a string attribute. */
@@ -272,8 +298,76 @@ function call(name: string, values: Known[], expand: boolean): Known {
       if (values.length < 2 || typeof b !== "string") return UNKNOWN;
       if (a !== null && typeof a === "object" && !Array.isArray(a) && Object.prototype.hasOwnProperty.call(a, b)) return a[b]!;
       return values.length === 3 ? values[2]! : UNKNOWN;
+    case "contains":
+      if (values.length !== 2 || !Array.isArray(a)) return UNKNOWN;
+      if (a.includes(UNKNOWN) || b === null || typeof b === "object") return UNKNOWN;
+      // elements and value of one primitive kind compare as they are; mixed kinds convert, left unknown
+      if (a.some((x) => x === null || typeof x !== typeof b)) return UNKNOWN;
+      return a.includes(b);
+    case "startswith":
+    case "endswith":
+    case "strcontains":
+      if (values.length !== 2 || typeof a !== "string" || typeof b !== "string") return UNKNOWN;
+      return name === "startswith" ? a.startsWith(b) : name === "endswith" ? a.endsWith(b) : a.includes(b);
+    case "alltrue":
+    case "anytrue": {
+      if (values.length !== 1 || !Array.isArray(a) || a.some((x) => typeof x !== "boolean")) return UNKNOWN;
+      return name === "alltrue" ? a.every((x) => x === true) : a.some((x) => x === true);
+    }
+    case "cidrhost":
+      return typeof a === "string" && values.length === 2 ? cidrhost(a, b!) : UNKNOWN;
+    case "regex":
+      return typeof a === "string" && typeof b === "string" && values.length === 2 ? regex(a, b) : UNKNOWN;
     case "element":
       return Array.isArray(a) && typeof b === "number" && a.length > 0 && Number.isInteger(b) && b >= 0 ? a[b % a.length]! : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+/**
+ * cidrhost(prefix, hostnum) for IPv4 prefixes; an invalid prefix, or a host number outside it, is
+ * the error Terraform reports (so `can(cidrhost(var.cidr, 0))` is false). IPv6 is left unknown.
+ */
+function cidrhost(prefix: string, hostnum: Known): Known {
+  const slash = prefix.indexOf("/");
+  const address = slash < 0 ? prefix : prefix.slice(0, slash);
+  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
+  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return UNKNOWN;
+  const octets = address.split(".");
+  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
+  if (!valid) fail("Invalid function argument", `Invalid value for "prefix" parameter: invalid CIDR expression: invalid CIDR address: ${prefix}.`);
+  const n = asNumber(hostnum);
+  if (n === UNKNOWN || !Number.isInteger(n)) return UNKNOWN;
+  const bits = Number(bitsText);
+  const size = 2 ** (32 - bits);
+  const host = n < 0 ? size + n : n;
+  if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} bits cannot accommodate a host numbered ${n}.`);
+  const base = octets.reduce((acc, o) => acc * 256 + Number(o), 0);
+  const network = base - (base % size);
+  const value = network + host;
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
+}
+
+/**
+ * Patterns whose meaning is the same in RE2 (Terraform) and JavaScript: no flags or group syntax
+ * `(?…)`, no POSIX classes `[:…:]`, no `\s` (Unicode spaces in JavaScript, ASCII in RE2), no
+ * Unicode classes. Others are left unknown.
+ */
+const PORTABLE_PATTERN = /^(?!.*\[:)(?:[^\\(]|\\[dDwW.\\\/^$*+?()[\]{}|]|\((?!\?))*$/;
+
+/**
+ * regex(pattern, string) where the pattern reads the same in both engines: no match is the error
+ * Terraform reports (so `can(regex(…))` is false); a match is its value, known only without groups.
+ */
+function regex(pattern: string, text: string): Known {
+  if (!PORTABLE_PATTERN.test(pattern)) return UNKNOWN;
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, "u");
+  } catch {
+    return UNKNOWN;
+  }
+  const match = re.exec(text);
+  if (match === null) fail("Error in function call", `Call to function "regex" failed: pattern did not match any part of the given string.`);
+  return match.length === 1 ? match[0] : UNKNOWN;
 }

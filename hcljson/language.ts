@@ -126,7 +126,8 @@ export const TOP_LEVEL: ReadonlyMap<string, number> = new Map([
 
 /**
  * Calls `each` for every block body a nested-block value holds: an object (one block), an array
- * of objects (several), `null` or `[]` (none). Anything else is an error.
+ * of objects or nulls (several; a null is an empty body), `null` or `[]` (none). Anything else is
+ * an error.
  */
 export function forEachInstance(ctx: Ctx, value: number, what: string, address: string | null, path: string | null, each: (body: number) => void): void {
   const doc = ctx.doc;
@@ -136,9 +137,10 @@ export function forEachInstance(ctx: Ctx, value: number, what: string, address: 
     const end = doc.nexts[value]!;
     for (let c = value + 1; c < end; c = doc.nexts[c]!) {
       const element = doc.kinds[c];
-      if (element === K_OBJECT) each(c);
+      // a null element is a block with an empty body (a null in place of the whole value is none)
+      if (element === K_OBJECT || element === K_NULL) each(c);
       else if (element === K_ARRAY) forEachInstance(ctx, c, what, address, path, each); // Terraform flattens nested arrays
-      else if (element !== K_NULL) blockElementError(ctx, c, address, path);
+      else blockElementError(ctx, c, address, path);
     }
   } else if (kind !== K_NULL) blockShapeError(ctx, value, what, address, path);
 }

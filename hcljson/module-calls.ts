@@ -17,6 +17,7 @@ import { LineMap } from "./positions.js";
 import { hasTemplate } from "./templates.js";
 import { conversionProblem, parseTypeExpression } from "./typeexpr.js";
 import { decodeUtf8 } from "./utf8.js";
+import { checkValidationRules, validationRules, type ValidationRule } from "./variable-validation.js";
 
 /** A parsed file of a module (the shape module.ts works on). */
 export interface ParsedFile {
@@ -47,6 +48,7 @@ export interface ChildModule {
 export interface ChildVariable {
   required: boolean;
   type: string | null;
+  validations: ValidationRule[];
   /** "modules/net/main.tf.json:10,5" */
   at: string;
 }
@@ -178,7 +180,7 @@ function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, lines: L
       else if (doc.str(k) === "type" && doc.isString(k + 1)) type = doc.str(k + 1);
     }
     // a variable declared twice is an error of the child; the first declaration counts
-    if (!child.variables.has(name)) child.variables.set(name, { required, type, at: at(body) });
+    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at, forObjects), at: at(body) });
   });
   forEachLabelled(doc, "output", (name) => child.outputs.add(name));
   forEachLabelled(doc, "provider", (name, body) => {
@@ -272,7 +274,7 @@ export function checkModuleCalls(ctx: Ctx): void {
       set.add(name);
       const variable = child.variables.get(name);
       if (variable) {
-        checkArgumentValue(ctx, variable, k + 1, `${address}.var.${name}`);
+        if (checkArgumentValue(ctx, variable, k + 1, `${address}.var.${name}`)) checkValidationRules(ctx, name, variable.type, variable.validations, k + 1, address);
         continue;
       }
       const hint = suggest(name, child.variables.keys());
@@ -298,13 +300,18 @@ export function checkModuleCalls(ctx: Ctx): void {
   }
 }
 
-/** A literal argument (no template anywhere in it) must convert to the variable's type. */
-function checkArgumentValue(ctx: Ctx, variable: ChildVariable, node: number, address: string): void {
-  if (variable.type === null || hasTemplateIn(ctx.doc, node)) return;
+/**
+ * A literal argument (no template anywhere in it) must convert to the variable's type. True when
+ * the argument is such a literal and converts (its value is known: validation rules can see it).
+ */
+function checkArgumentValue(ctx: Ctx, variable: ChildVariable, node: number, address: string): boolean {
+  if (hasTemplateIn(ctx.doc, node)) return false;
+  if (variable.type === null) return true;
   const parsed = parseTypeExpression(variable.type);
-  if ("error" in parsed) return;
+  if ("error" in parsed) return false;
   const problem = conversionProblem(ctx.doc, node, parsed.type, []);
   if (problem) ctx.error("module-argument", `Invalid value for input variable: The given value is not suitable for ${address} declared at ${variable.at}: ${problem}.`, node, address, null);
+  return problem === null;
 }
 
 function hasTemplateIn(doc: JsonDoc, node: number): boolean {

@@ -5,7 +5,7 @@ import type { Ctx } from "./context.js";
 import { checkAddresses } from "./addresses.js";
 import { checkModuleCalls } from "./module-calls.js";
 import { checkOverrideBases } from "./overrides.js";
-import { checkRequiredProvidersOnce, checkVersionConstraints } from "./required-providers.js";
+import { checkProviderSources, checkRequiredProvidersOnce, checkVersionConstraints } from "./required-providers.js";
 import { checkVariablesAndOutputs } from "./variables.js";
 import { checkBackendAndCloud } from "./state-storage.js";
 
@@ -16,5 +16,6 @@ export function checkModuleLevelRules(ctx: Ctx): void {
   checkOverrideBases(ctx);
   checkRequiredProvidersOnce(ctx);
   checkVersionConstraints(ctx);
+  checkProviderSources(ctx);
   checkBackendAndCloud(ctx);
 }

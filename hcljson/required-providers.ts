@@ -2,7 +2,9 @@
 // in the same file or another, is "Duplicate required providers configuration" (Terraform 1.11),
 // reported at the second one. When only a sibling of a file named alone repeats it, the error is
 // given at the named file's own block, so that the file is not passed as valid.
-import type { Ctx } from "./context.js";
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { BlockDecl, Ctx } from "./context.js";
 import { forObjects } from "./module-calls.js";
 import type { JsonDoc } from "./parser.js";
 
@@ -71,4 +73,63 @@ function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
       });
     }
   });
+}
+
+/**
+ * A provider the module needs (a provider block, or the prefix of a resource or data type) that is
+ * one of ours but has no source in required_providers: Terraform implies `hashicorp/<name>`, which
+ * the registry does not have, so `terraform init` fails before validate can run. Only for modules
+ * read from disk whose directory holds no native `.tf` files (whose required_providers we do not read).
+ */
+export function checkProviderSources(ctx: Ctx): void {
+  if (ctx.localCalls === null && !ctx.isChild) return;
+  const sources = new Map<string, string | null>();
+  ctx.files.forEach((file) => {
+    const doc = file.doc;
+    if (!doc) return;
+    forRequiredProviders(doc, (key) => {
+      forObjects(doc, key + 1, (required) => {
+        for (const r of doc.members(required)) {
+          let source: string | null = null;
+          forObjects(doc, r + 1, (entry) => {
+            for (const e of doc.members(entry)) if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
+          });
+          if (source !== null || !sources.has(doc.str(r))) sources.set(doc.str(r), source);
+        }
+      });
+    });
+  });
+  // the blocks that need a provider: provider blocks, and the first resource or data source of each type
+  const needing: { name: string; decl: BlockDecl }[] = [];
+  for (const decl of ctx.blocks) if (decl.blockType === "provider") needing.push({ name: decl.type, decl });
+  for (const byType of [ctx.declared.resource, ctx.declared.data]) {
+    for (const [type, names] of byType) {
+      const decl = names.first;
+      if (decl !== undefined) needing.push({ name: type.slice(0, Math.max(0, type.indexOf("_"))) || type, decl });
+    }
+  }
+  const reported = new Set<string>();
+  for (const { name, decl } of needing) {
+    if (!OUR_PROVIDER_NAMES.has(name) || sources.get(name) != null || reported.has(name) || ctx.files[decl.file]!.contextOnly) continue;
+    if (reported.size === 0 && moduleHasNativeFiles(ctx)) return;
+    reported.add(name);
+    ctx.use(decl.file);
+    ctx.error(
+      "provider-source",
+      `Failed to query available provider packages: Without a source in terraform.required_providers, Terraform looks for hashicorp/${name} in the public registry, which has no such provider, and terraform init fails. Declare "${name}": { "source": "schemaform/${name}" } in terraform.required_providers.`,
+      decl.header,
+      decl.blockType === "provider" ? `provider.${name}` : `${decl.blockType}.${decl.type}`,
+      null,
+    );
+  }
+}
+
+const OUR_PROVIDER_NAMES = new Set(["tsdb", "containerbackup"]);
+
+function moduleHasNativeFiles(ctx: Ctx): boolean {
+  try {
+    return readdirSync(dirname(ctx.files[0]!.name)).some((n) => n.endsWith(".tf"));
+  } catch {
+    return true;
+  }
 }

@@ -591,12 +591,12 @@ function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base:
   else if (kind === K_ARRAY) {
     const end = doc.nexts[k + 1]!;
     for (let c = k + 2; c < end; c = doc.nexts[c]!) {
-      // Terraform gives the blocks of an array the array's position
-      if (doc.kinds[c] === K_OBJECT) addInstance(ctx, st, c, nested, path, out, false, k + 1);
+      // Terraform gives the blocks of an array the array's position; a null there is an empty block
+      if (doc.kinds[c] === K_OBJECT || doc.kinds[c] === K_NULL) addInstance(ctx, st, c, nested, path, out, false, k + 1);
       else if (doc.kinds[c] === K_ARRAY) {
         // an array of arrays: Terraform reads each inner array's objects as one block
         forEachInstance(ctx, c, name, addressOf(st.decl), path, (body) => addInstance(ctx, st, body, nested, path, out, false, k + 1));
-      } else if (doc.kinds[c] !== K_NULL) {
+      } else {
         addReported(st, path);
         blockElementError(ctx, c, addressOf(st.decl), path);
       }
@@ -1034,8 +1034,10 @@ function isCovered(st: ConvertState, path: string): boolean {
  * Terraform reports it (on a pretty-printed file, a different line from the block's name).
  */
 function locateMissing(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } {
-  const end = path.length > 1 ? locate(ctx, decl, block, path.slice(0, -1)).end : ctx.doc.end(decl.body);
-  return { start: end - 1, end };
+  const holder = path.length > 1 ? locate(ctx, decl, block, path.slice(0, -1)) : { start: ctx.doc.start(decl.body), end: ctx.doc.end(decl.body) };
+  // a block given as null (an element of an array of blocks) has no brace: Terraform points at the null
+  if (ctx.files[ctx.fileIndex]!.text.charCodeAt(holder.end - 1) !== 125) return { start: holder.start, end: holder.end };
+  return { start: holder.end - 1, end: holder.end };
 }
 
 /** The null value an issue path names when it is set to null in the source (-1 when it is absent or not null). */
@@ -1143,6 +1145,7 @@ export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (str
     }
     if (found < 0) return best;
     best = { start: doc.start(found), end: doc.end(found + 1), node: found };
+    // a null element of an attribute's list is reported at the attribute, as Terraform does
     candidates = instances.filter((n) => doc.kinds[n] !== K_NULL);
     if (candidates.length === 1 && doc.kinds[candidates[0]!] === K_ARRAY) candidates = doc.elements(candidates[0]!);
     objects = candidates.filter((n) => doc.kinds[n] === K_OBJECT);

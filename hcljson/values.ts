@@ -69,7 +69,7 @@ function valueOf(ctx: Ctx, info: TemplateInfo): Known {
 }
 
 function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
-  const locals = (name: string) => localValue(ctx, name);
+  const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : UNKNOWN);
   if (info.expr !== null) return evaluate(info.expr, locals);
   // "${root.a.b}": only local.NAME… can be known
   const ref = info.whole;
@@ -106,7 +106,7 @@ function localValue(ctx: Ctx, name: string | null): Known {
 }
 
 /** The value of a JSON expression (a local's value): literals, and templates where known. */
-function jsonValue(ctx: Ctx, doc: JsonDoc, node: number): Known {
+export function jsonValue(ctx: Ctx, doc: JsonDoc, node: number): Known {
   const kind = doc.kinds[node];
   if (kind === K_NUMBER) return doc.num(node);
   if (kind === K_TRUE) return true;

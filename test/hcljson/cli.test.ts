@@ -86,7 +86,7 @@ describe("schemaform validate", () => {
   });
 
   it("warnings do not fail unless --max-warnings is exceeded", async () => {
-    const path = file("warn/main.tf.json", '{"resource": {"tsdb_service": {"db": {"storage_gb": 10}}}}');
+    const path = file("warn/main.tf.json", '{"terraform": {"required_providers": {"tsdb": {"source": "schemaform/tsdb"}}}, "resource": {"tsdb_service": {"db": {"storage_gb": 10}}}}');
     expect(await run([path])).toBe(0);
     expect(out).toContain("0 errors, 1 warning in 1 file.");
     expect(await run(["--max-warnings", "1", path])).toBe(0);
@@ -147,6 +147,7 @@ describe("schemaform validate", () => {
   });
 
   it("reads the other files of a file named alone for their declarations only", async () => {
+    file("alone/versions.tf.json", JSON.stringify({ terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" } } } }));
     file("alone/network.tf.json", JSON.stringify({ resource: { tsdb_vpcs: { net: { cidr: "10.0.0.0/16", region_code: "us-east-1", bogus: 1 } } } }));
     const named = file("alone/service.tf.json", JSON.stringify({ resource: { tsdb_service: { db: { region_code: "us-east-1", vpc_id: "${tsdb_vpcs.net.vpcs_id}" } } } }));
     expect(await run([named])).toBe(0);
