@@ -1,6 +1,6 @@
-// `schemaform platform serve` for end-to-end tests: started on loopback as users start it, with
-// credentials made by `schemaform platform credentials create`, and stopped with kill -9 (only the
-// processes started here).
+// `schemaform platform serve` for end-to-end tests: started on loopback as users start it, on a
+// data directory or a PostgreSQL database, with credentials made by `schemaform platform
+// credentials create`, and stopped with kill -9 (only the processes started here).
 import { spawn, type ChildProcess } from "node:child_process";
 import { CLI, ROOT, runProcess } from "./harness.js";
 
@@ -12,14 +12,24 @@ export interface Server {
   log(): string;
 }
 
+/**
+ * Where a server keeps the platform: a data directory (SQLite), or a PostgreSQL database with the
+ * secrets key file every replica shares.
+ */
+export type Storage = string | { database: string; secretsKeyFile: string };
+
+function storageArgs(storage: Storage): string[] {
+  return typeof storage === "string" ? ["--data-dir", storage] : ["--database", storage.database, "--secrets-key-file", storage.secretsKeyFile];
+}
+
 export class PlatformServers {
   readonly #started: ChildProcess[] = [];
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   /** Starts a server on 127.0.0.1; `port` 0 picks a free one. */
-  serve(dataDir: string, port: number, transitionSeconds: number): Promise<Server> {
-    const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir], {
+  serve(storage: Storage, port: number, transitionSeconds: number): Promise<Server> {
+    const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), ...storageArgs(storage)], {
       env: { ...this.env, SCHEMAFORM_TRANSITION_SECONDS: String(transitionSeconds) },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -36,14 +46,24 @@ export class PlatformServers {
     });
   }
 
-  /** An access token for `project`, stored in the server data at `dataDir`. */
-  async token(dataDir: string, project: string): Promise<string> {
-    const created = await runProcess(process.execPath, [CLI, "platform", "credentials", "create", "--project", project, "--token", "--data-dir", dataDir, "--json"], {
+  /** An access token for `project`, stored in the server data at `storage`. */
+  async token(storage: Storage, project: string): Promise<string> {
+    return (await this.#createCredentials(storage, project, ["--token"])).access_token!;
+  }
+
+  /** An access key and secret key for `project` (exchanged for session tokens by the clients). */
+  async keys(storage: Storage, project: string): Promise<{ accessKey: string; secretKey: string }> {
+    const created = await this.#createCredentials(storage, project, []);
+    return { accessKey: created.access_key!, secretKey: created.secret_key! };
+  }
+
+  async #createCredentials(storage: Storage, project: string, extra: string[]): Promise<{ access_token?: string; access_key?: string; secret_key?: string }> {
+    const created = await runProcess(process.execPath, [CLI, "platform", "credentials", "create", "--project", project, ...extra, ...storageArgs(storage), "--json"], {
       cwd: ROOT,
       env: this.env,
     });
     if (created.code !== 0) throw new Error(created.output);
-    return (JSON.parse(created.stdout) as { access_token: string }).access_token;
+    return JSON.parse(created.stdout) as { access_token?: string; access_key?: string; secret_key?: string };
   }
 
   /** kill -9 every server started here that still runs. */
