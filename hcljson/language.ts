@@ -7,6 +7,7 @@ import { addressOf, joinPath, newBlockDecl, quote, repetitionOf, type BlockDecl,
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { typeKeys } from "../generated/registry.js";
+import { satisfiesAll } from "./versions.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
 import { evaluationError, templateKnownValue, UNKNOWN, type Known } from "./values.js";
@@ -415,7 +416,7 @@ function checkCoreVersion(ctx: Ctx, seen: ReadonlyMap<string, number>): void {
   const required = seen.get("required_version");
   if (required === undefined || !doc.isString(required + 1)) return;
   const text = doc.str(required + 1);
-  if (!isVersionConstraint(text) || text.split(",").every((term) => satisfies(term.trim(), TERRAFORM_VERSION))) return;
+  if (!isVersionConstraint(text) || satisfiesAll(text, TERRAFORM_VERSION)) return;
   ctx.error(
     "terraform-version",
     `Unsupported Terraform Core version: This configuration does not support Terraform version ${TERRAFORM_VERSION.join(".")}. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.`,
@@ -423,42 +424,6 @@ function checkCoreVersion(ctx: Ctx, seen: ReadonlyMap<string, number>): void {
     "terraform",
     "required_version",
   );
-}
-
-/** Whether a version satisfies one constraint term (go-version's operators; a pre-release term is not judged). */
-function satisfies(term: string, version: number[]): boolean {
-  const m = /^(=|!=|>=|<=|>|<|~>)?\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$/.exec(term);
-  if (!m || m[3]!.trim() !== "") return true;
-  const wanted = m[2]!.split(".").map(Number);
-  const cmp = compareVersions(version, wanted);
-  switch (m[1] ?? "=") {
-    case "=":
-      return cmp === 0;
-    case "!=":
-      return cmp !== 0;
-    case ">":
-      return cmp > 0;
-    case "<":
-      return cmp < 0;
-    case ">=":
-      return cmp >= 0;
-    case "<=":
-      return cmp <= 0;
-    default: {
-      // ~> 1.2 allows 1.x from 1.2; ~> 1.2.3 allows 1.2.x from 1.2.3
-      if (cmp < 0) return false;
-      const fixed = wanted.length > 1 ? wanted.slice(0, -1) : wanted;
-      return fixed.every((n, i) => version[i] === n);
-    }
-  }
-}
-
-function compareVersions(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** A provider source address: [hostname/][namespace/]type, each part letters, digits and dashes (a template is none). */

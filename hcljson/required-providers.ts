@@ -5,6 +5,7 @@
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { BlockDecl, Ctx } from "./context.js";
+import { ourProviderVersion, satisfiesAll } from "./versions.js";
 import { forObjects } from "./module-calls.js";
 import type { JsonDoc } from "./parser.js";
 
@@ -84,17 +85,22 @@ function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
 export function checkProviderSources(ctx: Ctx): void {
   if (ctx.localCalls === null && !ctx.isChild) return;
   const sources = new Map<string, string | null>();
-  ctx.files.forEach((file) => {
+  ctx.files.forEach((file, index) => {
     const doc = file.doc;
     if (!doc) return;
     forRequiredProviders(doc, (key) => {
       forObjects(doc, key + 1, (required) => {
         for (const r of doc.members(required)) {
           let source: string | null = null;
+          let version = -1;
           forObjects(doc, r + 1, (entry) => {
-            for (const e of doc.members(entry)) if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
+            for (const e of doc.members(entry)) {
+              if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
+              else if (doc.str(e) === "version" && doc.isString(e + 1)) version = e + 1;
+            }
           });
           if (source !== null || !sources.has(doc.str(r))) sources.set(doc.str(r), source);
+          if (source !== null && version >= 0 && !file.contextOnly) checkOurVersion(ctx, index, doc.str(r), source, version);
         }
       });
     });
@@ -125,6 +131,27 @@ export function checkProviderSources(ctx: Ctx): void {
 }
 
 const OUR_PROVIDER_NAMES = new Set(["tsdb", "containerbackup"]);
+
+/**
+ * A version constraint on one of our providers that this release does not satisfy: the mirror
+ * `schemaform provider install` writes holds this version only, so terraform init finds none.
+ */
+function checkOurVersion(ctx: Ctx, file: number, name: string, source: string, node: number): void {
+  const type = /^(?:registry\.terraform\.io\/)?schemaform\/([a-z]+)$/i.exec(source)?.[1]?.toLowerCase();
+  if (type === undefined || !OUR_PROVIDER_NAMES.has(type)) return;
+  const doc = ctx.files[file]!.doc!;
+  const constraints = doc.str(node);
+  const version = ourProviderVersion();
+  if (version === null || !VERSION_CONSTRAINTS.test(constraints) || satisfiesAll(constraints, version)) return;
+  ctx.use(file);
+  ctx.error(
+    "provider-version",
+    `Failed to query available provider packages: Could not retrieve the list of available versions for provider schemaform/${type}: no available releases match the given constraints ${constraints.trim()}. This release of schemaform installs version ${version.join(".")}.`,
+    node,
+    "terraform",
+    `required_providers.${name}`,
+  );
+}
 
 function moduleHasNativeFiles(ctx: Ctx): boolean {
   try {
