@@ -626,7 +626,11 @@ function addInstance(ctx: Ctx, st: ConvertState, body: number, nested: NestedBlo
       const first = existing === undefined ? at : path === name ? firstDefinition(ctx, st.decl.body, name) : -1;
       const previous = first < 0 ? "" : ` Previous definition was at ${where(ctx, first)}.`;
       ctx.error("too-many-blocks", `Duplicate ${name} block: Only one block of type ${quote(name)} is allowed.${previous}`, at, addressOf(st.decl), path);
-      if (existing !== undefined) return;
+      if (existing !== undefined) {
+        // not converted, but its references are still Terraform's first errors (a dynamic block's content is evaluated before its blocks are counted)
+        if (dynamic) checkLooseBody(ctx, body, addressOf(st.decl), path);
+        return;
+      }
     }
     out[name] = convertBlockBody(ctx, st, body, nested.block, path);
     return;
