@@ -8,7 +8,7 @@ const commands: Record<string, Command> = {
   validate: { summary: "check *.tf.json files against the schemas", load: () => import("./commands/validate.js") },
   import: { summary: "generate import blocks and configuration for existing resources", load: () => import("./commands/import.js") },
   provider: { summary: "install the Terraform providers (provider install [--dir DIR])", load: () => import("./commands/provider.js") },
-  platform: { summary: "run the platform as an HTTP server (platform serve) and manage its credentials (platform credentials)", load: () => import("./commands/platform.js") },
+  platform: { summary: "run the platform as an HTTP or https server (platform serve), migrate, export or import its database, and manage its credentials", load: () => import("./commands/platform.js") },
   up: { summary: "synthesize a CDKTF app and apply it against the platform", load: () => import("./commands/up.js") },
   down: { summary: "destroy what 'schemaform up' applied", load: () => import("./commands/down.js") },
 };

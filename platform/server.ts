@@ -1,5 +1,8 @@
-// `schemaform platform serve`: the platform's core over HTTP (node:http, JSON), bound to 127.0.0.1
-// unless told otherwise. Routes: routes.ts.
+// `schemaform platform serve`: the platform's core over HTTP (node:http, JSON), or over https with a
+// certificate and key (node:https; tls.ts checks the files), bound to 127.0.0.1 unless told
+// otherwise. Routes: routes.ts. Each request can be logged as one JSON line (access-log.ts), with
+// an X-Request-Id echoed back. close(graceMs) drains: no new connections, idle ones closed,
+// /v1/ready 503, requests in flight finish (within graceMs) before the connections are cut.
 //
 // Authentication (every route but `GET /v1/health`, `GET /v1/ready` and `POST /v1/auth/token`):
 //   Authorization: Bearer <access token>            a long-lived token (`credentials create --token`)
@@ -17,8 +20,11 @@
 // credential (429 + Retry-After, rate-limit.ts); the timeouts and the connection cap below bound
 // what a slow or greedy client can hold.
 
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { accessLogEntry, requestIdFrom, type AccessLogEntry } from "./access-log.js";
 import { HTTP_STATUS, PlatformError } from "./errors.js";
 import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
@@ -35,6 +41,10 @@ export interface ServerOptions {
   port?: number;
   /** one line per request (method, path, status, duration); default: nothing */
   log?: (line: string) => void;
+  /** one structured entry per request, for the JSON access log (access-log.ts); default: nothing */
+  accessLog?: (entry: AccessLogEntry) => void;
+  /** serve https with this certificate and key (PEM, checked by tls.ts loadTlsFiles); default: plain http */
+  tls?: { cert: Buffer | string; key: Buffer | string };
   /** default 1 MiB */
   maxBodyBytes?: number;
   /** simultaneous connections; more are closed as they arrive (default DEFAULT_LIMITS) */
@@ -52,8 +62,18 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and closes idle ones at once; requests in flight get `graceMs`
+   * to finish (default 0: cut at once), then their connections are closed. While it drains,
+   * `/v1/ready` answers 503 and every answer closes its connection.
+   */
+  close(graceMs?: number): Promise<void>;
+  /** requests being served now (from their headers to their answer) */
+  inFlight(): number;
 }
+
+/** How long `platform serve` lets requests in flight finish after SIGTERM (--shutdown-timeout). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export const DEFAULT_PORT = 8790;
 
@@ -135,7 +155,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new HttpFailure(429, "rate_limited", `too many ${what} with this credential (at most ${burst} at once, then ${perSecond} per second); retry in ${retryAfter} s`);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+  let draining = false;
+  /** the shutdown's grace ran out: what is still in flight is cut, not aborted by its client */
+  let cutting = false;
+  let inFlight = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, seen: { project?: string; credential?: string }): Promise<number> {
     let url: URL;
     try {
       // a target of "//x/y" is a path here, not a host x (which new URL(target, base) would make it)
@@ -149,6 +174,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (url.pathname === "/v1/health" && method === "GET") return send(res, 200, { ok: true });
     // for load balancers: this process is up (health) and its database answers (ready)
     if (url.pathname === "/v1/ready" && method === "GET") {
+      if (draining) return send(res, 503, { ready: false, message: "the server is shutting down" });
       try {
         await core.ctx.store.ping();
       } catch {
@@ -164,6 +190,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
       const principal = await core.credentials.verifyKeyPair(body.access_key, body.secret_key);
       if (!principal) throw new HttpFailure(401, "unauthenticated", "the access key or secret key is wrong, or the key was revoked");
+      seen.credential = principal.credential;
       return send(res, 200, core.credentials.issueSession(principal));
     }
 
@@ -176,6 +203,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw new HttpFailure(404, "not_found", `no such endpoint: ${method} ${url.pathname}`);
     }
     const principal = await authenticate(req);
+    seen.credential = principal.credential;
     const body = method === "GET" || method === "DELETE" ? undefined : await readJsonObject(req, maxBody);
     let args: unknown[];
     try {
@@ -184,7 +212,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (error instanceof BadRequest) throw new HttpFailure(400, "invalid", error.message);
       throw error;
     }
-    await authorize(principal, match.route.project?.(args));
+    seen.project = match.route.project?.(args);
+    await authorize(principal, seen.project);
     rateLimit(principal, match.route.op, body, res);
     const [family, name] = match.route.op.split(".") as [string, string];
     const target = (platform as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![name]!;
@@ -203,20 +232,40 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     requestTimeout: options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_LIMITS.keepAliveTimeoutMs,
   };
-  const server = createServer({ ...limits, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
+  const inFlightAnswers = new Set<ServerResponse>();
+  /** called once no request is in flight any more (after close: every answer is logged) */
+  const whenIdle: Array<() => void> = [];
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
+    const requestId = requestIdFrom(req) ?? randomUUID();
+    res.setHeader("x-request-id", requestId);
+    // while draining, every answer closes its connection: the client reconnects to another replica
+    if (draining) res.setHeader("connection", "close");
+    inFlight++;
+    inFlightAnswers.add(res);
+    const seen: { project?: string; credential?: string } = {};
+    let note: string | undefined;
     let logged = false;
     const line = (outcome: string | number) => {
       if (logged) return;
       logged = true;
       options.log?.(`${req.method} ${(req.url ?? "").split("?")[0]} ${outcome} ${Date.now() - started}ms`);
+      options.accessLog?.(
+        accessLogEntry({ req, res, started, requestId, status: typeof outcome === "number" ? outcome : null, note: typeof outcome === "number" ? note : outcome, ...seen }),
+      );
     };
     // A client that hangs up before its answer is sent is logged as such, whatever the handler
     // was doing (reading the body, waiting for a hash).
     res.once("close", () => {
-      if (!res.writableFinished) line("aborted by the client");
+      if (!res.writableFinished) line(cutting ? `cut off by the shutdown` : "aborted by the client");
+      inFlight--;
+      inFlightAnswers.delete(res);
+      if (draining && inFlight === 0) {
+        server.closeAllConnections(); // only idle ones are left
+        for (const settle of whenIdle.splice(0)) settle();
+      }
     });
-    handle(req, res)
+    handle(req, res, seen)
       .catch((error: unknown) => {
         if (error instanceof PlatformError) return send(res, HTTP_STATUS[error.code], { error: error.toJSON() });
         if (error instanceof InputRejected) {
@@ -230,13 +279,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }
         // reading the body failed because the client went away mid-request: not our error
         if (req.destroyed && !req.complete) return undefined;
-        options.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+        options.log?.(note);
         return send(res, 500, { error: { code: "internal", message: "internal error in the platform server; see its log" } });
       })
       .then((status) => {
         if (status !== undefined && res.writableEnded) line(status);
       });
-  });
+  };
+  const serverOptions = { ...limits, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS };
+  const server: Server = options.tls ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(serverOptions, onRequest);
   server.maxConnections = options.maxConnections ?? DEFAULT_LIMITS.maxConnections;
 
   await new Promise<void>((resolve, reject) => {
@@ -248,15 +300,37 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  const cut = () => {
+    cutting = true;
+    server.closeAllConnections();
+  };
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `${options.tls ? "https" : "http"}://${shownHost}:${port}`,
     port,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    inFlight: () => inFlight,
+    close: (graceMs = 0) => {
+      // a second close (a second signal) with less grace cuts what the first one was waiting for
+      if (closing) {
+        if (graceMs <= 0) cut();
+        return closing;
+      }
+      closing = new Promise<void>((resolve, reject) => {
+        draining = true;
+        for (const res of inFlightAnswers) if (!res.headersSent) res.setHeader("connection", "close");
+        // stops listening and closes the idle keep-alive connections; calls back once every connection is gone
+        server.close((error) => {
+          clearTimeout(deadline);
+          if (error) reject(error);
+          else if (inFlight === 0) resolve();
+          else whenIdle.push(resolve); // the last answers' close events are still on their way
+        });
+        const deadline = setTimeout(cut, graceMs);
+        if (graceMs <= 0 || inFlight === 0) cut();
+      });
+      return closing;
+    },
   };
 }
 

@@ -1,6 +1,10 @@
 // `schemaform platform …`: run the platform as an HTTP server, and manage its credentials.
 //
 //   schemaform platform serve [--port N] [--host 127.0.0.1] [--data-dir DIR | --database URL --secrets-key-file FILE]
+//                             [--tls-cert FILE --tls-key FILE] [--access-log FILE|-] [--shutdown-timeout SECONDS]
+//   schemaform platform migrate [STORAGE]
+//   schemaform platform export [STORAGE] [--out FILE|-]
+//   schemaform platform import [STORAGE] [--in FILE|-] [--replace]
 //   schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [STORAGE] [--json]
 //   schemaform platform credentials list [STORAGE] [--json]
 //   schemaform platform credentials revoke ID [STORAGE]
@@ -11,8 +15,22 @@ import { parseArgs } from "node:util";
 import type { EmbeddedPlatform } from "../../platform/embedded.js";
 
 const USAGE = `usage:
-  schemaform platform serve [--port N] [--host 127.0.0.1] [STORAGE]
-      Serve the platform over HTTP (default http://127.0.0.1:8790). Stop with Ctrl-C or SIGTERM.
+  schemaform platform serve [--port N] [--host 127.0.0.1] [STORAGE] [--tls-cert FILE --tls-key FILE]
+                            [--access-log FILE|-] [--shutdown-timeout SECONDS] [--quiet]
+      Serve the platform over HTTP (default http://127.0.0.1:8790), or https with --tls-cert and
+      --tls-key (PEM files; or SCHEMAFORM_TLS_CERT, SCHEMAFORM_TLS_KEY). Requests are logged on
+      stderr, one readable line each; --access-log writes one JSON line per request instead, to
+      FILE (appended) or to stderr ('-'); --quiet logs nothing. On SIGTERM or Ctrl-C it stops
+      accepting connections and lets the requests in flight finish (at most --shutdown-timeout
+      seconds, default 10; a second signal cuts them), then exits 0.
+  schemaform platform migrate [STORAGE]
+      Apply the schema migrations (as serve does at start-up) and print the version before and after.
+  schemaform platform export [STORAGE] [--out FILE|-]
+  schemaform platform import [STORAGE] [--in FILE|-] [--replace]
+      Copy every row of a platform (SQLite or PostgreSQL) to a JSON-lines file, and load one into an
+      empty platform (--replace: empty it first). Secrets stay encrypted as stored: import checks
+      that they open with the importing platform's key, which must be the exporting one's (a
+      SQLite data directory's platform.key; give it with --secrets-key-file).
   schemaform platform credentials create --project ID [--token] [--description TEXT] [STORAGE] [--json]
       Create an access key and secret key (or, with --token, an access token) for a project
       (--all-projects: for every project). The secret is printed once; only a hash is stored.
@@ -23,7 +41,9 @@ STORAGE:
   --database URL          PostgreSQL, postgres://user:password@host:5432/db (or SCHEMAFORM_DATABASE_URL),
                           shared by any number of server replicas; needs the secrets key:
   --secrets-key-file FILE 32 random bytes in base64 (\`openssl rand -base64 32\`), the same file on every
-                          replica (or SCHEMAFORM_SECRETS_KEY_FILE); never stored in the database
+                          replica (or SCHEMAFORM_SECRETS_KEY_FILE); never stored in the database.
+                          migrate and export need no key; import checks the secrets it loads against
+                          it (into SQLite: installed as the data directory's platform.key if it has none)
 `;
 
 const STORAGE_OPTIONS = {
@@ -55,6 +75,28 @@ async function openFromFlags(values: { "data-dir"?: string; database?: string; "
 
 class UsageError extends Error {}
 
+/**
+ * The database the flags and environment name, for the commands that need no secrets key
+ * (migrate, export, import: secrets are copied as stored, encrypted).
+ */
+async function targetFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<import("../../platform/schema.js").StorageTarget> {
+  const url = values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined);
+  if (url === undefined) {
+    const { defaultDataDir } = await import("../../platform/config.js");
+    return { kind: "sqlite", dataDir: values["data-dir"] ?? defaultDataDir() };
+  }
+  if (values["data-dir"] !== undefined) throw new UsageError("give --data-dir (SQLite) or --database (PostgreSQL), not both");
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database must be a PostgreSQL URL: postgres://user:password@host:5432/database");
+  return { kind: "postgres", url };
+}
+
+/** Where a target is, for messages (never a password). */
+async function describeTarget(target: import("../../platform/schema.js").StorageTarget): Promise<string> {
+  if (target.kind === "sqlite") return `data directory ${target.dataDir}`;
+  const { redact } = await import("../../platform/postgres.js");
+  return `database ${redact(target.url)}`;
+}
+
 
 function fail(message: string): number {
   process.stderr.write(`schemaform platform: ${message}\n\n${USAGE}`);
@@ -70,6 +112,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (sub === "serve") return await serve(rest);
     if (sub === "credentials") return await credentials(rest);
+    if (sub === "migrate") return await migrate(rest);
+    if (sub === "export") return await exportCommand(rest);
+    if (sub === "import") return await importCommand(rest);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message);
     if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return fail(error.message);
@@ -85,6 +130,10 @@ async function serve(argv: string[]): Promise<number> {
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
       ...STORAGE_OPTIONS,
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "access-log": { type: "string" },
+      "shutdown-timeout": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
@@ -94,29 +143,208 @@ async function serve(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const { DEFAULT_PORT, startServer } = await import("../../platform/server.js");
+  const { DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer } = await import("../../platform/server.js");
   let port = DEFAULT_PORT;
   if (values.port !== undefined) {
     if (!/^[0-9]+$/.test(values.port) || Number(values.port) > 65535) return fail(`--port must be a port number (0-65535), got '${values.port}'`);
     port = Number(values.port);
   }
+  let graceMs = DEFAULT_SHUTDOWN_GRACE_MS;
+  if (values["shutdown-timeout"] !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(values["shutdown-timeout"])) return fail(`--shutdown-timeout must be a number of seconds, got '${values["shutdown-timeout"]}'`);
+    graceMs = Math.round(Number(values["shutdown-timeout"]) * 1000);
+  }
+  // checked before the database is opened: a wrong file is the first thing to fix
+  const { TlsSetupError, loadTlsFiles, tlsFilesFrom } = await import("../../platform/tls.js");
+  let tls: { cert: Buffer; key: Buffer } | undefined;
+  try {
+    const files = tlsFilesFrom(values["tls-cert"], values["tls-key"]);
+    tls = files && loadTlsFiles(files.certFile, files.keyFile);
+  } catch (error) {
+    if (error instanceof TlsSetupError) return fail(error.message);
+    throw error;
+  }
+  const { openAccessLog } = await import("../../platform/access-log.js");
+  let accessLog: ReturnType<typeof openAccessLog> | undefined;
+  try {
+    accessLog = values["access-log"] === undefined || values.quiet ? undefined : openAccessLog(values["access-log"]);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  // the JSON access log replaces the human-readable request lines
+  const log = values.quiet || accessLog ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const platform = await openFromFlags(values);
-  const log = values.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const server = await startServer({ platform, host: values.host, port, log });
+  const server = await startServer({ platform, host: values.host, port, log, accessLog: accessLog && ((entry) => accessLog.write(entry)), tls });
   const storage = (await platform.core()).ctx.store;
   const where = storage.kind === "sqlite" ? `data directory: ${platform.dataDir}` : `database: ${storage.location}`;
   process.stdout.write(`schemaform platform listening on ${server.url} (${where})\n`);
-  if (values.host !== "127.0.0.1" && values.host !== "localhost" && values.host !== "::1") {
-    process.stderr.write("warning: the server speaks plain HTTP; put it behind TLS before exposing it beyond this machine\n");
+  if (!tls && values.host !== "127.0.0.1" && values.host !== "localhost" && values.host !== "::1") {
+    process.stderr.write("warning: the server speaks plain HTTP; give --tls-cert and --tls-key, or put it behind TLS, before exposing it beyond this machine\n");
   }
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
   });
-  await server.close();
+  // Graceful: stop accepting, let the requests in flight finish (at most graceMs), then close the
+  // database. A second signal cuts them at once.
+  const now = () => void server.close(0);
+  process.once("SIGINT", now);
+  process.once("SIGTERM", now);
+  const pending = server.inFlight();
+  process.stderr.write(
+    pending > 0 ? `schemaform platform stopping: finishing ${pending} request(s) in flight (at most ${graceMs / 1000} s; signal again to cut them)\n` : "schemaform platform stopping\n",
+  );
+  await server.close(graceMs);
   await platform.close();
+  await accessLog?.close();
   process.stderr.write("schemaform platform stopped\n");
+  return 0;
+}
+
+/** The answer to --help or to a stray argument of migrate, export and import; undefined: go on. */
+function helpOrStray(help: boolean | undefined, positionals: string[]): number | undefined {
+  if (help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  return positionals.length > 0 ? fail(`unexpected argument '${positionals[0]}'`) : undefined;
+}
+
+async function migrate(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { ...STORAGE_OPTIONS, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  const answered = helpOrStray(values.help, positionals);
+  if (answered !== undefined) return answered;
+  const target = await targetFromFlags(values);
+  const { migrateTarget } = await import("../../platform/schema.js");
+  const where = await describeTarget(target);
+  let versions: { before: number; after: number };
+  try {
+    versions = await migrateTarget(target);
+  } catch (error) {
+    process.stderr.write(`schemaform platform migrate: ${where}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const { before, after } = versions;
+  process.stdout.write(
+    before === after ? `schema version ${after}: ${where} is up to date\n` : `schema version ${before} -> ${after}: applied ${after - before} migration(s) to ${where}\n`,
+  );
+  return 0;
+}
+
+async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { ...STORAGE_OPTIONS, out: { type: "string", default: "-" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  const answered = helpOrStray(values.help, positionals);
+  if (answered !== undefined) return answered;
+  const target = await targetFromFlags(values);
+  const where = await describeTarget(target);
+  if (target.kind === "sqlite") {
+    const { existsSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { DB_FILE } = await import("../../platform/store.js");
+    if (!existsSync(join(target.dataDir, DB_FILE))) {
+      process.stderr.write(`schemaform platform export: there is no platform in the ${where}\n`);
+      return 1;
+    }
+  }
+  const { openTarget } = await import("../../platform/schema.js");
+  const { exportPlatform } = await import("../../platform/transfer.js");
+  let lines: string[];
+  try {
+    const store = await openTarget(target);
+    try {
+      lines = await exportPlatform(store);
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    process.stderr.write(`schemaform platform export: ${where}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const text = `${lines.join("\n")}\n`;
+  if (values.out === "-") process.stdout.write(text);
+  else {
+    const { renameSync, writeFileSync } = await import("node:fs");
+    // the file appears whole or not at all; 0600: it holds credential hashes and encrypted secrets
+    const partial = `${values.out}.partial`;
+    try {
+      writeFileSync(partial, text, { mode: 0o600 });
+      renameSync(partial, values.out);
+    } catch (error) {
+      process.stderr.write(`schemaform platform export: cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+      return 1;
+    }
+    process.stderr.write(`exported ${lines.filter((l) => l.startsWith('{"table"')).length} rows from the ${where} to ${values.out}\n`);
+  }
+  return 0;
+}
+
+async function importCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...STORAGE_OPTIONS, in: { type: "string", default: "-" }, replace: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const answered = helpOrStray(values.help, positionals);
+  if (answered !== undefined) return answered;
+  const target = await targetFromFlags(values);
+  const where = await describeTarget(target);
+  const { readFileSync } = await import("node:fs");
+  let text: string;
+  try {
+    text = readFileSync(values.in === "-" ? 0 : values.in, "utf8");
+  } catch (error) {
+    process.stderr.write(`schemaform platform import: cannot read ${values.in === "-" ? "the standard input" : values.in}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return 1;
+  }
+  // The key the imported secrets must open with: the shared key of a PostgreSQL platform, or a
+  // SQLite data directory's own platform.key (installed from --secrets-key-file when it has none).
+  const { existsSync, mkdirSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { KEY_FILE, SecretBox, loadSharedKey } = await import("../../platform/secrets.js");
+  const given = values["secrets-key-file"];
+  let key: Buffer | undefined;
+  let installKeyIn: string | undefined;
+  try {
+    if (target.kind === "postgres") {
+      if (given || process.env.SCHEMAFORM_SECRETS_KEY_FILE || process.env.SCHEMAFORM_SECRETS_KEY) key = loadSharedKey(given);
+    } else {
+      const own = join(target.dataDir, KEY_FILE);
+      const existing = existsSync(own) ? loadSharedKey(own, {}) : undefined;
+      key = given ? loadSharedKey(given, {}) : existing;
+      if (given && existing && !existing.equals(key!)) throw new Error(`the data directory already has another key (${own}); import into a new data directory`);
+      if (given && !existing) installKeyIn = target.dataDir;
+    }
+  } catch (error) {
+    process.stderr.write(`schemaform platform import: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const { openTarget } = await import("../../platform/schema.js");
+  const { importPlatform } = await import("../../platform/transfer.js");
+  let rows: number;
+  try {
+    const store = await openTarget(target);
+    try {
+      rows = await importPlatform(store, text, { replace: values.replace, box: key && new SecretBox(key) });
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    process.stderr.write(`schemaform platform import: ${where}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (installKeyIn) {
+    mkdirSync(installKeyIn, { recursive: true, mode: 0o700 });
+    writeFileSync(join(installKeyIn, KEY_FILE), `${key!.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+  }
+  process.stdout.write(
+    `imported ${rows} rows into the ${where}\n` +
+      (target.kind === "postgres"
+        ? "Serve it with the same secrets key (--secrets-key-file or SCHEMAFORM_SECRETS_KEY_FILE on every replica).\n"
+        : key
+          ? `Its secrets open with the data directory's ${KEY_FILE}.\n`
+          : ""),
+  );
   return 0;
 }
 
