@@ -27,9 +27,9 @@ export class PlatformServers {
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
-  /** Starts a server on 127.0.0.1; `port` 0 picks a free one. */
-  serve(storage: Storage, port: number, transitionSeconds: number): Promise<Server> {
-    const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), ...storageArgs(storage)], {
+  /** Starts a server on 127.0.0.1; `port` 0 picks a free one; `extra`: more flags (e.g. --tls-cert). */
+  serve(storage: Storage, port: number, transitionSeconds: number, extra: string[] = []): Promise<Server> {
+    const child = spawn(process.execPath, [CLI, "platform", "serve", "--host", "127.0.0.1", "--port", String(port), ...storageArgs(storage), ...extra], {
       env: { ...this.env, SCHEMAFORM_TRANSITION_SECONDS: String(transitionSeconds) },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -38,7 +38,7 @@ export class PlatformServers {
       let out = "";
       child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
         out += chunk;
-        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
         if (url) resolve({ child, url, port: Number(new URL(url).port), log: () => out });
       });
       child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
