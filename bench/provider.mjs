@@ -25,7 +25,7 @@
 //   BENCH_PROVIDER_CONFIG  JSON provider configuration ("{work}" is replaced by the temp dir)
 //   BENCH_ENV              JSON of extra environment for Terraform and our plugin ("{data}" is
 //                          replaced by a fresh directory per project and round, "{work}" by the temp dir)
-//   BENCH_SIZES            e.g. "1,100,500,2000" (empty: handshake only)
+//   BENCH_SIZES            default "1,100,200,500,2000" (empty: handshake only)
 //   BENCH_PLAN_RUNS        plans per size, e.g. "5" or "1:5,100:5,500:3,2000:3"
 //   BENCH_APPLY_RUNS       applies per size, same form (default "1:5,100:3,500:2,2000:1")
 //   BENCH_LAUNCHES         handshake launches (default 15)
@@ -56,7 +56,7 @@ const options = {
   config: env.BENCH_CONFIG ?? '{"name":"bench-{round}-${count.index}","cidr":"10.10.0.0/16","region_code":"us-east-1"}',
   providerConfig: env.BENCH_PROVIDER_CONFIG ?? '{"project_id":"bench-project"}',
   extraEnv: env.BENCH_ENV ?? '{"SCHEMAFORM_DATA_DIR":"{data}","SCHEMAFORM_TRANSITION_SECONDS":"0","SCHEMAFORM_CACHE_DIR":"{work}/cache"}',
-  sizes: (env.BENCH_SIZES ?? "1,100,500,2000").split(",").filter((n) => n.trim() !== "").map(Number),
+  sizes: (env.BENCH_SIZES ?? "1,100,200,500,2000").split(",").filter((n) => n.trim() !== "").map(Number),
   planRuns: runsPerSize(env.BENCH_PLAN_RUNS, "1:5,500:3"),
   applyRuns: runsPerSize(env.BENCH_APPLY_RUNS, "1:5,100:3,500:2,2000:1"),
   launches: Number(env.BENCH_LAUNCHES ?? 15),

@@ -206,8 +206,9 @@ async function evaluateStaticResponses(path, code) {
 }
 
 /**
- * The launcher's resident path (SCHEMAFORM_RESIDENT=1, Linux; provider/README.md "Resident
- * server", provider/transport/resident.ts), tried before `exec node`, with no Node start:
+ * The launcher's resident path (the default on Linux, off with SCHEMAFORM_RESIDENT=0;
+ * provider/README.md "Resident server", provider/transport/resident.ts), tried before
+ * `exec node`, with no Node start:
  * - the server directory: `$XDG_RUNTIME_DIR/schemaform`, else `<$TMPDIR or /tmp>/schemaform-<uid>`
  *   (0700, ours, not a symlink; else no resident path), then one directory per key: a checksum of
  *   the environment without go-plugin's per-launch PLUGIN_* variables, the working directory
@@ -217,12 +218,15 @@ async function evaluateStaticResponses(path, code) {
  *   closes it), print it, relay what follows to stderr, and exit 0 when the server closes
  *   the FIFO (Shutdown, or our Terraform gone; the server removes the FIFO). SIGINT is
  *   ignored, as the Node plugin does. Forks: id, env and cksum, mkfifo, the watchdog;
- * - no live server: start one in the background (one at a time: `starting`, stale after a
- *   minute), its output discarded, and go on as if there were none;
+ * - no live server: go on as if there were none, and start one in the background (one at a
+ *   time: `starting`, stale after a minute; its output discarded) when an earlier Terraform
+ *   command already launched us with this key (`seen` holds the pid of the Terraform that did;
+ *   ours is $PPID): a directory used by one command only, as tools and test suites do by the
+ *   hundred, never gets a server;
  * - anything else (no answer, a refusal): on to `exec node`, today's path.
  */
 const RESIDENT =
-  'if [ "${SCHEMAFORM_RESIDENT-}" = 1 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then ' +
+  'if [ "${SCHEMAFORM_RESIDENT-}" != 0 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then ' +
   'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else _sf_b="${TMPDIR:-/tmp}/schemaform-$(id -u)"; fi; [ -d "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null; ' +
   'if [ -d "$_sf_b" ] && [ ! -L "$_sf_b" ] && [ -O "$_sf_b" ]; then ' +
   '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { env; pwd; echo "$0"; } | cksum); ' +
@@ -238,8 +242,10 @@ const RESIDENT =
   'while IFS= read -r _sf_l <&4; do printf "%s\\n" "$_sf_l" >&2; done; exit 0; fi; ' +
   'kill "$_sf_w" 2>/dev/null; exec 4<&-; rm -f "$_sf_r"; trap - INT; fi; ' +
   'else mkdir -m 700 "$_sf_s" 2>/dev/null; ' +
+  'if read -r _sf_t 2>/dev/null <"$_sf_s/seen" && [ "$_sf_t" != "$PPID" ]; then ' +
   'if mkdir "$_sf_s/starting" 2>/dev/null || [ -n "$(find "$_sf_s/starting" -prune -mmin +1 2>/dev/null)" ]; then ' +
-  'node "$0" --schemaform-resident "$_sf_s" </dev/null >/dev/null 2>&1 & fi; fi; fi; fi; ';
+  'node "$0" --schemaform-resident "$_sf_s" </dev/null >/dev/null 2>&1 & fi; ' +
+  'else echo "$PPID" 2>/dev/null >"$_sf_s/seen"; fi; fi; fi; fi; ';
 
 /**
  * The executable's first two lines, which make it a POSIX sh script as well as JavaScript: sh

@@ -1,55 +1,58 @@
-// The resident provider server (opt-in: SCHEMAFORM_RESIDENT=1; provider/README.md, "Resident
-// server"). Terraform starts a provider process several times per command, and Node's start-up
-// is most of a small plan's time. With this, the executable's sh launcher (LAUNCHER in
-// scripts/bundle-provider.mjs) asks a warm, per-user process for a connection instead of
-// starting Node: it writes "<its pid> <reply fifo>" to this server's request FIFO, and this
-// server, after checking that the launcher runs with exactly the environment and working
-// directory it was started with, makes a fresh TLS identity and a fresh unix-socket listener
-// for the launcher's Terraform (its PLUGIN_CLIENT_CERT is the only client accepted there), and
+// The resident provider server (the default on Linux; SCHEMAFORM_RESIDENT=0 turns it off;
+// provider/README.md, "Resident server"). Terraform starts a provider process several times per
+// command, and Node's start-up is most of a small plan's time. With this, the executable's sh
+// launcher (LAUNCHER in scripts/bundle-provider.mjs) asks a warm, per-user process for a
+// connection instead of starting Node: it writes "<its pid> <reply fifo>" to this server's
+// request FIFO, and this server, after checking that the launcher runs with exactly the
+// environment and working directory it was started with, makes a fresh TLS identity and hands
+// the connection to a worker thread (resident-worker.ts), which listens on a fresh unix socket
+// for the launcher's Terraform (its PLUGIN_CLIENT_CERT is the only client accepted there) and
 // writes the go-plugin handshake line into the reply FIFO. The launcher prints that line and
 // stays, relaying our log lines to its stderr, until the reply FIFO closes: on Shutdown, when
 // its Terraform (or the launcher itself) is gone, or when this process dies. To Terraform, the
 // launcher is the plugin process; the protocol is Terraform's own (AutoMTLS, handshake, Shutdown).
 //
-// Each connection has its own provider server (its own ConfigureProvider, client and Stop);
-// when it ends, its work is stopped and its client released, so an idle resident server holds
-// no platform database open. It exits after IDLE_EXIT_MS without connections.
+// Threads: this (main) thread only takes requests, checks launchers and makes TLS identities;
+// each connection is served by a worker thread of its own, one connection at a time, so two
+// Terraform runs served at once use two cores. One worker is always kept ready (a spare, with
+// the provider's runtime already compiled), and a new spare is started in the background when
+// the last one is taken, so a launch never waits for a thread to start. A worker that served a
+// connection stays for the next one (its runtime is warm); idle workers beyond the spare leave
+// after WORKER_IDLE_MS. Each connection has its own provider server (its own
+// ConfigureProvider, client and Stop); when it ends, its work is stopped and its client
+// released, so an idle resident server holds no platform database open. It exits after
+// IDLE_EXIT_MS without connections.
 //
 // Linux only (the launcher checks for /proc): a launcher's environment, working directory and
 // parent are read from /proc, so nothing the launcher says is taken on trust but its pid.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import type http2 from "node:http2";
+import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { Socket } from "node:net";
 import { dirname, join } from "node:path";
+import { isMainThread, Worker } from "node:worker_threads";
 import { createServerIdentity, type ServerIdentity } from "./cert.js";
-import { createGrpcServer, type Router, type UnaryRoute } from "./grpc.js";
-import { listening } from "./listen.js";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, lazyRouter, type ServeOptions, type ProviderRouter } from "./serve.js";
+import { RESIDENT_FLAG } from "./resident-flag.js";
+import { note, parentOf, processEnvironment } from "./resident-proc.js";
+import { serveConnections, type ConnectionJob, type FromWorker, type ToWorker } from "./resident-worker.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, type ServeOptions } from "./serve.js";
 
 /** A resident server with no connection exits after this long. */
 export const IDLE_EXIT_MS = 60_000;
+/** An idle worker beyond the one spare leaves after this long. */
+const WORKER_IDLE_MS = 20_000;
+/** Workers at most: a request that finds them all busy waits for one to be free. */
+const MAX_WORKERS = 8;
+/** Workers in a row that died before they were ready, after which no more are started. */
+const MAX_FAILED_STARTS = 3;
+/**
+ * A request that waited this long for a worker is answered with a refusal, so its launcher goes
+ * the direct way at once (its own watchdog gives up at 2 s).
+ */
+const HANDOFF_MS = 1500;
 /** Server identities kept ready, and the pause in requests after which the pool is refilled. */
 const IDENTITY_POOL = 8;
 const REFILL_AFTER_MS = 1500;
-/** How often each connection's launcher and Terraform are checked. */
-const WATCH_MS = 500;
 const MAX_SOCKET_PATH = 103;
-
-/**
- * The server's own messages (connections, refusals, a crash), one line each with its pid, in
- * the file SCHEMAFORM_RESIDENT_LOG names (nowhere without it: the server has no terminal).
- */
-function note(message: string): void {
-  const file = process.env.SCHEMAFORM_RESIDENT_LOG;
-  if (!file) return;
-  try {
-    appendFileSync(file, `${new Date().toISOString()} resident ${process.pid}: ${message}\n`);
-  } catch {
-    // a log that cannot be written is no reason to stop serving
-  }
-}
 
 /** Variables that differ between launches without changing what the provider does. */
 function comparable(env: Map<string, string>): Map<string, string> {
@@ -70,26 +73,6 @@ function sameEnvironment(a: Map<string, string>, b: Map<string, string>): boolea
   return true;
 }
 
-function processEnvironment(pid: number): Map<string, string> {
-  const env = new Map<string, string>();
-  for (const entry of readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
-    const at = entry.indexOf("=");
-    if (at > 0) env.set(entry.slice(0, at), entry.slice(at + 1));
-  }
-  return env;
-}
-
-/** The parent of a live process, or undefined once it is gone (or a zombie). */
-function parentOf(pid: number): number | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return state === "Z" ? undefined : Number(ppid);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Only a private directory of ours: anyone who could write there could answer our launchers. */
 function assertPrivateDirectory(path: string): void {
   const info = lstatSync(path);
@@ -99,14 +82,34 @@ function assertPrivateDirectory(path: string): void {
   }
 }
 
-interface Connection {
-  launcher: number;
-  terraform: number;
-  reply: Socket;
-  end(reason: string): void;
+/**
+ * Tells a launcher no: its reply FIFO is opened and closed without a word, so its read ends
+ * and it starts Node the direct way.
+ */
+function refuseReply(replyPath: string): void {
+  try {
+    const fd = openSync(replyPath, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    closeSync(fd);
+  } catch {
+    // the launcher has gone (it removes its FIFO)
+  }
+}
+
+/** A worker thread and what it is doing. */
+interface Slot {
+  worker: Worker;
+  state: "starting" | "idle" | "busy";
+  job?: ConnectionJob;
+  /** When it last became idle (the most recent one is warmest). */
+  idleSince: number;
+}
+
+interface Request extends ConnectionJob {
+  at: number;
 }
 
 export async function serveResident(options: ServeOptions, directory: string): Promise<void> {
+  if (!isMainThread) return serveConnections(options);
   // Detached from Terraform: Ctrl-C reaches Terraform's process group, and Terraform stops our
   // work through StopProvider; nothing else is ours to print to.
   process.on("SIGINT", () => {});
@@ -122,8 +125,10 @@ export async function serveResident(options: ServeOptions, directory: string): P
 
   const requests = join(directory, `q${process.pid}`);
   const pidFile = join(directory, "pid");
+  const slots = new Set<Slot>();
   const cleanUp = () => {
     rmSync(requests, { force: true });
+    for (const slot of slots) if (slot.job) rmSync(slot.job.socketPath, { force: true });
     try {
       if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
       // The key's directory goes with its last server (rmdir fails while anything is left).
@@ -145,13 +150,33 @@ export async function serveResident(options: ServeOptions, directory: string): P
   removeLeftovers(directory);
   removeAbandonedKeys(dirname(directory));
 
-  const connections = new Set<Connection>();
+  const pending: Request[] = [];
+  const busy = () => [...slots].filter((slot) => slot.state === "busy").length + pending.length;
+  // Idle: the workers leave first, so that their exit handlers run (a runtime compiled without
+  // a code cache entry writes one then), and this process follows (at most a second later).
+  let leaving = false;
+  const leave = () => {
+    if (leaving) return;
+    leaving = true;
+    // Launchers from now on find no server (and start a new one); those already waiting go
+    // the direct way.
+    rmSync(requests, { force: true });
+    try {
+      if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
+    } catch {
+      // replaced meanwhile
+    }
+    for (const request of pending.splice(0)) refuseReply(request.replyPath);
+    const exited = [...slots].map((slot) => new Promise((resolve) => slot.worker.once("exit", resolve)));
+    for (const slot of slots) slot.worker.postMessage({ type: "exit" } satisfies ToWorker);
+    setTimeout(() => process.exit(0), 1000).unref();
+    void Promise.all(exited).then(() => process.exit(0));
+  };
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdleExit = () => {
     clearTimeout(idleTimer);
-    if (connections.size === 0) idleTimer = setTimeout(() => process.exit(0), IDLE_EXIT_MS);
+    idleTimer = busy() === 0 ? setTimeout(leave, IDLE_EXIT_MS) : undefined;
   };
-  armIdleExit();
   // Superseded (another server published its pid: two launchers started one each) or stale
   // (the executable was reinstalled or changed): no new connections; gone once idle.
   const executable = executableIdentity();
@@ -165,27 +190,87 @@ export async function serveResident(options: ServeOptions, directory: string): P
   };
   setInterval(() => {
     if (!stillCurrent()) retiring = true;
-    if (retiring && connections.size === 0) process.exit(0);
+    if (retiring && busy() === 0) leave();
+    // Idle workers beyond the warmest one leave after a while.
+    const idle = [...slots].filter((slot) => slot.state === "idle").sort((a, b) => b.idleSince - a.idleSince);
+    for (const slot of idle.slice(1)) {
+      if (Date.now() - slot.idleSince > WORKER_IDLE_MS) {
+        slots.delete(slot);
+        slot.worker.postMessage({ type: "exit" } satisfies ToWorker);
+      }
+    }
   }, 5000).unref();
 
-  // Where a log line of a connection's work goes: that launcher's stderr, through the reply FIFO.
-  const current = new AsyncLocalStorage<Connection>();
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    const connection = current.getStore();
-    if (connection && !connection.reply.destroyed) connection.reply.write(typeof chunk === "string" ? chunk : Buffer.from(chunk));
-    return true;
-  }) as typeof process.stderr.write;
+  // Nothing of a connection runs on this thread; its output has nowhere to go.
+  process.stderr.write = (() => true) as typeof process.stderr.write;
   process.on("uncaughtException", (error) => {
     note(`uncaught exception: ${error.stack ?? String(error)}`);
     process.exit(70);
   });
   note(`serving ${directory}`);
 
-  // Identities made ahead, while nobody waits: making one takes the event loop for a while
-  // (several ms, far more on a busy machine), which would hold up the TLS handshakes and RPCs
-  // of the connections being served. A command launches its plugin several times in quick
-  // succession, so the pool is refilled only once requests have paused for REFILL_AFTER_MS
-  // (made on demand if it runs dry).
+  let failedStarts = 0;
+  const startWorker = () => {
+    // The same executable in a thread: main.ts sees the flag and calls serveResident, which
+    // serves connections off the main thread.
+    const worker = new Worker(process.argv[1]!, { argv: [RESIDENT_FLAG, directory] });
+    const slot: Slot = { worker, state: "starting", idleSince: 0 };
+    slots.add(slot);
+    worker.on("message", (message: FromWorker) => {
+      if (message.type !== "ready" || !slots.has(slot)) return;
+      failedStarts = 0;
+      slot.job = undefined;
+      slot.state = "idle";
+      slot.idleSince = Date.now();
+      dispatch();
+    });
+    worker.on("error", (error) => note(`a worker failed: ${error.stack ?? String(error)}`));
+    worker.on("exit", () => {
+      slots.delete(slot);
+      if (slot.state === "starting") failedStarts++;
+      if (slot.job) {
+        // It died serving: its listener is gone with it, and so is its end of the reply FIFO.
+        note(`connection of launcher ${slot.job.launcher} ended: its worker exited`);
+        rmSync(slot.job.socketPath, { force: true });
+        rmSync(slot.job.replyPath, { force: true });
+      }
+      dispatch();
+    });
+  };
+
+  // Gives waiting requests to idle workers (the warmest first) and keeps one spare on the way.
+  const dispatch = () => {
+    if (leaving) return;
+    while (pending.length > 0) {
+      const request = pending[0]!;
+      if (Date.now() - request.at > HANDOFF_MS) {
+        pending.shift();
+        note(`refused launcher ${request.launcher}: no worker was free in time`);
+        refuseReply(request.replyPath);
+        continue;
+      }
+      const idle = [...slots].filter((slot) => slot.state === "idle").sort((a, b) => b.idleSince - a.idleSince)[0];
+      if (!idle) break;
+      pending.shift();
+      const { at: _at, ...job } = request;
+      idle.state = "busy";
+      idle.job = job;
+      idle.worker.postMessage({ type: "serve", job } satisfies ToWorker);
+    }
+    // Workers that die before they are ready (the executable is being rebuilt, say) are not
+    // started again and again: the server serves no more and leaves once idle.
+    if (failedStarts >= MAX_FAILED_STARTS) retiring = true;
+    const ready = () => [...slots].filter((slot) => slot.state !== "busy").length;
+    while (!retiring && ready() < pending.length + 1 && slots.size < MAX_WORKERS) startWorker();
+    // Requests still waiting are looked at again when they would expire.
+    if (pending.length > 0) setTimeout(dispatch, HANDOFF_MS).unref();
+    armIdleExit();
+  };
+
+  // Identities made ahead, while nobody waits: making one takes this thread for a while
+  // (several ms, far more on a busy machine), which would hold up the requests behind it. A
+  // command launches its plugin several times in quick succession, so the pool is refilled only
+  // once requests have paused for REFILL_AFTER_MS (made on demand if it runs dry).
   const identities: ServerIdentity[] = [];
   let refillTimer: NodeJS.Timeout | undefined;
   const refill = async () => {
@@ -195,42 +280,31 @@ export async function serveResident(options: ServeOptions, directory: string): P
     clearTimeout(refillTimer);
     refillTimer = setTimeout(() => void refill().catch(() => {}), REFILL_AFTER_MS);
   };
-  void refill().catch(() => {});
   const nextIdentity = async () => {
     refillLater();
     return identities.shift() ?? createServerIdentity();
   };
+  // The spare first (its runtime compiles on its own thread), then the identities.
+  dispatch();
+  void refill().catch(() => {});
 
   let counter = 0;
   const accept = async (launcher: number, replyPath: string) => {
-    let replyFd: number | undefined;
-    let reply: Socket | undefined;
-    // Undoes a connection that failed half-way (its listener, its watch), so the launcher goes
-    // on at once (the direct way) instead of after its watchdog.
-    let abandon: (() => void) | undefined;
+    // A FIFO the launcher made in our directory for this request, and nothing else.
+    if (dirname(replyPath) !== directory || !/^r\d+$/.test(replyPath.slice(directory.length + 1))) return;
+    const refused = (why: string) => {
+      note(`refused launcher ${launcher}: ${why}`);
+      refuseReply(replyPath);
+    };
     if (!retiring && !stillCurrent()) retiring = true;
     try {
-      // A FIFO the launcher made in our directory for this request, and nothing else.
-      if (dirname(replyPath) !== directory || !/^r\d+$/.test(replyPath.slice(directory.length + 1))) return;
-      replyFd = openSync(replyPath, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-      const info = fstatSync(replyFd);
-      if (!info.isFIFO() || info.uid !== process.getuid?.()) return;
-      reply = new Socket({ fd: replyFd, readable: false, writable: true });
-      replyFd = undefined;
-      reply.on("error", () => {});
-      const answer = reply;
+      if (statSync(`/proc/${launcher}`).uid !== process.getuid?.()) return note(`refused launcher ${launcher}: a launcher of another user`);
+      const info = lstatSync(replyPath);
+      if (!info.isFIFO() || info.uid !== process.getuid?.()) return note(`refused launcher ${launcher}: its reply is not a FIFO of ours`);
+      if (retiring || leaving) return refused("this server is superseded, its executable changed, or it is leaving");
       const terraform = parentOf(launcher);
-      const env = processEnvironment(launcher);
-      // Removed with the connection (by then the launcher has opened it, or is gone); after a
-      // refusal, the launcher removes it.
-      const removeReply = () => rmSync(replyPath, { force: true });
-      const refused = (why: string) => {
-        note(`refused launcher ${launcher}: ${why}`);
-        answer.destroy();
-      };
-      if (statSync(`/proc/${launcher}`).uid !== process.getuid?.()) return refused("a launcher of another user");
-      if (retiring) return refused("this server is superseded or its executable changed");
       if (terraform === undefined) return refused("the launcher is gone");
+      const env = processEnvironment(launcher);
       if (!sameEnvironment(comparable(env), ownEnvironment) || realpathSync(readlinkSync(`/proc/${launcher}/cwd`)) !== ownDirectory) {
         return refused("the launcher's environment or working directory differs");
       }
@@ -238,67 +312,14 @@ export async function serveResident(options: ServeOptions, directory: string): P
       const offered = (env.get("PLUGIN_PROTOCOL_VERSIONS") ?? "6").split(",").map((v) => v.trim());
       // Anything unusual is the direct path's to answer (it prints the proper message).
       if (env.get(MAGIC_COOKIE_KEY) !== MAGIC_COOKIE_VALUE || !clientCert || !offered.includes("6") || env.get("TF_DISABLE_PLUGIN_TLS")) return refused("not a TLS launch");
-
-      const identity = await nextIdentity();
       const socketPath = join(directory, `s${process.pid}-${++counter}.sock`);
       if (/[|\n]/.test(socketPath) || Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) return refused("socket path too long");
-
-      let loaded: Promise<ProviderRouter> | undefined;
-      const load = () => (loaded ??= options.router({ terraformPid: terraform }));
-      let ended = false;
-      const sessions = new Set<http2.ServerHttp2Session>();
-      const connection: Connection = {
-        launcher,
-        terraform,
-        reply: answer,
-        end(reason) {
-          if (ended) return;
-          ended = true;
-          clearInterval(watch);
-          connections.delete(connection);
-          note(`connection of launcher ${launcher} ended: ${reason}`);
-          server.close();
-          for (const session of sessions) session.destroy();
-          rmSync(socketPath, { force: true });
-          // Stop its work and release its client; then the launcher may go (end of the FIFO).
-          const closing = loaded ? loaded.then((router) => router.close?.()) : Promise.resolve();
-          closing.catch(() => {}).finally(() => {
-            answer.end();
-            removeReply();
-            armIdleExit();
-          });
-        },
-      };
-      const shutdown: UnaryRoute = { call: async () => new Uint8Array(0), after: () => connection.end("Shutdown") };
-      const routes = lazyRouter(load, options.staticResponses, shutdown);
-      const router: Router = (path) => {
-        const found = current.run(connection, () => routes(path));
-        if (found && typeof (found as PromiseLike<unknown>).then === "function") return (found as Promise<UnaryRoute | undefined>).then((route) => route && inContext(route));
-        return found && inContext(found as UnaryRoute);
-      };
-      const inContext = (route: UnaryRoute): UnaryRoute => ({ call: (request) => current.run(connection, () => route.call(request)), after: route.after });
-      const server = createGrpcServer(router, { key: identity.keyPem, cert: identity.certPem, clientCert });
-      server.on("session", (session: http2.ServerHttp2Session) => {
-        sessions.add(session);
-        session.once("close", () => sessions.delete(session));
-      });
-      // Terraform killed outright calls no Shutdown; a launcher killed (Terraform's kill after
-      // Shutdown's grace time) neither. Either way this connection is over.
-      const watch = setInterval(() => {
-        if (parentOf(launcher) !== terraform) connection.end("the launcher or its Terraform is gone");
-      }, WATCH_MS);
-      abandon = () => connection.end("failed before its handshake");
-      await listening(server, (done) => server.listen(socketPath, done));
-      connections.add(connection);
-      clearTimeout(idleTimer);
-      answer.write(`1|6|unix|${socketPath}|grpc|${identity.certBase64}\n`);
-      note(`connection for launcher ${launcher} of Terraform ${terraform}`);
+      const { keyPem, certPem, certBase64 } = await nextIdentity();
+      if (leaving) return refused("this server is leaving");
+      pending.push({ launcher, terraform, replyPath, clientCert, socketPath, identity: { keyPem, certPem, certBase64 }, at: Date.now() });
+      dispatch();
     } catch (error) {
-      note(`request of launcher ${launcher} failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (abandon) abandon();
-      else reply?.destroy();
-    } finally {
-      if (replyFd !== undefined) closeSync(replyFd);
+      refused(`its request failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 

@@ -1,11 +1,12 @@
-// The resident provider server (SCHEMAFORM_RESIDENT=1; provider/README.md "Resident server"),
-// driven by real Terraform and the built providers: Terraform's launches are served by one
-// warm server per provider and environment, a killed server is replaced without Terraform
-// noticing, two Terraforms share a server, and a Terraform killed outright takes its
+// The resident provider server (the default on Linux; provider/README.md "Resident server"),
+// driven by real Terraform and the built providers with nothing set (the path users get):
+// Terraform's launches are served by one warm server per provider and environment, a killed
+// server is replaced without Terraform noticing, two Terraforms share a server but not a
+// thread, SCHEMAFORM_RESIDENT=0 turns it off, and a Terraform killed outright takes its
 // connections and launchers with it and leaves the platform's database closed. The servers'
-// own log (SCHEMAFORM_RESIDENT_LOG) tells which process served what. Linux (/proc).
+// own log (SCHEMAFORM_RESIDENT_LOG) tells which process and thread served what. Linux (/proc).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Suite, type Workspace } from "./support/harness.js";
@@ -34,8 +35,8 @@ function logSince(from: number): string[] {
 }
 const logLength = () => (existsSync(logFile) ? readFileSync(logFile, "utf8").length : 0);
 
-/** Pids named by the servers' pid files (one directory per provider and environment). */
-function serverPids(): number[] {
+/** Pids named by the servers' pid files (one directory per provider and environment), of servers working in `dir` when given. */
+function serverPids(dir?: string): number[] {
   const base = join(runDir, "schemaform");
   if (!existsSync(base)) return [];
   const pids: number[] = [];
@@ -46,24 +47,52 @@ function serverPids(): number[] {
       // a directory without a published server
     }
   }
-  return pids.filter(alive);
+  return pids.filter(alive).filter((pid) => dir === undefined || realpathSync(readlinkSync(`/proc/${pid}/cwd`)) === realpathSync(dir));
 }
 
-/** "connection for launcher L of Terraform T" lines: which server (pid) served which Terraform. */
-function connections(lines: string[]): Array<{ server: number; terraform: number }> {
-  return lines.flatMap((line) => {
-    const match = /resident (\d+): connection for launcher \d+ of Terraform (\d+)$/.exec(line);
-    return match ? [{ server: Number(match[1]), terraform: Number(match[2]) }] : [];
-  });
+interface Served {
+  server: number;
+  launcher: number;
+  terraform: number;
+  thread: number;
+  /** When its handshake was written, and when it ended (log timestamps, ms). */
+  from: number;
+  to?: number;
 }
 
-/** Runs a plan, makes sure both providers' servers are up, and returns their pids. */
-async function warmUp(env: NodeJS.ProcessEnv = {}): Promise<number[]> {
-  await ws.ok(["plan", "-input=false"], [0, 2], env);
-  return until("a resident server per provider", 30_000, () => {
-    const pids = serverPids();
-    return pids.length >= 2 && pids;
-  });
+/** "connection for launcher L of Terraform T on thread N" lines: which server and thread served which Terraform. */
+function connections(lines: string[]): Served[] {
+  const served: Served[] = [];
+  for (const line of lines) {
+    const at = Date.parse(line.slice(0, line.indexOf(" ")));
+    const start = /resident (\d+): connection for launcher (\d+) of Terraform (\d+) on thread (\d+)$/.exec(line);
+    if (start) served.push({ server: Number(start[1]), launcher: Number(start[2]), terraform: Number(start[3]), thread: Number(start[4]), from: at });
+    const end = /resident (\d+): connection of launcher (\d+) ended: /.exec(line);
+    const connection = end && served.find((c) => c.launcher === Number(end[2]) && c.server === Number(end[1]));
+    if (connection) connection.to = at;
+  }
+  return served;
+}
+
+/**
+ * Runs plans until one is served by a resident server per provider (the first command of an
+ * environment leaves its mark, the second starts the servers), and returns their pids.
+ */
+async function warmUp(env: NodeJS.ProcessEnv = {}, workspace: Workspace = ws): Promise<number[]> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const from = logLength();
+    await workspace.ok(["plan", "-input=false"], [0, 2], env);
+    const servers = new Set(connections(logSince(from)).map((c) => c.server));
+    if (servers.size >= 2) return [...servers];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("no plan was served by a resident server per provider");
+}
+
+/** What the key directories hold: a started or starting server leaves `pid` or `starting`. */
+function keyDirectories(): Map<string, string[]> {
+  const base = join(runDir, "schemaform");
+  return new Map(existsSync(base) ? readdirSync(base).map((key) => [key, readdirSync(join(base, key)).sort()]) : []);
 }
 
 beforeAll(async () => {
@@ -71,7 +100,8 @@ beforeAll(async () => {
   runDir = join(suite.root, "run");
   mkdirSync(runDir, { mode: 0o700 });
   logFile = join(suite.root, "resident.log");
-  residentEnv = { SCHEMAFORM_RESIDENT: "1", XDG_RUNTIME_DIR: runDir, SCHEMAFORM_RESIDENT_LOG: logFile };
+  // Nothing set: the default user path (whatever the suite's environment says).
+  residentEnv = { SCHEMAFORM_RESIDENT: undefined, XDG_RUNTIME_DIR: runDir, SCHEMAFORM_RESIDENT_LOG: logFile };
   ws = suite.workspaceAt(join(suite.root, "main"), residentEnv);
   mkdirSync(ws.dir);
   ws.writeJson("main.tf.json", {
@@ -114,7 +144,7 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     expect([...ws.state().keys()].sort()).toEqual(["containerbackup_restore_channel.ch", "tsdb_service.a"]);
   }, 180_000);
 
-  test("two Terraform runs at once share the servers", async () => {
+  test("two Terraform runs at once share the servers, but never a thread", async () => {
     const servers = await warmUp();
     const from = logLength();
     const [first, second] = await Promise.all([
@@ -123,9 +153,49 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     ]);
     expect(first.code, first.output).toBe(0);
     expect(second.code, second.output).toBe(0);
+    await until("every connection to end", 10_000, () => connections(logSince(from)).every((c) => c.to !== undefined));
     const served = connections(logSince(from));
     expect(new Set(served.map((c) => c.terraform)).size).toBe(2);
     expect(new Set(served.map((c) => c.server))).toEqual(new Set(servers));
+    // Connections open at the same time in one server ran on different threads: no thread
+    // ever held two connections at once, so the two runs did not share a core.
+    let overlapping = 0;
+    for (const a of served) {
+      for (const b of served) {
+        if (a === b || a.server !== b.server || a.from > b.from || b.from >= a.to!) continue;
+        overlapping++;
+        expect(a.thread, `connections of launchers ${a.launcher} and ${b.launcher} shared a thread`).not.toBe(b.thread);
+      }
+    }
+    expect(overlapping).toBeGreaterThan(0);
+  }, 180_000);
+
+  test("a directory's first Terraform command starts no server, its second starts one, its third is served", async () => {
+    const once = suite.workspaceAt(join(suite.root, "once"), residentEnv);
+    mkdirSync(once.dir);
+    once.writeJson("main.tf.json", { ...CONFIG, resource: { tsdb_service: { a: { name: "resident-once", region_code: "us-east-1" } } } });
+    await once.ok(["init", "-input=false"]);
+    const before = keyDirectories();
+    const first = await once.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(first.code, first.output).toBe(2);
+    // Each provider's launches left only their mark in a new key directory: no server started.
+    const marked = [...keyDirectories()].filter(([key]) => !before.has(key));
+    expect(marked.length).toBeGreaterThanOrEqual(2);
+    for (const [key, entries] of marked) expect(entries, key).toEqual(["seen"]);
+    // The second command starts the servers; a later one is served by them.
+    expect(await warmUp({}, once)).toHaveLength(2);
+  }, 180_000);
+
+  test("SCHEMAFORM_RESIDENT=0 starts the plugin directly: no server, no connection", async () => {
+    const off = { SCHEMAFORM_RESIDENT: "0" };
+    const before = serverPids();
+    const from = logLength();
+    const planned = await ws.tf(["plan", "-detailed-exitcode", "-input=false"], off);
+    expect(planned.code, planned.output).toBe(0);
+    const again = await ws.tf(["plan", "-detailed-exitcode", "-input=false"], off);
+    expect(again.code, again.output).toBe(0);
+    expect(logSince(from)).toEqual([]);
+    expect(serverPids().filter((pid) => !before.includes(pid))).toEqual([]);
   }, 180_000);
 
   test("a killed server is replaced without Terraform noticing", async () => {
@@ -137,7 +207,7 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     const during = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
     expect(during.code, during.output).toBe(0);
     const replacements = await until("new servers", 30_000, () => {
-      const pids = serverPids().filter((pid) => !killed.includes(pid));
+      const pids = serverPids(ws.dir).filter((pid) => !killed.includes(pid));
       return pids.length >= 2 && pids;
     });
     const from = logLength();
