@@ -1,6 +1,6 @@
 // The platform client behind an https endpoint signed by a private CA that is trusted only through
 // NODE_EXTRA_CA_CERTS, which the provider's launcher defers to SCHEMAFORM_EXTRA_CA_CERTS.
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer, type Server } from "node:https";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
@@ -43,6 +43,7 @@ describe("an https platform endpoint signed by a private CA", () => {
   afterAll(async () => {
     await new Promise((resolve) => proxy.close(resolve));
     await harness.cleanup();
+    rmSync(work, { recursive: true, force: true });
   });
   afterEach(() => {
     if (previous === undefined) delete process.env[DEFERRED_CA_ENV];
