@@ -75,6 +75,38 @@ function parseAddress(text: string): Address | null {
   return { inModule, kind, type: type.name, name: name.name, key };
 }
 
+/**
+ * What is wrong with a literal traversal that is not an address of a resource or module: a
+ * resource type without a name, or steps after the instance key (an attribute); null when it is
+ * one (or not a traversal at all, reported elsewhere).
+ */
+function addressShapeProblem(text: string): string | null {
+  if (hasTemplate(text)) return null;
+  const t = parseTraversal(text, true);
+  if (!t) return null;
+  const parts: TraversalStep[] = [{ kind: "attr", name: t.root }, ...t.steps];
+  let i = 0;
+  while (i < parts.length && (parts[i] as { name?: string }).name === "module" && parts[i]!.kind === "attr" && parts[i + 1]?.kind === "attr") {
+    i += 2;
+    if (parts[i]?.kind === "index") i++;
+    if (i === parts.length) return null;
+  }
+  if (parts[i]?.kind === "attr" && (parts[i] as { name: string }).name === "data") i++;
+  if (parts[i]?.kind !== "attr" || parts[i + 1]?.kind !== "attr") return "Resource specification must include a resource type and name.";
+  i += 2;
+  if (parts[i]?.kind === "index") i++;
+  return i < parts.length ? "Unexpected extra operators after address." : null;
+}
+
+/** A moved or removed address that is not one: Terraform's "Invalid address", at the string. */
+function checkAddressShape(ctx: Ctx, key: number | undefined, address: string, path: string): boolean {
+  if (key === undefined || !ctx.doc.isString(key + 1)) return true;
+  const problem = addressShapeProblem(ctx.doc.str(key + 1));
+  if (problem === null) return true;
+  ctx.error(address, `Invalid address: ${problem}`, key + 1, address, path);
+  return false;
+}
+
 function checkImportTarget(ctx: Ctx, decl: BlockDecl, judged: Set<BlockDecl>): void {
   const doc = ctx.doc;
   const args = argumentsOf(doc, decl.body);
@@ -163,6 +195,9 @@ function checkMoved(ctx: Ctx, decl: BlockDecl): void {
   const args = argumentsOf(doc, decl.body);
   const fromKey = args.get("from");
   const toKey = args.get("to");
+  const fromShape = checkAddressShape(ctx, fromKey, "moved", "from");
+  const toShape = checkAddressShape(ctx, toKey, "moved", "to");
+  if (!fromShape || !toShape) return;
   if (fromKey === undefined || toKey === undefined || !doc.isString(fromKey + 1) || !doc.isString(toKey + 1)) return;
   const from = parseAddress(doc.str(fromKey + 1));
   const to = parseAddress(doc.str(toKey + 1));
@@ -175,6 +210,7 @@ function checkMoved(ctx: Ctx, decl: BlockDecl): void {
 function checkRemoved(ctx: Ctx, decl: BlockDecl): void {
   const doc = ctx.doc;
   const fromKey = argumentsOf(doc, decl.body).get("from");
+  if (!checkAddressShape(ctx, fromKey, "removed", "from")) return;
   if (fromKey === undefined || !doc.isString(fromKey + 1)) return;
   const from = parseAddress(doc.str(fromKey + 1));
   if (!from) return;

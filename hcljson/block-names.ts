@@ -25,6 +25,11 @@ export class BlockNames {
   }
 
   /** The block declared first. */
+  /** every block declared under its own name (the first of each name), in declaration order */
+  get all(): readonly BlockDecl[] {
+    return this.decls;
+  }
+
   get first(): BlockDecl | undefined {
     return this.decls[0];
   }

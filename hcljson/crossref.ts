@@ -451,7 +451,8 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
         block = b!.block;
       }
     }
-    attributeType = t;
+    // a splat ("[*]") makes a list of what follows it: the type computed is an element's
+    attributeType = steps.some((x) => x.kind === "splat") ? undefined : t;
   }
   return { decl, kind, type, attribute, attributeType };
 }

@@ -15,6 +15,9 @@ const SCHEMAFORM_ONLY: ReadonlyMap<string, string> = new Map([
   ["region-mismatch", "Terraform reports this at apply"],
   // an id argument given another resource's id: the platform refuses it when it is created
   ["reference-target", "Terraform reports this at apply"],
+  // a reference whose type cannot convert: validate reads resources and data sources as values of
+  // any type, so the conversion fails only once the value is known
+  ["reference-type", "Terraform reports this at plan or apply"],
   // Terraform reads each invalid byte as U+FFFD without a word
   ["invalid-utf8", "Terraform does not report this"],
   ["internal", "Terraform does not report this"],

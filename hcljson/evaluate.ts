@@ -3,7 +3,7 @@
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
-import type { Expr } from "./expressions.js";
+import type { Expr, ValueCheck } from "./expressions.js";
 import { parameterOf } from "./functions.js";
 
 /** A value not known at validate time. */
@@ -43,7 +43,8 @@ export function evaluate(e: Expr, locals: Locals): Known {
       for (const part of e.parts) {
         const v = evaluate(part, locals);
         if (v === UNKNOWN) unknown = true;
-        else if (v !== null && typeof v === "object") fail("Invalid template interpolation value", "Cannot include the given value in a string template: string required.");
+        else if (v === null) fail("Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template.");
+        else if (typeof v === "object") fail("Invalid template interpolation value", "Cannot include the given value in a string template: string required.");
         else {
           const s = asString(v);
           if (s === UNKNOWN) unknown = true;
@@ -73,8 +74,17 @@ export function evaluate(e: Expr, locals: Locals): Known {
     }
     case "bin":
       return binary(e.op, evaluate(e.l, locals), evaluate(e.r, locals));
-    case "cond":
-      return conditional(evaluate(e.c, locals), evaluate(e.a, locals), evaluate(e.b, locals));
+    case "cond": {
+      // both results are evaluated (their types must agree), but only the chosen one's errors
+      // count; with an unknown condition, neither's (the result is unknown)
+      const c = evaluate(e.c, locals);
+      const a = branch(e.a, locals);
+      const b = branch(e.b, locals);
+      const which = c === UNKNOWN || c === null ? UNKNOWN : asBool(c);
+      if (which === true && a instanceof EvaluationError) throw a;
+      if (which === false && b instanceof EvaluationError) throw b;
+      return conditional(c, a instanceof EvaluationError ? UNKNOWN : a, b instanceof EvaluationError ? UNKNOWN : b);
+    }
     case "tuple":
       return e.items.map((item) => evaluate(item, locals));
     case "object": {
@@ -92,8 +102,39 @@ export function evaluate(e: Expr, locals: Locals): Known {
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
       return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
+    case "unknown":
+      if (e.checks !== undefined) for (const check of e.checks) checkValue(check, locals);
+      return UNKNOWN;
     default:
       return UNKNOWN;
+  }
+}
+
+/** One part of an unknown expression that validate evaluates anyway (see ValueCheck). */
+function checkValue(check: ValueCheck, locals: Locals): void {
+  if (check.kind === "iterable") {
+    const v = evaluate(check.e, locals);
+    if (v !== UNKNOWN && v !== null && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
+    return;
+  }
+  if (check.kind === "for-if") {
+    // the condition is evaluated per element: only when there is one
+    const collection = evaluate(check.collection, locals);
+    if (collection === UNKNOWN || collection === null || typeof collection !== "object" || Object.keys(collection).length === 0) return;
+  }
+  const v = evaluate(check.e, locals);
+  if (v === UNKNOWN || v === null || typeof v === "boolean" || asBool(v) !== UNKNOWN) return;
+  if (check.kind === "for-if") fail("Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
+  fail("Incorrect condition type", "The condition expression must be of type bool.");
+}
+
+/** One result of a conditional: its value, or the error evaluating it gave. */
+function branch(x: Expr, locals: Locals): Known | EvaluationError {
+  try {
+    return evaluate(x, locals);
+  } catch (error) {
+    if (error instanceof EvaluationError) return error;
+    throw error;
   }
 }
 
@@ -169,7 +210,9 @@ function index(v: Known, key: Known): Known {
     return v[i]!;
   }
   const k = asString(key);
-  if (k === UNKNOWN || !Object.prototype.hasOwnProperty.call(v, k)) return UNKNOWN;
+  if (k === UNKNOWN) return UNKNOWN;
+  // a known map or object has every key it will have: a missing one is an error
+  if (!Object.prototype.hasOwnProperty.call(v, k)) fail("Invalid index", "The given key does not identify an element in this collection value.");
   return v[k]!;
 }
 
@@ -230,7 +273,8 @@ function conditional(c: Known, a: Known, b: Known): Known {
   if (c !== UNKNOWN && c !== null && typeof c !== "boolean" && asBool(c) === UNKNOWN) fail("Incorrect condition type", "The condition expression must be of type bool.");
   if (a !== UNKNOWN && b !== UNKNOWN && a !== null && b !== null) {
     const structural = (v: Value) => typeof v === "object";
-    if (structural(a) !== structural(b)) {
+    // a tuple and an object never unify (two tuples, or two objects, may)
+    if (structural(a) !== structural(b) || (structural(a) && Array.isArray(a) !== Array.isArray(b))) {
       fail("Inconsistent conditional result types", `The true and false result expressions must have consistent types. The 'true' value is ${typeOf(a)}, but the 'false' value is ${typeOf(b)}.`);
     }
   }
@@ -260,6 +304,7 @@ function checkArguments(name: string, args: Known[]): void {
 function call(name: string, values: Known[], expand: boolean): Known {
   if (expand) return UNKNOWN;
   checkArguments(name, values);
+  failingCall(name, values);
   if (values.includes(UNKNOWN)) return UNKNOWN;
   const [a, b] = values;
   switch (name) {
@@ -320,8 +365,192 @@ function call(name: string, values: Known[], expand: boolean): Known {
       return typeof a === "string" && typeof b === "string" && values.length === 2 ? regex(a, b) : UNKNOWN;
     case "element":
       return Array.isArray(a) && typeof b === "number" && a.length > 0 && Number.isInteger(b) && b >= 0 ? a[b % a.length]! : UNKNOWN;
+    case "cidrsubnet":
+      return typeof a === "string" && values.length === 3 ? cidrsubnet(a, b!, values[2]!) : UNKNOWN;
+    case "jsondecode":
+      return typeof a === "string" && values.length === 1 ? jsondecode(a) : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+const callFailed = (name: string, why: string): never => fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
+const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
+const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Calls that fail on the arguments they were given, known ones only (an unknown argument, or an
+ * unknown element where it matters, is passed over): Terraform reports these at validate time
+ * with the summary the function's implementation gives ("Error in function call" for a failure of
+ * the call, "Invalid function argument" for one argument refused). Each rule is the function's
+ * own in Terraform 1.11 (and go-cty's stdlib).
+ */
+function failingCall(name: string, values: Known[]): void {
+  const [a, b, c] = values;
+  switch (name) {
+    case "element":
+      if (Array.isArray(a) && a.length === 0 && values.length === 2) callFailed(name, "cannot use element function with an empty list");
+      return;
+    case "lookup":
+      if (values.length === 2 && isObject(a) && typeof b === "string" && !Object.prototype.hasOwnProperty.call(a, b)) badArgument("inputMap", `the given object has no attribute ${JSON.stringify(b)}`);
+      return;
+    case "tobool":
+      if (values.length === 1 && typeof a === "string" && a !== "true" && a !== "false") badArgument("v", `cannot convert ${JSON.stringify(a)} to bool; only the strings "true" or "false" are allowed`);
+      if (values.length === 1 && (typeof a === "number" || (a !== UNKNOWN && a !== null && typeof a === "object"))) badArgument("v", "bool required");
+      return;
+    case "tostring":
+      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object") badArgument("v", "string required");
+      return;
+    case "keys":
+      if (values.length === 1 && (Array.isArray(a) || isKnownPrimitive(a))) badArgument("inputMap", "must have map or object type");
+      return;
+    case "length":
+      if (values.length === 1 && (typeof a === "number" || typeof a === "boolean")) callFailed(name, "argument must be a string, a collection type, or a structural type");
+      return;
+    case "merge":
+      for (const v of values) if (Array.isArray(v) || isKnownPrimitive(v)) callFailed(name, `arguments must be maps or objects, got ${JSON.stringify(typeOf(v))}`);
+      return;
+    case "max":
+    case "min":
+      if (values.length === 0) callFailed(name, "must pass at least one number");
+      return;
+    case "one":
+      if (values.length === 1 && Array.isArray(a) && a.length > 1) badArgument("list", "must be a list, set, or tuple value with either zero or one elements");
+      return;
+    case "sum":
+      if (values.length === 1 && Array.isArray(a) && a.length === 0) badArgument("list", "cannot sum an empty list");
+      return;
+    case "zipmap":
+      if (values.length === 2 && Array.isArray(a) && Array.isArray(b) && a.length !== b.length) callFailed(name, `number of keys (${a.length}) does not match number of values (${b.length})`);
+      return;
+    case "coalesce":
+      // every argument known and null or "": nothing to return
+      if (values.length > 0 && values.every((v) => v === null || v === "")) callFailed(name, "no non-null, non-empty-string arguments");
+      return;
+    case "index":
+      if (values.length === 2 && Array.isArray(a) && isKnownPrimitive(b) && a.every((x) => isKnownPrimitive(x) && typeof x === typeof b) && !a.includes(b)) callFailed(name, "item not found");
+      return;
+    case "parseint":
+      if (values.length === 2 && typeof b === "number" && (b < 2 || b > 62)) badArgument("base", "base must be a whole number between 2 and 62 inclusive");
+      return;
+    case "range": {
+      if (values.length === 0 || values.length > 3) callFailed(name, "must have one, two, or three arguments");
+      if (values.length === 3 && values.every((v) => typeof v === "number")) {
+        const [start, limit, step] = values as number[];
+        if (step === 0) badArgument("step", "step must not be zero");
+        if (start! > limit! && step! > 0) badArgument("step", "step must be negative when start is greater than limit");
+        if (start! < limit! && step! < 0) badArgument("step", "step must be positive when start is less than limit");
+      }
+      return;
+    }
+    case "format":
+      if (typeof a === "string") formatVerbs(a, values.slice(1));
+      return;
+    case "tomap":
+      // the values must unify to one type: primitives with collections, or lists with objects, never do
+      if (values.length === 1 && isObject(a)) {
+        const kinds = new Set(Object.values(a).filter((v) => v !== UNKNOWN && v !== null).map((v) => (typeof v !== "object" ? "primitive" : Array.isArray(v) ? "tuple" : "object")));
+        if (kinds.size > 1) badArgument("v", "cannot convert object to map of any single type");
+      }
+      return;
+    case "base64decode":
+      if (values.length === 1 && typeof a === "string") base64decode(a);
+      return;
+    case "timeadd":
+      if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      return;
+    case "formatdate":
+      if (typeof b === "string" && !RFC3339.test(b)) badArgument("time", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
+      return;
+  }
+  void c;
+}
+
+/** An RFC 3339 timestamp as Go's time.Parse(time.RFC3339, …) reads it (a fraction may follow the seconds). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}([.,]\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * format(spec, values…): its verbs consume the values in order (`%%` none, `%[n]` or `*` make the
+ * order ours no longer): a verb without a value is an error, as is %d or %f given a value that is
+ * not a number.
+ */
+function formatVerbs(spec: string, args: Known[]): void {
+  let next = 0;
+  for (let i = 0; i < spec.length; i++) {
+    if (spec[i] !== "%") continue;
+    let j = i + 1;
+    while (j < spec.length && "+- #0".includes(spec[j]!)) j++;
+    while (j < spec.length && /[0-9.]/.test(spec[j]!)) j++;
+    if (j >= spec.length) return;
+    const verb = spec[j]!;
+    i = j;
+    if (verb === "%") continue;
+    if (verb === "[" || verb === "*") return;
+    if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
+    const v = args[next++]!;
+    if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {
+      callFailed("format", `unsupported value for "%${verb}" at ${j}: number required`);
+    }
+  }
+}
+
+/** base64decode: Go's standard (padded) alphabet, line breaks ignored, and the result must be UTF-8. */
+function base64decode(text: string): void {
+  const s = text.replace(/[\r\n]/g, "");
+  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) callFailed("base64decode", "failed to decode base64 data");
+  const bytes = Buffer.from(s, "base64");
+  if (!isUtf8(bytes)) callFailed("base64decode", "the result of decoding the provided string is not valid UTF-8");
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** jsondecode: invalid JSON is the call's error; valid JSON is its value. */
+function jsondecode(text: string): Known {
+  try {
+    return fromJson(JSON.parse(text));
+  } catch {
+    return callFailed("jsondecode", "invalid character in JSON input");
+  }
+}
+
+function fromJson(v: unknown): Known {
+  if (v === null || typeof v !== "object") return v as Value;
+  if (Array.isArray(v)) return v.map(fromJson);
+  const out: { [key: string]: Known } = Object.create(null);
+  for (const [k, x] of Object.entries(v)) out[k] = fromJson(x);
+  return out;
+}
+
+/**
+ * cidrsubnet(prefix, newbits, netnum) over IPv4: an invalid prefix, more bits than the address
+ * has, or a network number that does not fit are the call's errors; IPv6 is left unknown.
+ */
+function cidrsubnet(prefix: string, newbits: Known, netnum: Known): Known {
+  const slash = prefix.indexOf("/");
+  const address = slash < 0 ? prefix : prefix.slice(0, slash);
+  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
+  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return UNKNOWN;
+  const octets = address.split(".");
+  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
+  if (!valid) callFailed("cidrsubnet", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
+  const extra = asNumber(newbits);
+  const n = asNumber(netnum);
+  if (extra === UNKNOWN || n === UNKNOWN || !Number.isInteger(extra) || !Number.isInteger(n)) return UNKNOWN;
+  const bits = Number(bitsText);
+  if (extra < 0 || n < 0) return UNKNOWN;
+  if (bits + extra > 32) callFailed("cidrsubnet", `insufficient address space to extend prefix of ${bits} by ${extra}`);
+  if (n >= 2 ** extra) callFailed("cidrsubnet", `prefix extension of ${extra} does not accommodate a subnet numbered ${n}`);
+  const base = octets.reduce((acc, o) => acc * 256 + Number(o), 0);
+  const size = 2 ** (32 - bits);
+  const network = base - (base % size) + n * 2 ** (32 - bits - extra);
+  return `${[24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join(".")}/${bits + extra}`;
 }
 
 /**
@@ -365,7 +594,9 @@ function regex(pattern: string, text: string): Known {
   try {
     re = new RegExp(pattern, "u");
   } catch {
-    return UNKNOWN;
+    // an unbalanced group or a dangling quantifier fails in RE2 too (braces and brackets are read differently)
+    if (/[{}[\]]/.test(pattern)) return UNKNOWN;
+    return badArgument("pattern", "invalid regular expression pattern");
   }
   const match = re.exec(text);
   if (match === null) fail("Error in function call", `Call to function "regex" failed: pattern did not match any part of the given string.`);

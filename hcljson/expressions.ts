@@ -17,8 +17,18 @@ export type Expr =
   | { t: "cond"; c: Expr; a: Expr; b: Expr }
   | { t: "tuple"; items: Expr[] }
   | { t: "object"; keys: Expr[]; values: Expr[] }
-  /** for expressions, splats, directives: never known at validate time here */
-  | { t: "unknown" };
+  /**
+   * for expressions, splats, directives: never known at validate time here; `checks` are the
+   * parts validate still evaluates on their own (a for's collection and condition, a directive's)
+   */
+  | { t: "unknown"; checks?: ValueCheck[] };
+
+/**
+ * A part of an unknown expression whose known value must be of a kind: a for expression's or
+ * for directive's collection must be iterable, an if directive's condition a bool, and a for
+ * expression's `if` clause a bool (asked only when its collection has an element).
+ */
+export type ValueCheck = { kind: "iterable"; e: Expr } | { kind: "if-directive"; e: Expr } | { kind: "for-if"; e: Expr; collection: Expr };
 
 export interface SyntaxProblem {
   summary: string;
@@ -126,6 +136,8 @@ class Parser {
   readonly scope: string[] = [];
   /** set when the whole template is one interpolation: its expression's span */
   only: [number, number] | null = null;
+  /** the checks of the directives of the template being read */
+  directiveChecks: ValueCheck[] | null = null;
 
   constructor(readonly s: string) {}
 
@@ -137,6 +149,9 @@ class Parser {
     const s = this.s;
     const parts: Expr[] = [];
     const open: { word: string; at: number; names: number }[] = [];
+    // the checks of this template's own directives (allocated at the first one)
+    const outerChecks = this.directiveChecks;
+    this.directiveChecks = null;
     let literal = "";
     let known = true;
     let interpolations = 0;
@@ -210,7 +225,9 @@ class Parser {
       const top = open[open.length - 1]!;
       fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
     }
-    if (!known) return UNKNOWN;
+    const checks = this.directiveChecks as ValueCheck[] | null;
+    this.directiveChecks = outerChecks;
+    if (!known) return checks !== null ? { t: "unknown", checks } : UNKNOWN;
     if (literal !== "") parts.push({ t: "lit", v: literal });
     // a template that is one interpolation and nothing else has the value of its expression, not a string
     if (parts.length === 1 && interpolations === 1) return parts[0]!;
@@ -233,7 +250,7 @@ class Parser {
     this.next();
     switch (word) {
       case "if":
-        this.expression();
+        (this.directiveChecks ??= []).push({ kind: "if-directive", e: this.expression() });
         this.closeMarker("if", at, end);
         open.push({ word, at, names: 0 });
         break;
@@ -249,7 +266,7 @@ class Parser {
         }
         if (!this.isWord("in")) fail("Invalid 'for' directive", "For directive requires 'in' keyword after names.", this.a);
         this.next();
-        this.expression();
+        (this.directiveChecks ??= []).push({ kind: "iterable", e: this.expression() });
         this.closeMarker("for", at, end);
         // the names are the directive's own up to its endfor
         this.scope.push(...names);
@@ -602,10 +619,10 @@ class Parser {
     this.braces = 0;
     this.next();
     if (this.isWord("for")) {
-      this.forExpression(false);
+      const checks = this.forExpression(false);
       this.braces = saved;
       this.next();
-      return UNKNOWN;
+      return { t: "unknown", checks };
     }
     const items: Expr[] = [];
     while (!this.isPunct("]")) {
@@ -632,10 +649,10 @@ class Parser {
       const isFor = this.k === T.Ident;
       this.seek(forAt);
       if (isFor) {
-        this.forExpression(true);
+        const checks = this.forExpression(true);
         this.braces = saved;
         this.next();
-        return UNKNOWN;
+        return { t: "unknown", checks };
       }
     }
     const keys: Expr[] = [];
@@ -666,7 +683,7 @@ class Parser {
   }
 
   /** `[for …]` / `{for …}`, the current token being "for". */
-  forExpression(object: boolean): void {
+  forExpression(object: boolean): ValueCheck[] {
     const close = object ? "}" : "]";
     this.next();
     if (this.k !== T.Ident) fail("Invalid 'for' expression", "For expression requires variable name after 'for'.", this.a);
@@ -680,7 +697,8 @@ class Parser {
     }
     if (!this.isWord("in")) fail("Invalid 'for' expression", "For expression requires the 'in' keyword after its name declarations.", this.a);
     this.next();
-    this.expression();
+    const collection = this.expression();
+    const checks: ValueCheck[] = [{ kind: "iterable", e: collection }];
     // the names are the for expression's own from here to its end
     this.scope.push(...names);
     if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
@@ -697,10 +715,11 @@ class Parser {
     }
     if (this.isWord("if")) {
       this.next();
-      this.expression();
+      checks.push({ kind: "for-if", e: this.expression(), collection });
     }
     if (!this.isPunct(close)) fail("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", this.a);
     this.scope.length -= names.length;
+    return checks;
   }
 
   /** A quoted string inside an expression: a template of its own, up to its closing quote. */

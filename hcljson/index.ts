@@ -39,7 +39,8 @@ export async function preloadTypes(): Promise<void> {
   await Promise.all(typeKeys.map((k) => loadType(k)));
 }
 
-export const TF_JSON = /\.tf\.json$/;
+/** A file of a module, by its name in a directory listing: Terraform ignores names starting with "." (editors' and tools' hidden files). */
+export const TF_JSON = /^[^.].*\.tf\.json$/;
 
 /**
  * Validates files and directories the way Terraform reads modules: a directory is its `*.tf.json`

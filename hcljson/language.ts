@@ -9,6 +9,7 @@ import { suggest } from "./suggest.js";
 import { typeKeys } from "../generated/registry.js";
 import { satisfiesAll } from "./versions.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
+import { parseTemplate } from "./expressions.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
 import { evaluationError, templateKnownValue, UNKNOWN, type Known } from "./values.js";
 
@@ -68,6 +69,13 @@ const condition: BodySpec = { ...spec({ condition: { kind: "expr", required: tru
 const postcondition: BodySpec = { ...condition, allowsSelf: true };
 const connection: BodySpec = { ...spec({ type: "string" }, {}, "expr"), allowsSelf: true };
 const provisioner: BodySpec = { ...spec({ when: "when", on_failure: "on_failure" }, { connection: { labels: 0, body: connection, single: true } }, "expr"), allowsSelf: true };
+/**
+ * A connection where a provisioner will use it: validate decodes it (merged with the resource's
+ * own connection) with the superset of every communicator's arguments, so others are errors.
+ * `host` is required of the merged body (see checkConnectionHost).
+ */
+const CONNECTION_ARGUMENTS = ["host", "user", "password", "port", "timeout", "script_path", "target_platform", "private_key", "certificate", "host_key", "agent", "agent_identity", "bastion_host", "bastion_host_key", "bastion_port", "bastion_user", "bastion_password", "bastion_private_key", "bastion_certificate", "https", "insecure", "cacert", "use_ntlm"];
+export const CONNECTION_USED: BodySpec = { ...spec({ type: "string", ...Object.fromEntries(CONNECTION_ARGUMENTS.map((a) => [a, "expr" as const])) }), allowsSelf: true };
 
 export const LIFECYCLE_RESOURCE = spec(
   { create_before_destroy: "bool", prevent_destroy: "bool", ignore_changes: "ignore_changes", replace_triggered_by: "replace_triggered_by" },
@@ -75,6 +83,37 @@ export const LIFECYCLE_RESOURCE = spec(
 );
 export const LIFECYCLE_DATA = spec({}, { precondition: { labels: 0, body: condition }, postcondition: { labels: 0, body: postcondition } });
 export const PROVISIONER = provisioner;
+
+/**
+ * The built-in provisioners' own arguments (Terraform 1.11's schemas of local-exec, remote-exec
+ * and file), beside when, on_failure and connection: validate decodes the rest of the body with
+ * them, so an unknown argument or a missing command/destination is an error there.
+ */
+const PROVISIONERS_BY_TYPE: ReadonlyMap<string, BodySpec> = new Map([
+  ["local-exec", { ...spec({ when: "when", on_failure: "on_failure", command: { kind: "expr", required: true }, interpreter: "expr", working_dir: "expr", environment: "expr", quiet: "expr" }, { connection: { labels: 0, body: CONNECTION_USED, single: true } }), allowsSelf: true }],
+  ["remote-exec", { ...spec({ when: "when", on_failure: "on_failure", inline: "expr", script: "expr", scripts: "expr" }, { connection: { labels: 0, body: CONNECTION_USED, single: true } }), allowsSelf: true }],
+  ["file", { ...spec({ when: "when", on_failure: "on_failure", source: "expr", content: "expr", destination: { kind: "expr", required: true } }, { connection: { labels: 0, body: CONNECTION_USED, single: true } }), allowsSelf: true }],
+]);
+
+/** The body spec of a provisioner of this type (any argument for a type Terraform does not have: reported as such). */
+export function provisionerSpec(type: string): BodySpec {
+  return PROVISIONERS_BY_TYPE.get(type) ?? provisioner;
+}
+
+/**
+ * The provisioners' own validation (ValidateProvisionerConfig), over the arguments set to
+ * something other than null: file takes exactly one of source and content, remote-exec exactly
+ * one of inline, script and scripts. Terraform gives these no position; we point at the body.
+ */
+export function checkProvisionerArguments(ctx: Ctx, type: string, seen: ReadonlyMap<string, number>, body: number, address: string, path: string): void {
+  const set = (name: string) => seen.has(name) && ctx.doc.kinds[seen.get(name)! + 1] !== K_NULL;
+  if (type === "file") {
+    if (set("source") && set("content")) ctx.error("provisioner", "Cannot set both 'source' and 'content'", body, address, path);
+    else if (!set("source") && !set("content")) ctx.error("provisioner", "Must provide one of 'source' or 'content'", body, address, path);
+  } else if (type === "remote-exec") {
+    if (["inline", "script", "scripts"].filter(set).length !== 1) ctx.error("provisioner", 'Invalid remote-exec provisioner configuration: Only one of "inline", "script", or "scripts" must be set', body, address, path);
+  }
+}
 export const CONNECTION = connection;
 
 const VARIABLE = spec(
@@ -739,7 +778,10 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   const info = analyzeTemplate(s);
   // an operation on local values of the wrong type fails when validate evaluates it (values.ts)
   const evaluation = info.problem === null && s.includes("local.") ? evaluationError(ctx, info) : null;
-  const problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
+  let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
+  // a check block's assertions are evaluated at plan (as warnings), not by validate: a failure
+  // to evaluate one is no error here (a syntax error or an unknown function still is)
+  if (problem && address !== null && address.startsWith("check.") && path !== null && path.startsWith("assert") && parseTemplate(s).ok) problem = null;
   if (problem) {
     const doc = ctx.doc;
     // positions inside strings with JSON escapes are approximate: point at the string then
@@ -755,6 +797,14 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
         ctx.errorAtReference(found, "invalid-reference", 'Invalid "self" reference: The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.');
         // conditions are evaluated once more without self in scope: that pass adds its own error
         if (inCondition) ctx.errorAtReference(found, "invalid-reference", 'Unknown variable: There is no variable named "self".');
+      } else {
+        // self is the resource's own object: its attributes are the schema's
+        const block = ctx.currentBlock?.model?.block;
+        const first = ref.steps[0];
+        if (block && first?.kind === "attr" && !Object.prototype.hasOwnProperty.call(block.attributes, first.name) && !Object.prototype.hasOwnProperty.call(block.blocks, first.name)) {
+          const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
+          ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(first.name)}.`);
+        }
       }
       continue;
     }
@@ -763,7 +813,13 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
       ctx.errorAtReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path }, "invalid-reference", WHOLE_OBJECT_WORDING[ref.root]!);
       continue;
     }
-    if (iterators.includes(ref.root)) continue; // a dynamic block's iterator, in its content
+    if (iterators.includes(ref.root)) {
+      // a dynamic block's iterator, in its content: an object of key and value only
+      if (member !== null && member !== "key" && member !== "value") {
+        ctx.errorAtReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path }, "unsupported-attribute", `Unsupported attribute: This object does not have an attribute named ${quote(member)}.`);
+      }
+      continue;
+    }
     if (member !== null && Object.hasOwn(OBJECT_ATTRIBUTES, ref.root) && !OBJECT_ATTRIBUTES[ref.root]!.names.includes(member)) {
       // path, terraform, count and each have a fixed set of attributes
       ctx.errorAtReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path }, "invalid-reference", `Invalid ${quote(ref.root)} attribute: The ${quote(ref.root)} object does not have an attribute named ${quote(member)}.${OBJECT_ATTRIBUTES[ref.root]!.detail}`);
@@ -840,7 +896,10 @@ function checkRepeatableBody(ctx: Ctx, decl: BlockDecl, s: BodySpec, address: st
   } finally {
     ctx.repetitionRefs = outer;
   }
-  judgeRepetition(ctx, refs, repetitionOf(ctx, decl));
+  const repetition = repetitionOf(ctx, decl);
+  // a module call's arguments are evaluated by validate with unknown instance data: each and
+  // count are refused there only against the wrong repetition, not for want of one
+  if (repetition !== null || decl.blockType !== "module") judgeRepetition(ctx, refs, repetition);
   return seen;
 }
 
@@ -971,7 +1030,7 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
       const t = checkRef(ctx, value, address, path);
       if (t && (t.steps.length > 1 || t.steps.some((s) => s.kind !== "attr"))) {
         ctx.error("reference-only", 'Invalid provider reference: A provider reference is a provider name, optionally followed by a dot and an alias name, such as "tsdb.eu".', value, address, path);
-      }
+      } else if (t && t.root !== t.root.toLowerCase()) invalidLocalName(ctx, t.root, value);
       return;
     }
     case "refs":
@@ -1110,6 +1169,10 @@ function checkReplaceTriggeredBy(ctx: Ctx, value: number, address: string | null
         // each.key: allowed
       } else if (NON_RESOURCE_ROOTS.has(r.root)) {
         ctx.error("replace-triggered-by", "Invalid reference in replace_triggered_by expression: Only resources, count.index, and each.key may be used in replace_triggered_by.", e, address, path);
+      } else if (r.root !== "data" && (r.steps.length === 0 || r.steps[0]!.kind !== "attr")) {
+        // a bare word is a resource type without its name
+        ctx.error("invalid-reference", "Invalid reference: A reference to a resource type must be followed by at least one attribute access, specifying the resource name.", e, address, path);
+        resources++;
       } else {
         resources++;
         ctx.dependencies?.bare(ctx, r.root, r.steps, address); // an edge of the dependency graph (cycles.ts)
@@ -1263,6 +1326,8 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
     const s = doc.str(value);
     if (hasTemplate(s)) {
       checkString(ctx, value, address, path);
+      // validate evaluates it (an import's for_each may also be a list: not judged here)
+      if (address !== "import") checkForEachValue(ctx, s, value, address, path);
       return;
     }
     ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type string.', value, address, path);
@@ -1282,6 +1347,40 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
   }
 }
 
+/**
+ * A for_each template whose value validate knows: a tuple, a primitive or null is refused as the
+ * literal is; `toset([…])` of numbers or bools only is a set of numbers or bools, which
+ * for_each refuses too (a set must hold strings).
+ */
+function checkForEachValue(ctx: Ctx, text: string, value: number, address: string | null, path: string | null): void {
+  const info = analyzeTemplate(text);
+  if (info.problem !== null) return;
+  const e = info.expr;
+  if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand && e.args[0]!.t === "tuple") {
+    const items = e.args[0]!.items;
+    const kinds = new Set(items.map((item) => (item.t === "lit" ? (item.v === null ? "null" : typeof item.v) : "other")));
+    const only = kinds.size === 1 ? [...kinds][0] : null;
+    if (items.length > 0 && (only === "number" || only === "boolean")) {
+      ctx.error("for-each", `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${only === "boolean" ? "bool" : "number"}.`, value, address, path);
+    }
+    return;
+  }
+  const known = templateKnownValue(ctx, info);
+  if (known === UNKNOWN || (known !== null && typeof known === "object" && !Array.isArray(known))) return;
+  if (known === null) {
+    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is null. A map, or set of strings is allowed.', value, address, path);
+    return;
+  }
+  const type = Array.isArray(known) ? "tuple" : typeof known === "boolean" ? "bool" : typeof known;
+  ctx.error(
+    "for-each",
+    `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
+    value,
+    address,
+    path,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Core blocks with extra rules
 
@@ -1296,6 +1395,10 @@ function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, address:
     ctx.error("module-source", `Invalid module source address: Terraform failed to determine your intended installation method for remote module package ${quote(path)}; the source address must be a literal string, not a template.`, source + 1, address, "source");
     return;
   }
+  if (looksLikeBareRelativePath(path)) {
+    ctx.error("module-source", `Invalid module source address: Terraform failed to determine your intended installation method for remote module package ${quote(path)}. If you intended this as a path relative to the current module, use ${quote(`./${path}`)} instead. The "./" prefix indicates that the address is a relative filesystem path.`, source + 1, address, "source");
+    return;
+  }
   const version = seen.get("version");
   if (version === undefined || doc.kinds[version + 1] === K_NULL) return;
   if (!path.startsWith("./") && !path.startsWith("../")) return;
@@ -1306,6 +1409,17 @@ function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, address:
     address,
     "source",
   );
+}
+
+/**
+ * "modules/net": not local (no "./"), not a registry address (namespace/name/provider, with an
+ * optional host), and no remote form (a scheme, a "::" forced getter, user@host, a host name
+ * with a dot): nothing Terraform can install it with.
+ */
+function looksLikeBareRelativePath(path: string): boolean {
+  if (path === "" || path.startsWith(".") || path.startsWith("/") || /[:@?]/.test(path)) return false;
+  const parts = path.split("/");
+  return parts.length <= 2 && !parts[0]!.includes(".") && parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p));
 }
 
 /** Names a variable cannot have: they mean something else as arguments of a module block. */
@@ -1448,6 +1562,13 @@ function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): void {
         const scoped = newBlockDecl("data", prefix[0]!, last, null, ctx.fileIndex, header, body, `${addressOf(decl)}.data.${prefix[0]}.${last}`, true);
         checkLabel(ctx, scoped, 0, prefix[0]!);
         checkLabel(ctx, scoped, 1, last);
+        // one data source, one instance: a scoped data source cannot repeat
+        if (ctx.doc.kinds[body] === K_OBJECT) {
+          for (const m of ctx.doc.members(body)) {
+            const meta = ctx.doc.str(m);
+            if (meta === "count" || meta === "for_each") ctx.error("check-data", `Invalid ${quote(meta)} attribute: The "count" and "for_each" meta-arguments are not supported within nested data blocks.`, m, addressOf(scoped), meta);
+          }
+        }
         visitor.resource(scoped);
       });
     } else {

@@ -14,8 +14,9 @@ import { quote, type BlockDecl, type Ctx, type FoundReference } from "./context.
 import { K_ARRAY, K_NULL, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { LineMap } from "./positions.js";
-import { hasTemplate } from "./templates.js";
-import { conversionProblem, parseTypeExpression } from "./typeexpr.js";
+import { analyzeTemplate, hasTemplate } from "./templates.js";
+import { conversionProblem, describeType, parseTypeExpression, type TypeExpr } from "./typeexpr.js";
+import { templateKnownValue, UNKNOWN, type Known } from "./values.js";
 import { decodeUtf8 } from "./utf8.js";
 import { checkValidationRules, validationRules, type ValidationRule } from "./variable-validation.js";
 
@@ -79,7 +80,8 @@ export function loadLocalCalls(files: ParsedFile[], stack: string[] = [], cache 
       if (source === null || !isLocalSource(source)) return;
       const key = callKey(p.file.name, source);
       if (calls.has(key)) return;
-      const shown = normalize(join(dirname(p.file.name), source));
+      // Terraform reads a local path's backslashes as slashes
+      const shown = normalize(join(dirname(p.file.name), source.replace(/\\/g, "/")));
       const dir = resolve(shown);
       if (stack.includes(dir)) {
         calls.set(key, emptyChild(dir, "loop"));
@@ -116,7 +118,8 @@ function readChild(dir: string, shown: string): ChildModule {
   if (names.some((n) => n.endsWith(".tf"))) return emptyChild(dir, "native");
   const child = emptyChild(dir, "json");
   for (const n of names) {
-    if (!n.endsWith(".tf.json")) continue;
+    // Terraform ignores hidden files (a name starting with ".")
+    if (!n.endsWith(".tf.json") || n.startsWith(".")) continue;
     let bytes: Buffer;
     try {
       bytes = readFileSync(join(dir, n));
@@ -138,6 +141,51 @@ export function forObjects(doc: JsonDoc, node: number, each: (object: number) =>
   const kind = doc.kinds[node];
   if (kind === K_OBJECT) each(node);
   else if (kind === K_ARRAY) for (const e of doc.elements(node)) forObjects(doc, e, each);
+}
+
+/**
+ * The providers whose default configurations a called module (and the local modules it calls)
+ * may inherit: the prefixes of its resource, data and ephemeral types. "*" when that cannot be
+ * known (a module we did not read, a file that does not parse, a call of a non-local module).
+ */
+export function providersUsedBy(child: ChildModule, out: Set<string>, seen = new Set<ChildModule>()): void {
+  if (seen.has(child)) return;
+  seen.add(child);
+  if (child.kind !== "json") {
+    out.add("*");
+    return;
+  }
+  for (const p of child.files) {
+    if (!p.result.ok) {
+      out.add("*");
+      continue;
+    }
+    const doc = p.result.doc;
+    forObjects(doc, 0, (top) => {
+      for (const k of doc.members(top)) {
+        const kind = doc.str(k);
+        if (kind === "resource" || kind === "data" || kind === "ephemeral") {
+          forObjects(doc, k + 1, (types) => {
+            for (const t of doc.members(types)) {
+              const type = doc.str(t);
+              const underscore = type.indexOf("_");
+              out.add(underscore > 0 ? type.slice(0, underscore) : type);
+            }
+          });
+        } else if (kind === "module") {
+          forObjects(doc, k + 1, (calls) => {
+            for (const c of doc.members(calls)) {
+              forObjects(doc, c + 1, (body) => {
+                const source = literalSource(doc, body);
+                if (source === null || !isLocalSource(source)) out.add("*");
+              });
+            }
+          });
+        }
+      }
+    });
+  }
+  for (const c of child.calls.values()) providersUsedBy(c, out, seen);
 }
 
 /** Every top-level `blockType` block with one label: its name and body. */
@@ -300,11 +348,41 @@ export function checkModuleCalls(ctx: Ctx): void {
   }
 }
 
+/** A known value whose shape can never convert to the type (a list for a string, a map for a list, …); null when it may. */
+function knownShapeProblem(v: Known, type: TypeExpr): string | null {
+  if (v === UNKNOWN || v === null || type.kind === "any") return null;
+  const structural = typeof v === "object";
+  switch (type.kind) {
+    case "string":
+      return structural ? "string required" : null;
+    case "number":
+      return structural ? "a number is required" : null;
+    case "bool":
+      return structural ? "a bool is required" : null;
+    case "list":
+    case "set":
+    case "tuple":
+      return Array.isArray(v) ? null : `${describeType(type)} required`;
+    case "map":
+    case "object":
+      return structural && !Array.isArray(v) ? null : `${describeType(type)} required`;
+    default:
+      return null;
+  }
+}
+
 /**
  * A literal argument (no template anywhere in it) must convert to the variable's type. True when
  * the argument is such a literal and converts (its value is known: validation rules can see it).
  */
 function checkArgumentValue(ctx: Ctx, variable: ChildVariable, node: number, address: string): boolean {
+  if (ctx.doc.isString(node) && variable.type !== null && hasTemplate(ctx.doc.str(node))) {
+    // a template validate knows the value of (a local value of literals): its shape must fit too
+    const parsed = parseTypeExpression(variable.type);
+    const problem = "error" in parsed ? null : knownShapeProblem(templateKnownValue(ctx, analyzeTemplate(ctx.doc.str(node))), parsed.type);
+    if (problem) ctx.error("module-argument", `Invalid value for input variable: The given value is not suitable for ${address} declared at ${variable.at}: ${problem}.`, node, address, null);
+    return false;
+  }
   if (hasTemplateIn(ctx.doc, node)) return false;
   if (variable.type === null) return true;
   const parsed = parseTypeExpression(variable.type);

@@ -43,10 +43,26 @@ export function checkVersionConstraints(ctx: Ctx): void {
       forObjects(doc, key + 1, (required) => {
         for (const r of doc.members(required)) {
           const name = doc.str(r);
+          // required_providers is read as plain attributes, where "//" is a comment
+          if (name === "//") continue;
           // an entry may be a bare version constraint string (the form of Terraform 0.12)
           if (doc.isString(r + 1)) report(index, r + 1, name);
           else forObjects(doc, r + 1, (entry) => {
-            for (const e of doc.members(entry)) if (doc.str(e) === "version" && doc.isString(e + 1)) report(index, e + 1, name);
+            for (const e of doc.members(entry)) {
+              const key = doc.str(e);
+              if (key === "version" && doc.isString(e + 1)) report(index, e + 1, name);
+              // an entry's object is a value, not a body: "//" in it is a key like any other
+              else if (key !== "version" && key !== "source" && key !== "configuration_aliases") {
+                ctx.use(index);
+                ctx.error(
+                  "required-providers",
+                  'Invalid required_providers object: required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.',
+                  e,
+                  "terraform",
+                  `required_providers.${name}`,
+                );
+              }
+            }
           });
         }
       });

@@ -10,7 +10,9 @@ import {
   DYNAMIC,
   LIFECYCLE_DATA,
   LIFECYCLE_RESOURCE,
-  PROVISIONER,
+  provisionerSpec,
+  checkProvisionerArguments,
+  CONNECTION_USED,
   blockElementError,
   blockShapeError,
   checkAttribute,
@@ -34,6 +36,7 @@ import { analyzeTemplate, hasTemplate, parseTraversal, type TraversalStep } from
 import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "./values.js";
 import { fastReference } from "./crossref.js";
 import { parseBoolString, parseNumberString } from "./typeexpr.js";
+import { childOf, providersUsedBy } from "./module-calls.js";
 
 /** Where models and validators of our types come from (hcljson/body.ts in production). */
 export interface TypeSource {
@@ -154,6 +157,9 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   let lifecycleSeen = -1;
   let escape = -1;
   let looseSeen: Map<string, number> | null = null;
+  /** the resource's connection body, and each provisioner's own (-1: none) */
+  let connectionBody = -1;
+  let provisionerConnections: number[] | null = null;
   const st: ConvertState | null = model ? resetState(ctx, decl) : null;
   const out: Record<string, unknown> | null = table !== null ? new table.Body() : null;
   const acc: Accumulator | null = model ? topAccumulator(decl.body) : null;
@@ -211,14 +217,21 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
           const path = `provisioner.${doc.str(p)}`;
           checkProvisionerType(ctx, p, addressOf(decl));
           forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => {
-            checkBody(ctx, body, PROVISIONER, addressOf(decl), path, p);
+            const type = doc.str(p);
+            const seen = checkBody(ctx, body, provisionerSpec(type), addressOf(decl), path, p);
+            checkProvisionerArguments(ctx, type, seen, body, addressOf(decl), path);
+            (provisionerConnections ??= []).push(connectionOf(doc, body));
             checkDestroyProvisionerRefs(ctx, body, addressOf(decl), path);
           });
         });
         continue;
       case "connection":
         if (!isResource) break;
-        forEachInstance(ctx, k + 1, "connection", addressOf(decl), "connection", (body) => checkBody(ctx, body, CONNECTION, addressOf(decl), "connection", k));
+        forEachInstance(ctx, k + 1, "connection", addressOf(decl), "connection", (body) => {
+          connectionBody = body;
+          // with a provisioner to use it, the connection is decoded against the communicators' arguments
+          checkBody(ctx, body, hasMember(doc, decl.body, "provisioner") ? CONNECTION_USED : CONNECTION, addressOf(decl), "connection", k);
+        });
         continue;
       case "locals":
         ctx.error("reserved-name", 'Reserved block type name in resource block: The block type name "locals" is reserved for use by Terraform in a future version.', k, addressOf(decl), null);
@@ -265,6 +278,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       checkLooseMember(ctx, k, addressOf(decl));
     }
   }
+  if (provisionerConnections !== null) checkConnectionHost(ctx, decl, connectionBody, provisionerConnections);
   // what references to this block need to know (saves repetitionOf a scan of the body)
   if (decl.repetition === undefined) {
     const count = metaSeen?.get("count");
@@ -287,7 +301,8 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   const model = decl.model ?? types.model(`provider.${decl.type}`);
   if (model) decl.model = model;
   const address = addressOf(decl);
-  const st: ConvertState | null = model ? resetState(ctx, decl) : null;
+  const used = providerConfigUsed(ctx, decl);
+  const st: ConvertState | null = model && used ? resetState(ctx, decl) : null;
   const out: Record<string, unknown> = {};
   const acc = newAccumulator(decl.body);
   let seen: Map<string, number> | null = null;
@@ -313,13 +328,82 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       }
       continue;
     }
-    if (model) convertMember(ctx, st!, k, model.block, null, out, acc, false, PROVIDER_META);
-    else checkLooseMember(ctx, k, address);
+    if (model && used) convertMember(ctx, st!, k, model.block, null, out, acc, false, PROVIDER_META);
+    else if (!used) {
+      // an unused configuration is never evaluated (its expressions are not even parsed), but its
+      // body is read once when the configuration is loaded: an argument set twice is an error
+      seen ??= new Map();
+      const first = seen.get(name);
+      if (first !== undefined) duplicateArgument(ctx, name, k, first, address, name);
+      else seen.set(name, k);
+      // not judged, but a secret stays masked in every code frame
+      if (model && Object.prototype.hasOwnProperty.call(model.block.attributes, name) && model.block.attributes[name]!.sensitive) ctx.markSensitive(k + 1);
+    } else checkLooseMember(ctx, k, address);
   }
-  if (!model) return;
+  if (!model || !used) return;
   decl.model = model;
   validateCanonical(ctx, st!, model, out, types);
 }
+
+/**
+ * Whether anything uses a provider configuration: Terraform prunes an unused one from the graph,
+ * so validate never decodes its body against the provider's schema nor asks the provider to
+ * validate it (an unknown argument or a bad value there passes). A default configuration counts
+ * as used when a resource or data source of its provider's types is declared, or a module call or
+ * import block could use it; an aliased one when its address ("tsdb.east") is written anywhere in
+ * the module's files as a whole string (a `provider` argument, a module's `providers` map, an
+ * import's provider). Both err towards "used" (then its body is checked, as before).
+ */
+function providerConfigUsed(ctx: Ctx, decl: BlockDecl): boolean {
+  const alias = decl.labelList?.[1];
+  if (alias !== undefined) {
+    const needle = JSON.stringify(`${decl.type}.${alias}`);
+    return ctx.files.some((f) => f.text.includes(needle));
+  }
+  let defaults = defaultsUsed.get(ctx);
+  if (defaults === undefined) {
+    defaults = new Set();
+    for (const b of ctx.blocks) {
+      if (b.blockType === "module") moduleCallProviders(ctx, b, defaults);
+      else if (b.blockType === "import") defaults.add(ANY_PROVIDER);
+      else if (b.blockType === "ephemeral") defaults.add(providerOfType(b.type));
+    }
+    for (const byType of [ctx.declared.resource, ctx.declared.data]) for (const type of byType.keys()) defaults.add(providerOfType(type));
+    defaultsUsed.set(ctx, defaults);
+  }
+  return defaults.has(ANY_PROVIDER) || defaults.has(decl.type);
+}
+
+/**
+ * The default configurations a module call passes on: those of the providers the called module
+ * (and its own local calls) has types of. Every one when that is not known (a module we did not
+ * read) or when the call has a providers map (left to the rules of explicit passing).
+ */
+function moduleCallProviders(ctx: Ctx, call: BlockDecl, defaults: Set<string>): void {
+  const doc = ctx.files[call.file]!.doc!;
+  const child = childOf(ctx, call);
+  if (child === undefined || doc.kinds[call.body] !== K_OBJECT || hasMember(doc, call.body, "providers")) {
+    defaults.add(ANY_PROVIDER);
+    return;
+  }
+  const used = new Set<string>();
+  providersUsedBy(child, used);
+  if (used.has("*")) defaults.add(ANY_PROVIDER);
+  for (const p of used) defaults.add(p);
+}
+
+/** The provider a resource type implies: its prefix up to the first "_". */
+function providerOfType(type: string): string {
+  const underscore = type.indexOf("_");
+  return underscore > 0 ? type.slice(0, underscore) : type;
+}
+
+/** Per module: the providers whose default configuration something may use. */
+const defaultsUsed = new WeakMap<Ctx, Set<string>>();
+/** In defaultsUsed: every default configuration is (a module call passes them on). */
+const ANY_PROVIDER = " any";
+
+const usedProviderConfigs = new WeakMap<Ctx, Set<string> | null>();
 
 function checkLooseMember(ctx: Ctx, k: number, address: string): void {
   // another provider's argument or nested block: only language rules apply
@@ -376,6 +460,41 @@ function traversalProblem(type: CtyType, steps: readonly TraversalStep[]): strin
     } else t = inner as CtyType;
   }
   return null;
+}
+
+function hasMember(doc: JsonDoc, body: number, name: string): boolean {
+  for (const k of doc.members(body)) if (doc.str(k) === name) return true;
+  return false;
+}
+
+/** A provisioner's own connection block (its first, when an object), or -1. */
+function connectionOf(doc: JsonDoc, body: number): number {
+  for (const k of doc.members(body)) if (doc.str(k) === "connection" && doc.kinds[k + 1] === K_OBJECT) return k + 1;
+  return -1;
+}
+
+/** Whether a connection body sets host to something other than null. */
+function setsHost(doc: JsonDoc, body: number): boolean {
+  if (body < 0) return false;
+  for (const k of doc.members(body)) if (doc.str(k) === "host" && doc.kinds[k + 1] !== K_NULL) return true;
+  return false;
+}
+
+/**
+ * A provisioner that has a connection (its own, the resource's, or both merged) needs its host:
+ * validate decodes the merged connection with host required, and reports its absence at the
+ * closing brace of the provisioner's own connection (else of the resource's).
+ */
+function checkConnectionHost(ctx: Ctx, decl: BlockDecl, resourceConnection: number, own: number[]): void {
+  const doc = ctx.doc;
+  const resourceHost = setsHost(doc, resourceConnection);
+  for (const connection of own) {
+    if (connection < 0 && resourceConnection < 0) continue;
+    if (resourceHost || setsHost(doc, connection)) continue;
+    const body = connection >= 0 ? connection : resourceConnection;
+    const close = doc.end(body) - 1;
+    ctx.report("error", "missing-argument", 'Missing required argument: The argument "host" is required, but no definition was found.', close, close + 1, addressOf(decl), "connection.host");
+  }
 }
 
 /** Terraform's built-in provisioners; chef and the others of 0.x were removed (Terraform names them so). */
@@ -435,6 +554,13 @@ function checkDynamicMembers(ctx: Ctx, body: number, target: string, address: st
   const close = doc.end(body) - 1;
   if (!seen.has("for_each")) ctx.report("error", "missing-argument", 'Missing required argument: The argument "for_each" is required, but no definition was found.', close, close + 1, address, `${path}.for_each`);
   else if (doc.isNull(seen.get("for_each")! + 1)) ctx.error("for-each", "Invalid dynamic for_each value: Cannot use a null value in for_each.", seen.get("for_each")! + 1, address, `${path}.for_each`);
+  else {
+    // a literal string, number or bool is no collection to iterate
+    const value = seen.get("for_each")! + 1;
+    const kind = doc.kinds[value];
+    const primitive = kind === K_NUMBER ? "number" : kind === K_TRUE || kind === K_FALSE ? "bool" : doc.isString(value) && !hasTemplate(doc.str(value)) ? "string" : null;
+    if (primitive !== null) ctx.error("for-each", `Invalid dynamic for_each value: Cannot use a ${primitive} value in for_each. An iterable collection is required.`, value, address, `${path}.for_each`);
+  }
   if (contents === 0) {
     ctx.report("error", "missing-argument", 'Missing dynamic content block: A dynamic block must have a nested block of type "content" to describe the body of each generated block.', close, close + 1, address, `${path}.content`);
   }
@@ -785,10 +911,18 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   const info = analyzeTemplate(s);
   if (info.whole === null || info.whole.root === "local") {
     const v = templateKnownValue(ctx, info);
-    if (v !== UNKNOWN) return typeof t === "string" ? knownAs(ctx, st, v, t, path) : structuralAs(v, t);
+    // a known null is no value at all, as a literal null is
+    if (v === null) return undefined;
+    if (v !== UNKNOWN) {
+      const converted = typeof t === "string" ? knownAs(ctx, st, v, t, path) : structuralAs(v, t);
+      return converted === MISMATCH ? typeError(ctx, st, t, path) : converted;
+    }
   }
   return UNKNOWN_VALUE;
 }
+
+/** A known value whose shape can never convert to the type (a list for a string, a map, or an object; an attribute the object type lacks). */
+const MISMATCH: unique symbol = Symbol("mismatch");
 
 /**
  * A known list, set, map or object value as the canonical value of type `t` (a local holding
@@ -797,30 +931,43 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
 function structuralAs(v: Known, t: CtyType): unknown {
   if (v === UNKNOWN || v === null) return UNKNOWN_VALUE;
   if (typeof t === "string") {
-    if (typeof v === "object") return UNKNOWN_VALUE;
+    if (typeof v === "object") return MISMATCH;
     if (t === "string") return asString(v) === UNKNOWN ? UNKNOWN_VALUE : asString(v);
     if (t === "number") return typeof v === "number" ? v : typeof v === "string" ? (parseNumberString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
     return typeof v === "boolean" ? v : typeof v === "string" ? (parseBoolString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
   }
   const [shape, inner] = t;
-  if (shape === "list" || shape === "set") return Array.isArray(v) ? v.map((e) => (e === null ? null : structuralAs(e, inner as CtyType))) : UNKNOWN_VALUE;
-  if (typeof v !== "object" || Array.isArray(v)) return UNKNOWN_VALUE;
+  if (shape === "list" || shape === "set") {
+    if (typeof v !== "object") return MISMATCH;
+    if (!Array.isArray(v)) return MISMATCH;
+    const items = v.map((e) => (e === null ? null : structuralAs(e, inner as CtyType)));
+    return items.includes(MISMATCH) ? MISMATCH : items;
+  }
+  if (typeof v !== "object" || Array.isArray(v)) return MISMATCH;
   const out: Record<string, unknown> = {};
   if (shape === "map") {
-    for (const [k, e] of Object.entries(v)) setOwn(out, k, e === null ? null : structuralAs(e, inner as CtyType));
+    for (const [k, e] of Object.entries(v)) {
+      const item = e === null ? null : structuralAs(e, inner as CtyType);
+      if (item === MISMATCH) return MISMATCH;
+      setOwn(out, k, item);
+    }
     return out;
   }
   const attrs = inner as { [n: string]: CtyType };
   for (const [k, e] of Object.entries(v)) {
-    if (!Object.prototype.hasOwnProperty.call(attrs, k)) return UNKNOWN_VALUE;
-    if (e !== null) setOwn(out, k, structuralAs(e, attrs[k]!));
+    if (!Object.prototype.hasOwnProperty.call(attrs, k)) return MISMATCH;
+    if (e === null) continue;
+    const item = structuralAs(e, attrs[k]!);
+    if (item === MISMATCH) return MISMATCH;
+    setOwn(out, k, item);
   }
   return out;
 }
 
 /** A known value converted to a primitive attribute type as Terraform converts it, or its conversion error. */
 function knownAs(ctx: Ctx, st: ConvertState, v: Value, t: "string" | "number" | "bool", path: string): unknown {
-  if (v === null || typeof v === "object") return UNKNOWN_VALUE;
+  if (v === null) return UNKNOWN_VALUE;
+  if (typeof v === "object") return MISMATCH;
   if (t === "string") return asString(v) === UNKNOWN ? UNKNOWN_VALUE : asString(v);
   if (t === "number") {
     if (typeof v === "number") return v;
@@ -1005,7 +1152,12 @@ function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, body: R
     let message = issue.message;
     const within = issue.missing ? attributeHolding(model.block, issue.path) : null;
     const nullValue = issue.missing ? presentNull(ctx, st.decl, model.block, issue.path) : -1;
-    if (nullValue >= 0) {
+    if (st.dynamicBlocks !== null && !issue.missing && st.dynamicBlocks.some((d) => path.startsWith(`${d}.`) || path.startsWith(`${d}[`))) {
+      // inside a block a dynamic block generated: Terraform cannot point into the generated
+      // content and reports the provider's finding at the end of the resource's body
+      const close = ctx.doc.end(st.decl.body) - 1;
+      loc = { start: close, end: close + 1 };
+    } else if (nullValue >= 0) {
       // set, but to null: core accepts it and our provider's validator reports it, at the null
       loc = { start: ctx.doc.start(nullValue), end: ctx.doc.end(nullValue) };
     } else if (within !== null) {
@@ -1048,7 +1200,14 @@ function locateMissing(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (stri
 function presentNull(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): number {
   const found = locate(ctx, decl, block, path);
   if (found.node < 0 || found.node === locate(ctx, decl, block, path.slice(0, -1)).node) return -1;
-  return ctx.doc.kinds[found.node + 1] === K_NULL ? found.node + 1 : -1;
+  const value = found.node + 1;
+  if (ctx.doc.kinds[value] === K_NULL) return value;
+  // a template whose known value is null (a local value set to null) is set to null too
+  if (ctx.doc.isString(value)) {
+    const s = ctx.doc.str(value);
+    if (hasTemplate(s) && templateKnownValue(ctx, analyzeTemplate(s)) === null) return value;
+  }
+  return -1;
 }
 
 /**

@@ -51,6 +51,8 @@ function simpleReference(s: string): TemplateInfo | null {
   if (!isIdentStart(s.charCodeAt(i))) return null;
   while (i < n && isIdentPart(s.charCodeAt(i))) i++;
   const root = s.slice(2, i);
+  // "${true}", "${null}": a literal, not a reference (the full parser reads it)
+  if (i === n && (root === "true" || root === "false" || root === "null")) return null;
   const steps: TraversalStep[] = [];
   while (i < n) {
     if (s.charCodeAt(i) !== 46 || !isIdentStart(s.charCodeAt(i + 1))) return null;

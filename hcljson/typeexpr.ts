@@ -150,6 +150,22 @@ export function describeType(t: TypeExpr): string {
  * Why a literal JSON value (no templates: variable defaults are literal) does not convert to a
  * type, or null when it does. `path` is filled with where inside the value the problem is.
  */
+/**
+ * Whether values can take one type (a collection of `any` needs one element type): a primitive
+ * and a list or object never unify, nor a list and an object. Nulls unify with anything.
+ */
+function unifiable(doc: JsonDoc, nodes: number[]): boolean {
+  let seen = -1;
+  for (const n of nodes) {
+    const kind = doc.kinds[n]!;
+    if (kind === K_NULL) continue;
+    const shape = kind === K_ARRAY ? 1 : kind === K_OBJECT ? 2 : 0;
+    if (seen >= 0 && shape !== seen) return false;
+    seen = shape;
+  }
+  return true;
+}
+
 export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, path: (string | number)[]): string | null {
   const kind = doc.kinds[node]!;
   if (kind === K_NULL || type.kind === "any") return null;
@@ -177,6 +193,7 @@ export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, pa
       if (kind !== K_ARRAY) return `${describeType(type)} required`;
       const elements = doc.elements(node);
       if (type.kind === "tuple" && elements.length !== type.elements.length) return `tuple required with exactly ${type.elements.length} elements`;
+      if (type.kind !== "tuple" && type.element.kind === "any" && !unifiable(doc, elements)) return `all ${type.kind} elements must have the same type`;
       for (let i = 0; i < elements.length; i++) {
         const t = type.kind === "tuple" ? type.elements[i]! : type.element;
         const problem = conversionProblem(doc, elements[i]!, t, path);
@@ -190,6 +207,7 @@ export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, pa
     case "map":
     case "object": {
       if (kind !== K_OBJECT) return `${describeType(type)} required`;
+      if (type.kind === "map" && type.element.kind === "any" && !unifiable(doc, doc.members(node).map((k) => k + 1))) return "all map elements must have the same type";
       const seen = new Set<string>();
       for (const k of doc.members(node)) {
         const key = doc.str(k);

@@ -1182,5 +1182,748 @@ T.push({ cat: "terraform-json", name: "native-resource-as-json", change: () => '
 T.push({ cat: "false-positive-shapes", name: "escaped-unicode-key", pick: (files) => Object.keys(files).find((n) => !n.includes("/") && files[n].includes('"cidr":')), change: (t) => t.replace('"cidr":', '"cid\\u0072":') });
 text("control-escapes-valid", (t) => t.replace(/"demo"/, '"d\\b\\f\\n\\r\\t\\/\\\\\\"o"'));
 
+// ---- adversarial: shapes an independent author would try (wrong JSON types per argument, empty and
+// blank strings, numbers at the edges, every nested block as []/{}/[{}]/null, lifecycle and
+// meta-argument variants, functions that fail on known values, "//" in every body, odd text) ----
+const conv = (name, values) => def("conversions", name, dbSet(values));
+conv("db-name-number", { name: 12345 });
+conv("db-name-bool", { name: false });
+conv("db-name-object", { name: { a: "b" } });
+conv("db-name-list", { name: ["a"] });
+conv("db-name-empty", { name: "" });
+conv("db-name-spaces", { name: "   " });
+conv("db-name-emoji", { name: "db-\u{1F680}" });
+conv("db-paused-string-true", { paused: "true" });
+conv("db-paused-string-yes", { paused: "yes" });
+conv("db-paused-string-one", { paused: "1" });
+conv("db-paused-number", { paused: 1 });
+conv("db-paused-object", { paused: {} });
+conv("db-storage-string-number", { storage_gb: "100" });
+conv("db-storage-fraction", { storage_gb: 2.5 });
+conv("db-storage-huge", { storage_gb: raw("1e400") });
+conv("db-storage-one-point-zero", { storage_gb: raw("100.0") });
+conv("db-storage-string-spaces", { storage_gb: " 100 " });
+conv("db-storage-string-hex", { storage_gb: "0x10" });
+conv("db-storage-string-exponent", { storage_gb: "1e2" });
+conv("db-vpc-id-negative", { vpc_id: -1 });
+conv("db-vpc-id-negative-zero", { vpc_id: raw("-0") });
+conv("db-vpc-id-fraction", { vpc_id: 1.5 });
+conv("db-vpc-id-list", { vpc_id: [1] });
+conv("db-ha-replicas-string", { ha_replicas: "2", sync_replicas: "1" });
+conv("db-ha-replicas-bool", { ha_replicas: true });
+conv("db-region-number", { region_code: 1 });
+conv("db-region-empty", { region_code: "" });
+conv("db-log-exporter-id-number", { log_exporter_id: 42 });
+conv("db-timeouts-list-one", { timeouts: [{ create: "10m" }] });
+conv("db-timeouts-list-empty-object", { timeouts: [{}] });
+conv("db-timeouts-string-list", { timeouts: ["10m"] });
+conv("db-timeouts-number", { timeouts: 5 });
+conv("db-timeouts-create-bool", { timeouts: { create: true } });
+def("conversions", "vpc-cidr-number", (m) => void (vpc(m).cidr = 10));
+def("conversions", "vpc-cidr-list", (m) => void (vpc(m).cidr = ["10.0.0.0/16"]));
+def("conversions", "vpc-cidr-spaces", (m) => void (vpc(m).cidr = " 10.1.0.0/16 "));
+def("conversions", "vpc-region-bool", (m) => void (vpc(m).region_code = true));
+def("conversions", "vpc-name-empty", (m) => void (vpc(m).name = ""));
+def("conversions", "channel-labels-list", channel({ labels: ["team"] }));
+def("conversions", "channel-labels-string", channel({ labels: "team=data" }));
+def("conversions", "channel-labels-bool-values", channel({ labels: { a: true } }));
+def("conversions", "channel-labels-empty", channel({ labels: {} }));
+def("conversions", "channel-labels-null-value", channel({ labels: { a: null } }));
+def("conversions", "channel-description-number", channel({ description: 7 }));
+def("conversions", "channel-description-empty", channel({ description: "" }));
+def("conversions", "peering-cidr-blocks-string", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "10.100.0.0/16" }));
+def("conversions", "peering-cidr-blocks-duplicates", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: ["10.100.0.0/16", "10.100.0.0/16"] }));
+def("conversions", "peering-cidr-blocks-numbers", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: [1, 2] }));
+def("conversions", "peering-account-number", peering({ peer_account_id: 123456789012 }));
+def("conversions", "peering-platform-vpc-id-string", peering({ platform_vpc_id: "77" }));
+def("conversions", "peering-platform-vpc-id-word", peering({ platform_vpc_id: "seventy" }));
+def("conversions", "obj-store-credentials-list", objStore((b) => void (b.credentials = [{ type: "Public" }])));
+def("conversions", "obj-store-credentials-string", objStore((b) => void (b.credentials = "Public")));
+def("conversions", "obj-store-credentials-extra-key", objStore((b) => void (b.credentials = { type: "Public", extra: "x" })));
+def("conversions", "obj-store-credentials-comment-key", objStore((b) => void (b.credentials = { "//": "note", type: "Public" })));
+def("conversions", "obj-store-table-null-name", objStore((b) => void (b.table_identifier = { table_name: null })));
+def("conversions", "obj-store-column-names-string", objStore((b) => void (b.definition = { type: "CSV", csv: { column_names: "a,b" } })));
+def("conversions", "obj-store-skip-header-string", objStore((b) => void (b.definition = { type: "CSV", csv: { column_names: ["a"], skip_header: "false" } })));
+def("conversions", "obj-store-enabled-string", objStore((b) => void (b.enabled = "true")));
+def("conversions", "src-db-tables-empty", srcDb((b) => void (b.tables = [])));
+def("conversions", "src-db-tables-empty-object", srcDb((b) => void (b.tables = [{}])));
+def("conversions", "src-db-ssh-port-string", srcDb((b) => void (b.ssh_tunnel = { name: "t", host: "h", port: "22", username: "u" })));
+def("conversions", "src-db-ssh-port-fraction", srcDb((b) => void (b.ssh_tunnel = { name: "t", host: "h", port: 22.5, username: "u" })));
+def("conversions", "src-db-ssh-list", srcDb((b) => void (b.ssh_tunnel = [{ name: "t", host: "h", port: 22, username: "u" }])));
+def("conversions", "src-db-workers-string", srcDb((b) => void (b.table_sync_workers = "4")));
+def("conversions", "src-db-workers-fraction", srcDb((b) => void (b.table_sync_workers = 4.5)));
+def("conversions", "metric-saasmon-list", exporter({ saasmon: [{ api_key: "k", site: "datadoghq.com" }] }));
+def("conversions", "metric-saasmon-empty-list", exporter({ saasmon: [] }));
+def("conversions", "metric-pullmon-null-with-saasmon", exporter({ saasmon: { api_key: "k", site: "datadoghq.com" }, pullmon: null }));
+def("conversions", "data-service-id-number", (m) => void addRes(m, "tsdb_service", "lookup", { id: 12345 }, "data"));
+def("conversions", "data-service-id-empty", (m) => void addRes(m, "tsdb_service", "lookup", { id: "" }, "data"));
+def("conversions", "provider-project-number", (m) => void (providerList(m)[0].project_id = 5));
+def("conversions", "provider-project-list", (m) => void (providerList(m)[0].project_id = ["a"]));
+def("conversions", "provider-endpoint-empty", (m) => void (providerList(m)[0].endpoint = ""));
+def("conversions", "containerbackup-default-labels-list", (m) => void (rootOf(m, "provider").provider.containerbackup = { project: "p", default_labels: ["a"] }));
+
+// meta-arguments, lifecycle
+const extraVpc = (extra) => (m) => void addRes(m, "tsdb_vpcs", "extra", { cidr: "10.77.0.0/16", region_code: "us-east-1", ...extra });
+def("meta-arguments", "count-zero", extraVpc({ count: 0 }));
+def("meta-arguments", "count-bool", extraVpc({ count: true }));
+def("meta-arguments", "count-one-point-zero", extraVpc({ count: raw("1.0") }));
+def("meta-arguments", "count-huge", extraVpc({ count: raw("1e400") }));
+def("meta-arguments", "count-list", extraVpc({ count: [1] }));
+def("meta-arguments", "count-string-fraction", extraVpc({ count: "1.5" }));
+def("meta-arguments", "count-from-length-literal", extraVpc({ count: '${length(["a", "b"])}', name: "x-${count.index}" }));
+def("meta-arguments", "count-negative-local", (m) => {
+  setLocal(m, "n", -2);
+  extraVpc({ count: "${local.n}" })(m);
+});
+def("meta-arguments", "for-each-empty-object", extraVpc({ for_each: {} }));
+def("meta-arguments", "for-each-empty-list", extraVpc({ for_each: [] }));
+def("meta-arguments", "for-each-number", extraVpc({ for_each: 3 }));
+def("meta-arguments", "for-each-template-list", extraVpc({ for_each: '${["a", "b"]}' }));
+def("meta-arguments", "for-each-set-of-numbers", extraVpc({ for_each: "${toset([1, 2])}", name: "v-${each.key}" }));
+def("meta-arguments", "for-each-map-of-objects", extraVpc({ for_each: { a: { c: "10.1.0.0/16" } }, cidr: "${each.value.c}" }));
+def("meta-arguments", "for-each-with-count-index", extraVpc({ for_each: { a: 1 }, name: "${count.index}" }));
+def("meta-arguments", "count-with-each-key", extraVpc({ count: 1, name: "${each.key}" }));
+def("meta-arguments", "for-each-duplicate-set-literal", extraVpc({ for_each: '${toset(["a", "a"])}', name: "${each.value}" }));
+def("meta-arguments", "provider-object", (m) => void (db(m).provider = { name: "tsdb" }));
+def("meta-arguments", "provider-trailing-dot", (m) => void (db(m).provider = "tsdb."));
+def("meta-arguments", "provider-upper-name", (m) => void (db(m).provider = "TSDB"));
+def("meta-arguments", "provider-default-explicit", (m) => void (db(m).provider = "tsdb"));
+def("meta-arguments", "provider-list", (m) => void (db(m).provider = ["tsdb"]));
+def("meta-arguments", "provider-containerbackup-for-tsdb", (m) => void (db(m).provider = "containerbackup"));
+def("meta-arguments", "depends-on-not-reference", (m) => void (db(m).depends_on = ["hello world"]));
+def("meta-arguments", "depends-on-string", (m) => void (db(m).depends_on = "tsdb_vpcs.main"));
+def("meta-arguments", "depends-on-indexed", (m) => void (db(m).depends_on = ["tsdb_vpcs.main[0]"]));
+def("meta-arguments", "depends-on-object", (m) => void (db(m).depends_on = {}));
+def("meta-arguments", "depends-on-empty", (m) => void (db(m).depends_on = []));
+def("meta-arguments", "depends-on-check", (m) => void (db(m).depends_on = ["check.health"]));
+def("meta-arguments", "depends-on-output", (m) => void (db(m).depends_on = ["output.db_hostname"]));
+def("meta-arguments", "create-before-destroy-number", (m) => void (lifecycle(vpc(m)).create_before_destroy = 1));
+def("meta-arguments", "prevent-destroy-string-false", (m) => void (lifecycle(vpc(m)).prevent_destroy = "false"));
+def("meta-arguments", "ignore-changes-upper-all", (m) => void (lifecycle(vpc(m)).ignore_changes = "ALL"));
+def("meta-arguments", "ignore-changes-string-attribute", (m) => void (lifecycle(vpc(m)).ignore_changes = "name"));
+def("meta-arguments", "ignore-changes-empty", (m) => void (lifecycle(vpc(m)).ignore_changes = []));
+def("meta-arguments", "ignore-changes-block", (m) => void (lifecycle(vpc(m)).ignore_changes = ["timeouts"]));
+def("meta-arguments", "ignore-changes-block-attribute", (m) => void (lifecycle(vpc(m)).ignore_changes = ["timeouts.create"]));
+def("meta-arguments", "ignore-changes-nested-attribute", objStore((b) => void (lifecycle(b).ignore_changes = ["credentials.type"])));
+def("meta-arguments", "ignore-changes-quoted-all-and-name", (m) => void (lifecycle(vpc(m)).ignore_changes = ["all", "name"]));
+def("meta-arguments", "ignore-changes-meta-argument", (m) => void (lifecycle(vpc(m)).ignore_changes = ["count"]));
+def("meta-arguments", "precondition-without-error-message", (m) => void (lifecycle(vpc(m)).precondition = [{ condition: "${var.cpu > 0}" }]));
+def("meta-arguments", "precondition-without-condition", (m) => void (lifecycle(vpc(m)).precondition = [{ error_message: "x" }]));
+def("meta-arguments", "precondition-object", (m) => void (lifecycle(vpc(m)).precondition = { condition: "${var.cpu > 0}", error_message: "x" }));
+def("meta-arguments", "precondition-literal-false", (m) => void (lifecycle(vpc(m)).precondition = [{ condition: false, error_message: "x" }]));
+def("meta-arguments", "precondition-message-empty", (m) => void (lifecycle(vpc(m)).precondition = [{ condition: "${var.cpu > 0}", error_message: "" }]));
+def("meta-arguments", "postcondition-self-unknown-attribute", (m) => void (lifecycle(vpc(m)).postcondition = [{ condition: "${self.nope != \"\"}", error_message: "x" }]));
+def("meta-arguments", "postcondition-self-valid", (m) => void (lifecycle(vpc(m)).postcondition = [{ condition: "${self.cidr != \"\"}", error_message: "x" }]));
+def("meta-arguments", "replace-triggered-by-data", (m) => void (lifecycle(db(m)).replace_triggered_by = ["data.tsdb_vpcs.all"]));
+def("meta-arguments", "replace-triggered-by-local", (m) => void (lifecycle(db(m)).replace_triggered_by = ["local.cpu"]));
+def("meta-arguments", "replace-triggered-by-not-reference", (m) => void (lifecycle(db(m)).replace_triggered_by = ["hello"]));
+def("meta-arguments", "replace-triggered-by-string", (m) => void (lifecycle(db(m)).replace_triggered_by = "tsdb_vpcs.main"));
+def("meta-arguments", "replace-triggered-by-unknown-attribute", (m) => void (lifecycle(db(m)).replace_triggered_by = ["tsdb_vpcs.main.nope"]));
+def("meta-arguments", "lifecycle-empty", (m) => void (vpc(m).lifecycle = {}));
+def("meta-arguments", "lifecycle-list-empty", (m) => void (vpc(m).lifecycle = []));
+def("meta-arguments", "lifecycle-comment-key", (m) => void (vpc(m).lifecycle = { "//": "keep it", prevent_destroy: false }));
+def("meta-arguments", "lifecycle-upper-key", (m) => void (vpc(m).lifecycle = { Prevent_destroy: false }));
+def("meta-arguments", "count-upper-key", (m) => void (vpc(m).COUNT = 1));
+def("meta-arguments", "data-count-two", (m) => void addRes(m, "tsdb_vpcs", "twice", { count: 2 }, "data"));
+def("meta-arguments", "data-for-each-map", (m) => void addRes(m, "tsdb_service", "each", { for_each: { a: "svc-1" }, id: "${each.value}" }, "data"));
+def("meta-arguments", "data-for-each-list", (m) => void addRes(m, "tsdb_service", "each", { for_each: ["svc-1"], id: "${each.value}" }, "data"));
+def("meta-arguments", "data-depends-on-resource", (m) => void addRes(m, "tsdb_vpcs", "after", { depends_on: ["tsdb_service.db"] }, "data"));
+def("meta-arguments", "data-provisioner", (m) => void addRes(m, "tsdb_vpcs", "after", { provisioner: { "local-exec": { command: "echo" } } }, "data"));
+def("meta-arguments", "data-lifecycle-precondition", (m) => void addRes(m, "tsdb_vpcs", "after", { lifecycle: { precondition: [{ condition: "${var.cpu > 0}", error_message: "x" }] } }, "data"));
+def("meta-arguments", "data-lifecycle-create-before-destroy", (m) => void addRes(m, "tsdb_vpcs", "after", { lifecycle: { create_before_destroy: true } }, "data"));
+def("meta-arguments", "self-in-connection-host", (m) => void Object.assign(vpc(m), { provisioner: { "local-exec": { command: "echo", connection: { type: "ssh", host: "${self.cidr}" } } } }));
+def("meta-arguments", "provisioner-empty-object", (m) => void (vpc(m).provisioner = {}));
+def("meta-arguments", "provisioner-local-exec-without-command", (m) => void (vpc(m).provisioner = { "local-exec": {} }));
+def("meta-arguments", "provisioner-local-exec-unknown-argument", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo", nope: 1 } }));
+def("meta-arguments", "provisioner-file-without-destination", (m) => void (vpc(m).provisioner = { file: { source: "a.txt" } }));
+def("meta-arguments", "provisioner-when-destroy", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo bye", when: "destroy" } }));
+
+// functions that fail (or not) on values known at validate time
+const fn = (name, expr) => def("functions", name, localRef("f", expr));
+fn("format-number-verb-on-string", '${format("%d", "abc")}');
+fn("format-valid", '${format("%s-%03d", "a", 7)}');
+fn("format-too-few-values", '${format("%s %s", "a")}');
+fn("jsondecode-invalid", '${jsondecode("{")}');
+fn("jsondecode-valid", '${jsondecode("{\\"a\\": 1}").a}');
+fn("element-empty-list", "${element([], 0)}");
+fn("lookup-missing-key", '${lookup({ a = 1 }, "b")}');
+fn("lookup-with-default", '${lookup({ a = 1 }, "b", 2)}');
+fn("tonumber-word", '${tonumber("abc")}');
+fn("tonumber-valid", '${tonumber("42")}');
+fn("tobool-word", '${tobool("maybe")}');
+fn("cidrsubnet-too-many-bits", '${cidrsubnet("10.0.0.0/16", 30, 1)}');
+fn("cidrsubnet-bad-prefix", '${cidrsubnet("10.0.0.0", 8, 1)}');
+fn("cidrhost-valid", '${cidrhost("10.0.0.0/16", 5)}');
+fn("regex-no-match", '${regex("x+", "abc")}');
+fn("regex-invalid-pattern", '${regex("(", "abc")}');
+fn("map-missing-key-index", '${{ a = 1 }["b"]}');
+fn("map-missing-key-attribute", "${{ a = 1 }.b}");
+fn("upper-of-number", "${upper(123)}");
+fn("length-of-number", "${length(5)}");
+fn("merge-of-number", "${merge(1)}");
+fn("sum-empty", "${sum([])}");
+fn("max-no-arguments", "${max()}");
+fn("tostring-of-list", "${tostring([])}");
+fn("coalesce-all-null", "${coalesce(null, null)}");
+fn("coalesce-empty-strings", '${coalesce("", "")}');
+fn("timeadd-invalid", '${timeadd("yesterday", "1h")}');
+fn("base64decode-invalid", '${base64decode("!!!")}');
+fn("file-missing", '${file("${path.module}/absent.txt")}');
+fn("templatefile-missing", '${templatefile("${path.module}/absent.tftpl", {})}');
+fn("fileexists-missing", '${fileexists("${path.module}/absent.txt")}');
+fn("strcontains-valid", '${strcontains("abc", "b")}');
+fn("substr-out-of-range", '${substr("abc", 5, 1)}');
+fn("split-valid", '${split(",", "a,b")[1]}');
+fn("index-function-missing", '${index(["a"], "b")}');
+fn("range-too-many", "${range(1, 2, 3, 4)}");
+fn("range-negative-step", "${range(5, 0, 1)}");
+fn("one-of-two", "${one([1, 2])}");
+fn("zipmap-length-mismatch", '${zipmap(["a", "b"], [1])}');
+fn("keys-of-list", "${keys([1])}");
+fn("tomap-mixed", '${tomap({ a = 1, b = [1] })}');
+fn("setproduct-valid", '${setproduct(["a"], [1])}');
+fn("pow-string", '${pow("x", 2)}');
+fn("parseint-bad-base", '${parseint("10", 99)}');
+fn("formatdate-bad-timestamp", '${formatdate("YYYY", "nope")}');
+fn("can-of-error", '${can(tonumber("abc"))}');
+fn("try-of-missing-key", '${try({ a = 1 }.b, "fallback")}');
+fn("sensitive-and-nonsensitive-literal", '${nonsensitive("plain")}');
+fn("uuid-call", "${uuid()}");
+fn("timestamp-call", "${timestamp()}");
+fn("ephemeralasnull-literal", '${ephemeralasnull("x")}');
+fn("issensitive-literal", '${issensitive("x")}');
+
+// templates and strings
+const tpl = (name, expr) => def("templates", name, localRef("t", expr));
+tpl("if-directive-else", '%{ if true }yes%{ else }no%{ endif }');
+tpl("for-directive-with-index", '%{ for i, x in ["a", "b"] }${i}=${x} %{ endfor }');
+tpl("directive-escape", "%%{ if true }literal");
+tpl("interpolation-escape", "$${not.a.reference}");
+tpl("escape-then-interpolation", "$${x}${local.cpu}");
+tpl("newline-escapes", "line one\nline two\n${local.cpu}");
+tpl("lone-dollar", "cost: $5 and 100%");
+tpl("dollar-before-escape", "$$${local.cpu}");
+tpl("if-directive-non-bool", '%{ if "maybe" }x%{ endif }');
+tpl("for-directive-over-string", '%{ for x in "abc" }${x}%{ endfor }');
+tpl("interpolation-of-list", '${["a", "b"]} and text');
+tpl("interpolation-of-map", '${{ a = 1 }} and text');
+tpl("interpolation-of-null-in-text", "x-${null}");
+tpl("whole-null-interpolation", "${null}");
+tpl("strip-both-sides", 'a ${~ "b" ~} c');
+tpl("heredoc-inside-interpolation", '${<<EOT\nhello\nEOT\n}');
+tpl("comment-inside-interpolation", "${1 /* one */ + 2}");
+tpl("unclosed-directive-brace", "%{ if true }x");
+tpl("unclosed-interpolation-then-text", "${local.cpu text");
+tpl("nested-quotes", '${"${"inner"}"}');
+tpl("conditional-mixed-types", '${true ? 1 : "a"}');
+tpl("conditional-list-object", "${true ? [] : {}}");
+tpl("splat-on-object", "${{ a = 1 }[*]}");
+tpl("for-expression-duplicate-keys", '${{ for x in ["a", "a"] : x => x }}');
+tpl("for-expression-grouped-duplicates", '${{ for x in ["a", "a"] : x => x... }}');
+tpl("numeric-index-attribute", '${["a", "b"].0}');
+tpl("not-of-number", "${!1}");
+tpl("negate-string", '${-"a"}');
+tpl("string-compare-lt", '${"a" < "b"}');
+tpl("equality-different-types", '${1 == "1"}');
+tpl("and-with-number", "${true && 1}");
+tpl("modulo-by-zero", "${5 % 0}");
+tpl("unicode-emoji-in-template", '${upper("caf\u00e9 \u{1F680}")}');
+def("templates", "interpolation-in-comment-key", (m) => void (vpc(m)["//"] = "${nope(}"));
+def("templates", "directive-in-resource-argument", (m) => void (db(m).name = '%{ if var.cpu > 0 }big%{ else }small%{ endif }'));
+def("templates", "for-directive-in-resource-argument", (m) => void (db(m).name = '%{ for x in ["a", "b"] }${x}%{ endfor }'));
+def("templates", "cpu-through-if-directive-text", (m) => void (db(m).milli_cpu = "%{ if true }3%{ endif }"));
+
+// locals
+def("locals", "chain-of-three", (m) => {
+  setLocal(m, "a1", 500);
+  setLocal(m, "a2", "${local.a1 * 2}");
+  setLocal(m, "a3", "${local.a2}");
+  Object.assign(db(m), { milli_cpu: "${local.a3}", memory_gb: 4 });
+});
+def("locals", "chain-of-three-invalid", (m) => {
+  setLocal(m, "a1", 5);
+  setLocal(m, "a2", "${local.a1 * 2}");
+  setLocal(m, "a3", "${local.a2}");
+  db(m).milli_cpu = "${local.a3}";
+});
+def("locals", "reference-undeclared-in-chain", (m) => {
+  setLocal(m, "a1", "${local.a0}");
+  setLocal(m, "a2", "${local.a1}");
+});
+def("locals", "number-keys-object", localRef("nk", { 1: "a", 2: "b" }));
+def("locals", "key-with-dot", localRef("nk", { "a.b": 1 }));
+def("locals", "key-with-dollar-brace", localRef("nk", { "${local.cpu}": 1 }));
+def("locals", "value-array-of-mixed", localRef("mixed", [1, "a", true, null, { a: 1 }]));
+def("locals", "value-raw-huge", localRef("big", raw("1e400")));
+def("locals", "value-raw-negative-zero", localRef("z", raw("-0")));
+def("locals", "empty-name", localRef("", 1));
+def("locals", "name-count", localRef("count", 1));
+def("locals", "name-unicode-letters", localRef("caf\u00e9", 1));
+def("locals", "name-emoji", localRef("\u{1F680}", 1));
+def("locals", "local-used-as-provider-argument", (m) => {
+  setLocal(m, "project", "proj-x");
+  providerList(m)[0].project_id = "${local.project}";
+});
+def("locals", "local-list-index-out-of-range", (m) => {
+  setLocal(m, "sizes", [500, 1000]);
+  db(m).milli_cpu = "${local.sizes[5]}";
+});
+def("locals", "local-object-missing-attribute", (m) => {
+  setLocal(m, "svc", { cpu: 1000 });
+  db(m).milli_cpu = "${local.svc.nope}";
+});
+def("locals", "local-string-as-number-arg", (m) => {
+  setLocal(m, "svc_cpu", "lots");
+  db(m).milli_cpu = "${local.svc_cpu}";
+});
+def("locals", "local-bool-for-string-arg", (m) => {
+  setLocal(m, "flag", true);
+  vpc(m).name = "${local.flag}";
+});
+def("locals", "local-list-for-string-arg", (m) => {
+  setLocal(m, "names", ["a"]);
+  vpc(m).name = "${local.names}";
+});
+def("locals", "local-map-for-labels", (m) => {
+  setLocal(m, "lbl", { team: "x" });
+  channel({ labels: "${local.lbl}" })(m);
+});
+def("locals", "local-list-for-labels", (m) => {
+  setLocal(m, "lbl", ["team"]);
+  channel({ labels: "${local.lbl}" })(m);
+});
+def("locals", "local-null-for-required", (m) => {
+  setLocal(m, "nothing", null);
+  vpc(m).cidr = "${local.nothing}";
+});
+def("locals", "local-object-for-nested-attribute", (m) => {
+  setLocal(m, "creds", { type: "Public" });
+  objStore((b) => void (b.credentials = "${local.creds}"))(m);
+});
+def("locals", "local-object-bad-nested-attribute", (m) => {
+  setLocal(m, "creds", { kind: "Public" });
+  objStore((b) => void (b.credentials = "${local.creds}"))(m);
+});
+
+// variables and outputs
+const vo = (name, body) => def("variables-outputs", name, variable("adv", body));
+vo("object-optional-default-mismatch", { type: "object({ size = number, tier = optional(string, \"basic\") })", default: { size: "big" } });
+vo("object-optional-default-valid", { type: "object({ size = number, tier = optional(string, \"basic\") })", default: { size: 1 } });
+vo("list-number-default-strings", { type: "list(number)", default: ["a"] });
+vo("list-number-default-numeric-strings", { type: "list(number)", default: ["1", "2"] });
+vo("map-number-default-word", { type: "map(number)", default: { a: "x" } });
+vo("tuple-default-too-short", { type: "tuple([string, number])", default: ["a"] });
+vo("set-default-duplicates", { type: "set(string)", default: ["a", "a"] });
+vo("string-default-bool", { type: "string", default: true });
+vo("string-default-object", { type: "string", default: { a: 1 } });
+vo("bool-default-yes", { type: "bool", default: "yes" });
+vo("bool-default-string-false", { type: "bool", default: "false" });
+vo("number-default-exponent-string", { type: "number", default: "1e3" });
+vo("number-default-huge", { type: "number", default: raw("1e400") });
+vo("any-default-object", { type: "any", default: { a: [1, "b"] } });
+vo("list-any-mixed-default", { type: "list(any)", default: [1, "a"] });
+vo("list-any-objects-differing", { type: "list(any)", default: [{ a: 1 }, { b: 2 }] });
+vo("map-of-optional-objects", { type: "map(object({ a = optional(string) }))", default: { k: {} } });
+vo("default-template-literal", { type: "string", default: "${1}" });
+vo("default-template-function", { type: "string", default: '${upper("a")}' });
+vo("default-local-reference", { type: "string", default: "${local.prefix}" });
+vo("sensitive-ephemeral-nullable", { type: "string", sensitive: true, ephemeral: true, nullable: true });
+vo("ephemeral-string-true", { type: "string", ephemeral: "true" });
+vo("nullable-false-no-default", { type: "string", nullable: false });
+vo("validation-without-condition", { type: "string", default: "a", validation: [{ error_message: "x" }] });
+vo("validation-other-variable-only", { type: "string", default: "a", validation: [{ condition: "${var.cpu > 0}", error_message: "x" }] });
+vo("validation-message-number", { type: "string", default: "a", validation: [{ condition: '${var.adv != ""}', error_message: 5 }] });
+vo("validation-condition-string", { type: "string", default: "a", validation: [{ condition: "true", error_message: "x" }] });
+vo("validation-fails-on-default-length", { type: "string", default: "", validation: [{ condition: "${length(var.adv) > 0}", error_message: "empty" }] });
+vo("validation-object", { type: "string", default: "a", validation: { condition: '${var.adv != ""}', error_message: "x" } });
+vo("type-object-empty", { type: "object({})", default: {} });
+vo("type-list-no-element", { type: "list()" });
+vo("type-map-two-args", { type: "map(string, number)" });
+vo("type-optional-top", { type: "optional(string)" });
+vo("type-object-trailing-comma", { type: "object({ a = string, })" });
+vo("type-object-colon", { type: "object({ a: string })" });
+vo("type-string-quoted-object", { type: "\"object\"" });
+vo("type-upper", { type: "String" });
+vo("type-number-list", { type: ["string"] });
+vo("comment-key", { "//": "about", type: "string", default: "x" });
+vo("description-list", { type: "string", description: ["a"] });
+def("variables-outputs", "output-depends-on-resource", (m) => void m.put("output", "adv", { value: "${var.cpu}", depends_on: ["tsdb_vpcs.main"] }));
+def("variables-outputs", "output-precondition-self", (m) => void m.put("output", "adv", { value: "${var.cpu}", precondition: [{ condition: "${self.value > 0}", error_message: "x" }] }));
+def("variables-outputs", "output-precondition-without-message", (m) => void m.put("output", "adv", { value: "${var.cpu}", precondition: [{ condition: "${var.cpu > 0}" }] }));
+def("variables-outputs", "output-postcondition", (m) => void m.put("output", "adv", { value: "${var.cpu}", postcondition: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+def("variables-outputs", "output-value-list-of-refs", (m) => void m.put("output", "adv", { value: ["${tsdb_vpcs.main.id}", "${var.cpu}"] }));
+def("variables-outputs", "output-value-missing-attribute", (m) => void m.put("output", "adv", { value: "${tsdb_vpcs.main.nope}" }));
+def("variables-outputs", "output-sensitive-string", (m) => void m.put("output", "adv", { value: 1, sensitive: "yes" }));
+def("variables-outputs", "output-ephemeral-false", (m) => void m.put("output", "adv", { value: 1, ephemeral: false }));
+def("variables-outputs", "output-comment-key", (m) => void m.put("output", "adv", { "//": "about", value: 1 }));
+def("variables-outputs", "output-count", (m) => void m.put("output", "adv", { value: 1, count: 1 }));
+def("variables-outputs", "output-empty-body", (m) => void m.put("output", "adv", {}));
+def("variables-outputs", "output-null-body", (m) => void m.put("output", "adv", null));
+
+// addresses
+def("addresses", "moved-resource-to-data", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: "data.tsdb_vpcs.all" }));
+def("addresses", "moved-data-to-resource", (m) => void replaceList(m, "moved", { from: "data.tsdb_vpcs.old", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-to-resource-attribute", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: "tsdb_vpcs.main.cidr" }));
+def("addresses", "moved-with-spaces", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.legacy ", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-unknown-argument", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: "tsdb_vpcs.main", by: "me" }));
+def("addresses", "import-id-empty", importTo("tsdb_vpcs.main", { id: "" }));
+def("addresses", "import-id-number", importTo("tsdb_vpcs.main", { id: 4242 }));
+def("addresses", "import-id-from-local", (m) => {
+  setLocal(m, "vpc_id", "4242");
+  replaceList(m, "import", { to: "tsdb_vpcs.main", id: "${local.vpc_id}" });
+});
+def("addresses", "import-id-from-resource", importTo("tsdb_vpcs.main", { id: "${tsdb_service.db.id}" }));
+def("addresses", "import-to-quoted", importTo('"tsdb_vpcs.main"'));
+def("addresses", "import-to-unknown-type", importTo("tsdb_nope.main"));
+def("addresses", "import-to-module-call", importTo("module.net"));
+def("addresses", "import-two-same-target", (m) => void replaceList(m, "import", { to: "tsdb_vpcs.main", id: "1" }, { to: "tsdb_vpcs.main", id: "2" }));
+def("addresses", "removed-destroy-string-false", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", lifecycle: { destroy: "false" } }));
+def("addresses", "removed-destroy-true-explicit", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", lifecycle: { destroy: true } }));
+def("addresses", "removed-lifecycle-unknown", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", lifecycle: { prevent_destroy: true } }));
+def("addresses", "removed-lifecycle-empty", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", lifecycle: {} }));
+def("addresses", "removed-without-from", (m) => void replaceList(m, "removed", { lifecycle: { destroy: false } }));
+def("addresses", "removed-from-type-only", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs", lifecycle: { destroy: false } }));
+def("addresses", "removed-unknown-argument", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", to: "tsdb_vpcs.main" }));
+def("addresses", "removed-with-connection", (m) => void replaceList(m, "removed", { from: "tsdb_vpcs.retired", lifecycle: { destroy: true }, connection: { host: "h" }, provisioner: { "local-exec": { command: "echo", when: "destroy" } } }));
+
+// checks
+def("checks", "scoped-data-referenced-in-assert", (m) => void m.put("check", "adv", { data: { tsdb_products: { p: {} } }, assert: [{ condition: "${length(data.tsdb_products.p.products) >= 0}", error_message: "x" }] }));
+def("checks", "assert-without-condition", (m) => void m.put("check", "adv", { assert: [{ error_message: "x" }] }));
+def("checks", "assert-without-message", (m) => void m.put("check", "adv", { assert: [{ condition: "${var.cpu > 0}" }] }));
+def("checks", "assert-object", (m) => void m.put("check", "adv", { assert: { condition: "${var.cpu > 0}", error_message: "x" } }));
+def("checks", "assert-literal-true", (m) => void m.put("check", "adv", { assert: [{ condition: true, error_message: "x" }] }));
+def("checks", "scoped-data-with-count", (m) => void m.put("check", "adv", { data: { tsdb_products: { p: { count: 1 } } }, assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+def("checks", "scoped-data-with-depends-on", (m) => void m.put("check", "adv", { data: { tsdb_products: { p: { depends_on: ["tsdb_vpcs.main"] } } }, assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+def("checks", "scoped-data-missing-argument", (m) => void m.put("check", "adv", { data: { tsdb_service: { s: {} } }, assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+def("checks", "check-unknown-argument", (m) => void m.put("check", "adv", { nope: 1, assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+def("checks", "check-self", (m) => void m.put("check", "adv", { assert: [{ condition: "${self.id != \"\"}", error_message: "x" }] }));
+def("checks", "check-comment-key", (m) => void m.put("check", "adv", { "//": "about", assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] }));
+
+// terraform block, comments ("//") in every body
+def("terraform-json", "backend-local-nested-object", (m) => void (rootOf(m, "terraform").terraform.backend = { local: { path: "x.tfstate", extra: { a: 1 } } }));
+def("terraform-json", "backend-two-types", (m) => void (rootOf(m, "terraform").terraform.backend = { local: {}, s3: {} }));
+def("terraform-json", "backend-empty", (m) => void (rootOf(m, "terraform").terraform.backend = {}));
+def("terraform-json", "terraform-comment-key", (m) => void (rootOf(m, "terraform").terraform["//"] = "about"));
+def("terraform-json", "required-providers-comment-key", (m) => void (rootOf(m, "terraform").terraform.required_providers["//"] = "about"));
+def("terraform-json", "required-providers-entry-comment-key", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb["//"] = "about"));
+def("terraform-json", "required-providers-source-upper", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.source = "SchemaForm/TSDB"));
+def("terraform-json", "required-providers-full-source", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.source = "registry.terraform.io/schemaform/tsdb"));
+def("terraform-json", "required-providers-extra-key", (m) => void (rootOf(m, "terraform").terraform.required_providers.tsdb.nope = "x"));
+def("terraform-json", "provider-comment-key", (m) => void (providerList(m)[0]["//"] = "about"));
+def("terraform-json", "module-call-comment-key", (m, r) => void (ensureNet(m, r)["//"] = "about"));
+def("terraform-json", "dynamic-content-comment-key", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { "//": "about", create: "${timeouts.value}" } } }));
+def("terraform-json", "timeouts-comment-key", (m) => void (vpc(m).timeouts = { "//": "about", create: "10m" }));
+def("terraform-json", "comment-key-number-value", (m) => void (vpc(m)["//"] = 5));
+def("terraform-json", "comment-key-object-in-locals", (m) => void (rootOf(m, "locals").locals["//"] = { a: 1 }));
+def("terraform-json", "provisioner-comment-key", (m) => void (vpc(m).provisioner = { "local-exec": { "//": "about", command: "echo" } }));
+def("terraform-json", "import-comment-key", (m) => void replaceList(m, "import", { "//": "about", to: "tsdb_vpcs.main", id: "1" }));
+def("terraform-json", "moved-comment-key", (m) => void replaceList(m, "moved", { "//": "about", from: "tsdb_vpcs.legacy", to: "tsdb_vpcs.main" }));
+def("terraform-json", "duplicate-argument-in-provider", (m) => void Object.assign(providerList(m)[0], { ["project_id" + DUP + "2"]: "other" }));
+def("terraform-json", "duplicate-argument-in-lifecycle", (m) => void (vpc(m).lifecycle = { prevent_destroy: false, ["prevent_destroy" + DUP + "2"]: true }));
+def("terraform-json", "duplicate-argument-in-variable", (m) => void m.put("variable", "adv", { type: "string", ["type" + DUP + "2"]: "number" }));
+def("terraform-json", "duplicate-argument-in-output", (m) => void m.put("output", "adv", { value: 1, ["value" + DUP + "2"]: 2 }));
+def("terraform-json", "duplicate-argument-in-module-call", (m, r) => void Object.assign(ensureNet(m, r), { ["cidr" + DUP + "2"]: "10.3.0.0/16" }));
+def("terraform-json", "duplicate-nested-attribute-key", objStore((b) => void (b.credentials = { type: "Public", ["type" + DUP + "2"]: "Public" })));
+def("terraform-json", "duplicate-key-in-map-argument", channel({ labels: { a: "1", ["a" + DUP + "2"]: "2" } }));
+def("terraform-json", "keys-differ-in-case", (m) => void Object.assign(vpc(m), { Cidr: "10.5.0.0/16" }));
+def("terraform-json", "meta-argument-differ-in-case", (m) => void Object.assign(vpc(m), { Depends_on: ["tsdb_service.db"] }));
+def("terraform-json", "label-emoji-resource-name", (m) => void addRes(m, "tsdb_vpcs", "vpc_\u{1F680}", { cidr: "10.9.0.0/16", region_code: "us-east-1" }));
+def("terraform-json", "label-unicode-letters-resource-name", (m) => void addRes(m, "tsdb_vpcs", "r\u00e9seau", { cidr: "10.9.0.0/16", region_code: "us-east-1" }));
+def("terraform-json", "label-greek-variable-name", variable("\u03b1\u03b2", { type: "string", default: "x" }));
+
+// second round: repetition values, for expressions, dynamic blocks, module calls, outputs
+def("meta-arguments", "count-template-fraction", extraVpc({ count: "${2.5}" }));
+def("meta-arguments", "count-template-negative", extraVpc({ count: "${-1}" }));
+def("meta-arguments", "count-template-string-number", extraVpc({ count: '${"2"}' }));
+def("meta-arguments", "count-template-null", extraVpc({ count: "${null}" }));
+def("meta-arguments", "count-template-bool", extraVpc({ count: "${true}" }));
+def("meta-arguments", "count-exponent", extraVpc({ count: raw("1e0") }));
+def("meta-arguments", "count-local-list", (m) => {
+  setLocal(m, "n", [1, 2]);
+  extraVpc({ count: "${local.n}" })(m);
+});
+def("meta-arguments", "for-each-local-list", (m) => {
+  setLocal(m, "names", ["a", "b"]);
+  extraVpc({ for_each: "${local.names}" })(m);
+});
+def("meta-arguments", "for-each-local-map", (m) => {
+  setLocal(m, "nets", { a: "10.1.0.0/16" });
+  extraVpc({ for_each: "${local.nets}", cidr: "${each.value}" })(m);
+});
+def("meta-arguments", "for-each-local-string", (m) => {
+  setLocal(m, "one", "a");
+  extraVpc({ for_each: "${local.one}" })(m);
+});
+def("meta-arguments", "for-each-toset-of-local-list", (m) => {
+  setLocal(m, "names", ["a", "b"]);
+  extraVpc({ for_each: "${toset(local.names)}", name: "${each.key}" })(m);
+});
+def("meta-arguments", "for-each-toset-mixed", extraVpc({ for_each: '${toset(["a", 1])}', name: "${each.key}" }));
+def("meta-arguments", "for-each-toset-bools", extraVpc({ for_each: "${toset([true])}" }));
+def("meta-arguments", "for-each-for-expression-map", extraVpc({ for_each: '${{ for n in ["a", "b"] : n => n }}', name: "${each.value}" }));
+def("meta-arguments", "for-each-each-value-attribute-missing", extraVpc({ for_each: { a: "x" }, name: "${each.value.nope}" }));
+def("meta-arguments", "dynamic-for-each-list-literal", (m) => void (db(m).dynamic = { timeouts: { for_each: ["45m"], content: { create: "${timeouts.value}" } } }));
+def("meta-arguments", "dynamic-for-each-string", (m) => void (db(m).dynamic = { timeouts: { for_each: "45m", content: { create: "45m" } } }));
+def("meta-arguments", "dynamic-for-each-local-map", (m) => {
+  setLocal(m, "t", { create: "45m" });
+  db(m).dynamic = { timeouts: { for_each: "${[local.t]}", content: { create: "${timeouts.value.create}" } } };
+});
+def("meta-arguments", "dynamic-content-each-key", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { create: "${each.key}" } } }));
+def("meta-arguments", "dynamic-content-unknown-argument", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { create: "45m", nope: "x" } } }));
+def("meta-arguments", "dynamic-content-bad-duration", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { create: "soon" } } }));
+def("meta-arguments", "dynamic-iterator-key-used", (m) => void (db(m).dynamic = { timeouts: { for_each: '${{ a = "45m" }}', content: { create: "${timeouts.value}", delete: "${timeouts.key}" } } }));
+def("meta-arguments", "dynamic-unknown-meta-key", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { create: "45m" }, nope: 1 } }));
+def("templates", "for-expression-over-number", localRef("t", "${[for x in 5 : x]}"));
+def("templates", "for-expression-string-condition", localRef("t", '${[for x in ["a"] : x if "yes"]}'));
+def("templates", "for-expression-valid-filter", localRef("t", '${[for x in [1, 2, 3] : x if x > 1]}'));
+def("templates", "for-expression-object-from-map", localRef("t", "${{ for k, v in local.tags : v => k }}"));
+def("templates", "splat-on-resource", (m) => void m.put("output", "adv", { value: "${tsdb_vpcs.main[*].id}" }));
+def("templates", "splat-full-on-local", localRef("t", "${local.tags[*]}"));
+def("templates", "attribute-of-number-variable", localRef("t", "${var.cpu.x}"));
+def("templates", "index-of-number-variable", localRef("t", "${var.cpu[0]}"));
+def("templates", "true-plus-one", localRef("t", "${1 + true}"));
+def("templates", "string-equals-number", localRef("t", '${"a" == 1}'));
+def("templates", "upper-no-arguments", localRef("t", "${upper()}"));
+def("templates", "nested-function-error", localRef("t", '${upper(element([], 0))}'));
+def("templates", "error-inside-try", localRef("t", '${try(element([], 0), "x")}'));
+def("templates", "error-in-unused-branch", localRef("t", '${true ? "a" : element([], 0)}'));
+def("templates", "error-in-output", (m) => void m.put("output", "adv", { value: '${lookup({ a = 1 }, "b")}' }));
+def("templates", "error-in-resource-argument", (m) => void (vpc(m).name = '${format("%d", "x")}'));
+def("templates", "error-in-count", extraVpc({ count: "${length(5)}" }));
+def("templates", "error-in-variable-validation", variable("adv", { type: "string", default: "a", validation: [{ condition: '${var.adv != "" && length(5) > 0}', error_message: "x" }] }));
+def("templates", "error-in-precondition", (m) => void (lifecycle(vpc(m)).precondition = [{ condition: "${var.cpu > 0 && sum([]) > 0}", error_message: "x" }]));
+def("templates", "error-in-provider-config", (m) => void (providerList(m)[0].project_id = '${element([], 0)}'));
+def("templates", "error-in-module-argument", (m, r) => void (ensureNet(m, r).cidr = '${element([], 0)}'));
+def("templates", "error-in-check-assert", (m) => void m.put("check", "adv", { assert: [{ condition: "${var.cpu > 0 && one([1, 2]) > 0}", error_message: "x" }] }));
+def("templates", "cidrsubnet-valid-into-cidr", (m) => void (vpc(m).cidr = '${cidrsubnet("10.0.0.0/8", 8, 3)}'));
+def("templates", "cidrsubnet-valid-into-bad-cidr", (m) => void (vpc(m).cidr = '${cidrsubnet("10.0.0.0/8", 8, 300)}'));
+def("templates", "jsondecode-number-into-cpu", (m) => void (db(m).milli_cpu = '${jsondecode("3")}'));
+def("module-calls", "count-zero", (m, r) => void (ensureNet(m, r).count = 0));
+def("module-calls", "for-each-toset", (m, r) => {
+  Object.assign(ensureNet(m, r), { for_each: '${toset(["10.1.0.0/16"])}', cidr: "${each.value}" });
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", 'module.net["10.1.0.0/16"].');
+});
+def("module-calls", "for-each-list-template", (m, r) => void Object.assign(ensureNet(m, r), { for_each: '${["a"]}' }));
+def("module-calls", "source-trailing-slash", (m, r) => void (ensureNet(m, r).source = "./modules/net/"));
+def("module-calls", "source-without-dot", (m, r) => void (ensureNet(m, r).source = "modules/net"));
+def("module-calls", "source-backslashes", (m, r) => void (ensureNet(m, r).source = ".\\modules\\net"));
+def("module-calls", "argument-list-for-string", (m, r) => void (ensureNet(m, r).cidr = ["10.0.0.0/16"]));
+def("module-calls", "argument-number-for-string", (m, r) => void (ensureNet(m, r).cidr = 10));
+def("module-calls", "argument-from-local-list", (m, r) => {
+  setLocal(m, "cidrs", ["10.0.0.0/16"]);
+  ensureNet(m, r).cidr = "${local.cidrs}";
+});
+def("module-calls", "each-without-for-each", (m, r) => void (ensureNet(m, r).cidr = "${each.value}"));
+def("module-calls", "count-index-without-count", (m, r) => void (ensureNet(m, r).cidr = "10.${count.index}.0.0/16"));
+def("module-calls", "providers-default-explicit", (m, r) => void (ensureNet(m, r).providers = { tsdb: "tsdb" }));
+def("module-calls", "output-of-counted-module-unindexed-splat", (m, r) => {
+  ensureNet(m, r).count = 1;
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", "module.net[*].");
+});
+def("variables-outputs", "output-of-each", (m) => void m.put("output", "adv", { value: "${each.key}" }));
+def("variables-outputs", "output-value-function-error-object", (m) => void m.put("output", "adv", { value: { a: '${element([], 0)}' } }));
+def("variables-outputs", "output-description-template", (m) => void m.put("output", "adv", { value: 1, description: "${var.name_prefix}" }));
+def("variables-outputs", "variable-default-null-typed", vo_("adv", { type: "number", default: null }));
+def("variables-outputs", "variable-validation-uses-function-error", vo_("adv", { type: "string", default: "a", validation: [{ condition: "${length(var.adv) > 0 && tobool(\"maybe\")}", error_message: "x" }] }));
+function vo_(name, body) {
+  return variable(name, body);
+}
+def("provider-aliases", "unused-alias-wrong-type", (m) => void providerList(m).push({ alias: "west", project_id: ["x"] }));
+def("provider-aliases", "unused-alias-unknown-argument", (m) => void providerList(m).push({ alias: "west", nope: 1 }));
+def("provider-aliases", "unused-alias-undeclared-variable", (m) => void providerList(m).push({ alias: "west", project_id: "${var.nope}" }));
+def("provider-aliases", "unused-alias-function-error", (m) => void providerList(m).push({ alias: "west", project_id: "${element([], 0)}" }));
+def("provider-aliases", "used-alias-unknown-argument", (m) => {
+  providerList(m).push({ alias: "west", nope: 1 });
+  addRes(m, "tsdb_vpcs", "west", { provider: "tsdb.west", cidr: "10.8.0.0/16", region_code: "us-west-2" });
+});
+def("provider-aliases", "alias-used-by-data-only", (m) => {
+  providerList(m).push({ alias: "west", project_id: ["x"] });
+  addRes(m, "tsdb_products", "west", { provider: "tsdb.west" }, "data");
+});
+def("provider-aliases", "containerbackup-unused-bad-project", (m) => void (rootOf(m, "provider").provider.containerbackup = { project: "BAD PROJECT" }));
+
+// third round: references with types validate knows (resource and data attributes), map keys, odd values
+def("references", "string-attribute-into-map", channel({ labels: "${tsdb_vpcs.main.name}" }));
+def("references", "string-attribute-into-set", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "${tsdb_vpcs.main.cidr}" }));
+def("references", "list-attribute-into-number", dbSet({ vpc_id: "${data.tsdb_vpcs.all.vpcs}" }));
+def("references", "object-attribute-into-string", dbSet({ name: "${data.tsdb_service.existing.spec}" }));
+def("references", "number-attribute-into-string", dbSet({ name: "${tsdb_vpcs.main.vpcs_id}" }));
+def("references", "string-attribute-into-number", dbSet({ storage_gb: "${tsdb_vpcs.main.name}" }));
+def("references", "string-attribute-into-bool", dbSet({ paused: "${tsdb_vpcs.main.name}" }));
+def("references", "whole-resource-into-string", dbSet({ name: "${tsdb_vpcs.main}" }));
+def("references", "whole-resource-into-nested-object", objStore((b) => void (b.credentials = "${tsdb_vpcs.main}")));
+def("references", "nested-list-index-attribute", dbSet({ name: "${data.tsdb_products.catalog.products[0].plans[0].region_code}" }));
+def("references", "nested-list-attribute-without-index", dbSet({ name: "${data.tsdb_products.catalog.products.name}" }));
+def("references", "splat-into-string", dbSet({ name: "${data.tsdb_products.catalog.products[*].name}" }));
+def("references", "splat-into-set", peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "${data.tsdb_vpcs.all.vpcs[*].cidr}" }));
+def("references", "map-attribute-key", channel({ description: '${containerbackup_restore_channel.channel.effective_labels["team"]}' }));
+def("references", "self-reference-attribute", dbSet({ name: "${tsdb_service.db.hostname}" }));
+def("references", "counted-resource-splat-into-list", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "${tsdb_vpcs.many[*].cidr}" })(m);
+});
+def("references", "for-each-resource-values", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.7.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  m.put("output", "adv", { value: "${[for v in values(tsdb_vpcs.keyed) : v.cidr]}" });
+});
+def("references", "for-each-resource-index-number", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.7.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  m.put("output", "adv", { value: "${tsdb_vpcs.keyed[0].cidr}" });
+});
+def("references", "counted-resource-index-string", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  m.put("output", "adv", { value: '${tsdb_vpcs.many["a"].cidr}' });
+});
+def("references", "counted-resource-index-out-of-range", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.6.${count.index}.0/24", region_code: "us-east-1" });
+  m.put("output", "adv", { value: "${tsdb_vpcs.many[5].cidr}" });
+});
+def("conversions", "labels-template-keys", channel({ labels: { "${var.name_prefix}": "x" } }));
+def("conversions", "labels-number-keys", channel({ labels: { 1: "a" } }));
+def("conversions", "labels-empty-key", channel({ labels: { "": "x" } }));
+def("conversions", "labels-upper-key", channel({ labels: { Team: "x" } }));
+def("conversions", "labels-long-value", channel({ labels: { team: "x".repeat(100) } }));
+def("conversions", "read-replica-nodes-exponent", dbSet({ read_replica_source: "${tsdb_vpcs.main.id}", read_replica_nodes: raw("1e0") }));
+def("conversions", "ha-replicas-negative", dbSet({ ha_replicas: -1 }));
+def("conversions", "password-empty", dbSet({ password: "" }));
+def("conversions", "environment-tag-empty", dbSet({ environment_tag: "" }));
+def("conversions", "environment-tag-number", dbSet({ environment_tag: 1 }));
+def("conversions", "name-very-long", dbSet({ name: "n".repeat(300) }));
+def("conversions", "name-newline", dbSet({ name: "a\nb" }));
+def("conversions", "name-template-only-spaces", dbSet({ name: "${\" \"}" }));
+def("conversions", "cidr-ipv6", (m) => void (vpc(m).cidr = "2001:db8::/32"));
+def("conversions", "cidr-host-bits-set", (m) => void (vpc(m).cidr = "10.0.0.1/16"));
+def("conversions", "cidr-slash-33", (m) => void (vpc(m).cidr = "10.0.0.0/33"));
+def("conversions", "region-uppercase", (m) => void (vpc(m).region_code = "US-EAST-1"));
+def("conversions", "timeouts-create-hours-minutes", (m) => void (vpc(m).timeouts = { create: "1h30m" }));
+def("conversions", "timeouts-create-days", (m) => void (vpc(m).timeouts = { create: "1d" }));
+def("conversions", "timeouts-create-negative", (m) => void (vpc(m).timeouts = { create: "-5m" }));
+def("conversions", "timeouts-create-fraction", (m) => void (vpc(m).timeouts = { create: "1.5h" }));
+def("conversions", "timeouts-create-empty", (m) => void (vpc(m).timeouts = { create: "" }));
+
+// fourth round: variable types and defaults, block shapes of resources, refactoring between module calls
+vo("list-string-default-string", { type: "list(string)", default: "a" });
+vo("map-any-default-mixed", { type: "map(any)", default: { a: [1], b: "x" } });
+vo("map-any-default-numbers-strings", { type: "map(any)", default: { a: 1, b: "x" } });
+vo("object-default-null-attribute", { type: "object({ a = string })", default: { a: null } });
+vo("set-number-default-strings", { type: "set(number)", default: ["1", "2"] });
+vo("list-object-default-missing-attribute", { type: "list(object({ a = string, b = number }))", default: [{ a: "x" }] });
+vo("optional-with-default-null", { type: "object({ a = optional(string, null) })", default: {} });
+vo("validation-message-references-variable", { type: "string", default: "a", validation: [{ condition: '${var.adv != ""}', error_message: "Got ${var.adv}." }] });
+vo("validation-message-other-variable", { type: "string", default: "a", validation: [{ condition: '${var.adv != ""}', error_message: "Prefix ${var.name_prefix}." }] });
+vo("validation-condition-function-error-on-default", { type: "string", default: "abc", validation: [{ condition: '${can(regex("^x", var.adv))}', error_message: "must start with x" }] });
+vo("type-any-default-null", { type: "any", default: null });
+vo("nullable-false-with-default", { type: "string", nullable: false, default: "x" });
+vo("sensitive-null", { type: "string", sensitive: null, default: "x" });
+vo("ephemeral-with-default-used-in-output", { type: "string", ephemeral: true, default: "x" });
+def("false-positive-shapes", "resource-group-empty-array", (m) => void (vpcRoot(m).resource.tsdb_vpcs.extra_empty = []));
+def("false-positive-shapes", "resource-type-empty-array", (m) => void (rootOf(m, "resource").resource.tsdb_peering_connection = []));
+def("false-positive-shapes", "resource-root-array-of-groups", (m) => {
+  const root = vpcRoot(m);
+  root.resource = [root.resource, { tsdb_vpcs: { second: { cidr: "10.40.0.0/16", region_code: "us-east-1" } } }];
+});
+def("false-positive-shapes", "resource-duplicate-across-array-groups", (m) => {
+  const root = vpcRoot(m);
+  root.resource = [root.resource, { tsdb_vpcs: { main: { cidr: "10.40.0.0/16", region_code: "us-east-1" } } }];
+});
+def("false-positive-shapes", "variable-group-array", (m) => {
+  const root = rootOf(m, "variable");
+  root.variable = [root.variable, { adv: { type: "string", default: "x" } }];
+});
+def("false-positive-shapes", "output-group-array-duplicate", (m) => {
+  const root = rootOf(m, "output");
+  root.output = [root.output, { db_hostname: { value: "x" } }];
+});
+def("false-positive-shapes", "argument-key-trailing-space", (m) => void (vpc(m)["cidr "] = "10.0.0.0/16"));
+def("false-positive-shapes", "argument-key-empty", (m) => void (vpc(m)[""] = "x"));
+def("false-positive-shapes", "locals-key-empty", localRef("", 1));
+def("addresses", "moved-between-module-calls", (m, r) => {
+  ensureNet(m, r);
+  replaceList(m, "moved", { from: "module.old_net", to: "module.net" });
+});
+def("addresses", "moved-module-to-undeclared-module", (m, r) => {
+  ensureNet(m, r);
+  replaceList(m, "moved", { from: "module.net", to: "module.other" });
+});
+def("addresses", "moved-resource-into-module-call", (m, r) => {
+  ensureNet(m, r);
+  replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: "module.net.tsdb_vpcs.this" });
+});
+def("addresses", "import-for-each-list-each-value", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16", b: "10.31.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  rootOf(m, "import").import = [{ for_each: '${["a", "b"]}', to: "tsdb_vpcs.keyed[each.value]", id: "${each.value}" }];
+});
+def("addresses", "import-for-each-map", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  rootOf(m, "import").import = [{ for_each: { a: "1" }, to: "tsdb_vpcs.keyed[each.key]", id: "${each.value}" }];
+});
+def("addresses", "import-to-data-in-module", importTo("module.net.data.tsdb_vpcs.all"));
+def("addresses", "removed-module-resource", (m) => void replaceList(m, "removed", { from: "module.net.tsdb_vpcs.this", lifecycle: { destroy: false } }));
+def("checks", "scoped-data-provider-alias", (m) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  m.put("check", "adv", { data: { tsdb_products: { p: { provider: "tsdb.east" } } }, assert: [{ condition: "${length(data.tsdb_products.p.products) >= 0}", error_message: "x" }] });
+});
+def("checks", "assert-references-resource", (m) => void m.put("check", "adv", { assert: [{ condition: '${tsdb_vpcs.main.cidr != ""}', error_message: "x" }] }));
+def("checks", "scoped-data-referenced-outside", (m) => {
+  m.put("check", "adv", { data: { tsdb_products: { p: {} } }, assert: [{ condition: "${length(data.tsdb_products.p.products) >= 0}", error_message: "x" }] });
+  m.put("output", "adv", { value: "${data.tsdb_products.p.id}" });
+});
+def("checks", "assert-message-template", (m) => void m.put("check", "adv", { assert: [{ condition: "${var.cpu > 0}", error_message: "cpu is ${var.cpu}" }] }));
+
+// fifth round: self and iterators, validation scopes
+def("meta-arguments", "self-unknown-attribute-in-provisioner", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${self.nope}" } }));
+def("meta-arguments", "self-unknown-attribute-in-connection", (m) => void Object.assign(vpc(m), { connection: { host: "${self.nope}" }, provisioner: { "remote-exec": { inline: ["echo"] } } }));
+def("meta-arguments", "self-nested-block-in-postcondition", (m) => void (lifecycle(vpc(m)).postcondition = [{ condition: "${self.timeouts == null}", error_message: "x" }]));
+def("meta-arguments", "self-in-data-postcondition", (m) => void addRes(m, "tsdb_vpcs", "after", { lifecycle: { postcondition: [{ condition: "${length(self.vpcs) >= 0}", error_message: "x" }] } }, "data"));
+def("meta-arguments", "self-unknown-in-data-postcondition", (m) => void addRes(m, "tsdb_vpcs", "after", { lifecycle: { postcondition: [{ condition: "${self.nope != null}", error_message: "x" }] } }, "data"));
+def("meta-arguments", "data-lifecycle-prevent-destroy", (m) => void addRes(m, "tsdb_vpcs", "after", { lifecycle: { prevent_destroy: true } }, "data"));
+def("meta-arguments", "dynamic-for-each-empty-map", (m) => void (db(m).dynamic = { timeouts: { for_each: {}, content: { create: "${timeouts.value}" } } }));
+def("meta-arguments", "dynamic-iterator-unknown-attribute", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', content: { create: "${timeouts.nope}" } } }));
+def("meta-arguments", "dynamic-iterator-named-each", (m) => void (db(m).dynamic = { timeouts: { for_each: '${["45m"]}', iterator: "each", content: { create: "${each.value}" } } }));
+def("meta-arguments", "every-meta-argument-valid", extraVpc({ count: 1, provider: "tsdb", depends_on: ["tsdb_service.db"], lifecycle: { create_before_destroy: true, prevent_destroy: false, ignore_changes: ["name"], replace_triggered_by: ["tsdb_service.db"] } }));
+vo("validation-references-local", { type: "string", default: "a", validation: [{ condition: "${var.adv != local.prefix}", error_message: "x" }] });
+vo("validation-references-data-source", { type: "string", default: "a", validation: [{ condition: "${var.adv != data.tsdb_products.catalog.id}", error_message: "x" }] });
+vo("validation-references-resource", { type: "string", default: "a", validation: [{ condition: "${var.adv != tsdb_vpcs.main.id}", error_message: "x" }] });
+vo("validation-self", { type: "string", default: "a", validation: [{ condition: '${self != ""}', error_message: "x" }] });
+def("variables-outputs", "output-sensitive-and-ephemeral", (m) => void m.put("output", "adv", { value: "x", sensitive: true, ephemeral: true }));
+def("variables-outputs", "output-precondition-references-resource", (m) => void m.put("output", "adv", { value: "${tsdb_vpcs.main.id}", precondition: [{ condition: '${tsdb_vpcs.main.cidr != ""}', error_message: "x" }] }));
+def("references", "workspace-in-name", (m) => void (vpc(m).name = "vpc-${terraform.workspace}"));
+def("references", "count-from-variable-length", (m) => {
+  if (!m.features.has("var:counts")) m.put("variable", "counts", { type: "list(number)", default: [1, 2] });
+  extraVpc({ count: "${length(var.counts)}" })(m);
+});
+def("references", "path-root-and-cwd", localRef("p", "${path.root}/${path.cwd}"));
+def("references", "terraform-applying", localRef("p", "${terraform.applying}"));
+
+// sixth round: which files are part of the module
+def("multi-file-duplicates", "hidden-file-duplicate-resource", (m) => void (m.files[".backup.tf.json"] = { resource: { tsdb_vpcs: { main: { cidr: "10.0.0.0/16", region_code: "us-east-1" } } } }));
+def("multi-file-duplicates", "hidden-file-invalid-json", (m) => void (m.files[".draft.tf.json"] = raw("{ not json")));
+def("multi-file-duplicates", "plain-json-file-ignored", (m) => void (m.files["settings.json"] = { resource: { tsdb_vpcs: { main: {} } } }));
+def("multi-file-duplicates", "upper-case-extension-file", (m) => void (m.files["extra.TF.JSON"] = { resource: { tsdb_vpcs: { main: {} } } }));
+def("multi-file-duplicates", "override-suffix-file", (m) => void (m.files["network_override.tf.json"] = { resource: { tsdb_vpcs: { main: { name: "overridden" } } } }));
+def("multi-file-duplicates", "override-adds-unknown-argument", (m) => void (m.files["override.tf.json"] = { resource: { tsdb_vpcs: { main: { nope: 1 } } } }));
+
+text("crlf-with-trailing-comma", (t) => t.replace(/("[^"\n]*"|\d|true|false|null|[}\]])(\s*\n\s*})/, "$1,$2").replace(/\n/g, "\r\n"));
+text("crlf-with-missing-comma", (t) => t.replace(/,\n/, "\n").replace(/\n/g, "\r\n"));
+text("tabs-indentation", (t) => t.replace(/^( {2})+/gm, (s) => "\t".repeat(s.length / 2)));
+text("no-trailing-newline", (t) => t.replace(/\s+$/, ""));
+text("leading-blank-lines", (t) => "\n\n\n" + t);
+text("minified-one-line", (t) => JSON.stringify(JSON.parse(t)));
+text("minified-with-trailing-comma", (t) => JSON.stringify(JSON.parse(t)).replace(/}$/, ",}"));
+text("byte-order-mark-crlf", (t) => "\ufeff" + t.replace(/\n/g, "\r\n"));
+text("exponent-upper", (t) => t.replace(/: (\d+)(,?\n)/, ": $1E0$2"));
+text("exponent-negative", (t) => t.replace(/: (\d+)(,?\n)/, ": $1e-0$2"));
+text("number-plus-exponent", (t) => t.replace(/: (\d+)(,?\n)/, ": $1e+0$2"));
+text("escaped-solidus-comment-key", (t) => t.replace(/^\{/, '{\n  "\\/\\/": "comment written with escapes",'));
+text("escaped-key-dollar-brace", (t) => t.replace(/"demo"/, '"\\u0024{var.cpu}"'));
+text("trailing-block-comment", (t) => t + "/* end */\n");
+text("nul-byte-outside-string", (t) => t.replace(/\n/, "\n\u0000"));
+text("second-object-after-crlf", (t) => t.replace(/\n/g, "\r\n") + "{}\r\n");
+text("emoji-in-value-raw", (t) => t.replace(/"demo"/, '"demo-\u{1F680}"'));
+text("escaped-emoji-surrogates", (t) => t.replace(/"demo"/, '"demo-\\ud83d\\ude80"'));
+
+text("crlf-with-missing-argument", (t) => t.replace(/\n(\s*)"cidr": "[^"]*",?/, "").replace(/\n/g, "\r\n"));
+text("tabs-in-strings-escaped", (t) => t.replace(/"demo"/, '"de\\tmo"'));
+
 export const MUTATIONS = M;
 export const TEXT_MUTATIONS = T;
