@@ -2,8 +2,9 @@
 // that is written whole or not at all.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseImportList, run } from "../../cli/commands/import.js";
+import { runCommand, type CommandOutput } from "../support/command-output.js";
 import { PROJECT, createEstate, tempDir, type Estate } from "./fixture.js";
 
 let estate: Estate;
@@ -24,24 +25,8 @@ afterAll(async () => {
   await estate?.close();
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await run(argv);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+function cli(...argv: string[]): Promise<CommandOutput> {
+  return runCommand(run, argv);
 }
 
 describe("schemaform import", () => {
