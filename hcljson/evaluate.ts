@@ -373,7 +373,9 @@ function call(name: string, values: Known[], expand: boolean): Known {
   return UNKNOWN;
 }
 
-const callFailed = (name: string, why: string): never => fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
+function callFailed(name: string, why: string): never {
+  return fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
+}
 const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
 const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v !== null && typeof v === "object" && !Array.isArray(v);
@@ -533,21 +535,16 @@ function fromJson(v: unknown): Known {
  * has, or a network number that does not fit are the call's errors; IPv6 is left unknown.
  */
 function cidrsubnet(prefix: string, newbits: Known, netnum: Known): Known {
-  const slash = prefix.indexOf("/");
-  const address = slash < 0 ? prefix : prefix.slice(0, slash);
-  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
-  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return UNKNOWN;
-  const octets = address.split(".");
-  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
-  if (!valid) callFailed("cidrsubnet", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
+  const parsed = ipv4Prefix(prefix);
+  if (parsed === "ipv6") return UNKNOWN;
+  if (parsed === null) callFailed("cidrsubnet", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
   const extra = asNumber(newbits);
   const n = asNumber(netnum);
   if (extra === UNKNOWN || n === UNKNOWN || !Number.isInteger(extra) || !Number.isInteger(n)) return UNKNOWN;
-  const bits = Number(bitsText);
+  const { base, bits } = parsed;
   if (extra < 0 || n < 0) return UNKNOWN;
   if (bits + extra > 32) callFailed("cidrsubnet", `insufficient address space to extend prefix of ${bits} by ${extra}`);
   if (n >= 2 ** extra) callFailed("cidrsubnet", `prefix extension of ${extra} does not accommodate a subnet numbered ${n}`);
-  const base = octets.reduce((acc, o) => acc * 256 + Number(o), 0);
   const size = 2 ** (32 - bits);
   const network = base - (base % size) + n * 2 ** (32 - bits - extra);
   return `${[24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join(".")}/${bits + extra}`;
@@ -558,20 +555,15 @@ function cidrsubnet(prefix: string, newbits: Known, netnum: Known): Known {
  * the error Terraform reports (so `can(cidrhost(var.cidr, 0))` is false). IPv6 is left unknown.
  */
 function cidrhost(prefix: string, hostnum: Known): Known {
-  const slash = prefix.indexOf("/");
-  const address = slash < 0 ? prefix : prefix.slice(0, slash);
-  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
-  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return UNKNOWN;
-  const octets = address.split(".");
-  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
-  if (!valid) fail("Invalid function argument", `Invalid value for "prefix" parameter: invalid CIDR expression: invalid CIDR address: ${prefix}.`);
+  const parsed = ipv4Prefix(prefix);
+  if (parsed === "ipv6") return UNKNOWN;
+  if (parsed === null) fail("Invalid function argument", `Invalid value for "prefix" parameter: invalid CIDR expression: invalid CIDR address: ${prefix}.`);
   const n = asNumber(hostnum);
   if (n === UNKNOWN || !Number.isInteger(n)) return UNKNOWN;
-  const bits = Number(bitsText);
+  const { base, bits } = parsed;
   const size = 2 ** (32 - bits);
   const host = n < 0 ? size + n : n;
   if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} bits cannot accommodate a host numbered ${n}.`);
-  const base = octets.reduce((acc, o) => acc * 256 + Number(o), 0);
   const network = base - (base % size);
   const value = network + host;
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
@@ -601,4 +593,16 @@ function regex(pattern: string, text: string): Known {
   const match = re.exec(text);
   if (match === null) fail("Error in function call", `Call to function "regex" failed: pattern did not match any part of the given string.`);
   return match.length === 1 ? match[0] : UNKNOWN;
+}
+
+/** An IPv4 prefix "a.b.c.d/n" as its address and bits; "ipv6" for an IPv6 one (left unknown); null when invalid. */
+function ipv4Prefix(prefix: string): { base: number; bits: number } | "ipv6" | null {
+  const slash = prefix.indexOf("/");
+  const address = slash < 0 ? prefix : prefix.slice(0, slash);
+  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
+  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return "ipv6";
+  const octets = address.split(".");
+  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
+  if (!valid) return null;
+  return { base: octets.reduce((acc, o) => acc * 256 + Number(o), 0), bits: Number(bitsText) };
 }
