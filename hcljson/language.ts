@@ -1333,18 +1333,22 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
     ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type string.', value, address, path);
     return;
   }
-  const type = kind === K_NULL ? null : kind === K_ARRAY ? "tuple" : kind === K_NUMBER ? "number" : "bool";
+  unsuitableForEach(ctx, kind === K_NULL ? null : kind === K_ARRAY ? "tuple" : kind === K_NUMBER ? "number" : "bool", value, address, path);
+}
+
+/** Terraform's error for a for_each value of `type` (null: the value is null). */
+function unsuitableForEach(ctx: Ctx, type: string | null, value: number, address: string | null, path: string | null): void {
   if (type === null) {
     ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is null. A map, or set of strings is allowed.', value, address, path);
-  } else {
-    ctx.error(
-      "for-each",
-      `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
-      value,
-      address,
-      path,
-    );
+    return;
   }
+  ctx.error(
+    "for-each",
+    `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
+    value,
+    address,
+    path,
+  );
 }
 
 /**
@@ -1367,18 +1371,7 @@ function checkForEachValue(ctx: Ctx, text: string, value: number, address: strin
   }
   const known = templateKnownValue(ctx, info);
   if (known === UNKNOWN || (known !== null && typeof known === "object" && !Array.isArray(known))) return;
-  if (known === null) {
-    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is null. A map, or set of strings is allowed.', value, address, path);
-    return;
-  }
-  const type = Array.isArray(known) ? "tuple" : typeof known === "boolean" ? "bool" : typeof known;
-  ctx.error(
-    "for-each",
-    `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
-    value,
-    address,
-    path,
-  );
+  unsuitableForEach(ctx, known === null ? null : Array.isArray(known) ? "tuple" : typeof known === "boolean" ? "bool" : typeof known, value, address, path);
 }
 
 // ---------------------------------------------------------------------------------------------
