@@ -30,11 +30,12 @@
 //   BENCH_APPLY_RUNS       applies per size, same form (default "1:5,100:3,500:2,2000:1")
 //   BENCH_LAUNCHES         handshake launches (default 15)
 //   BENCH_ANCHOR           "0" leaves the Go anchor out
+//   BENCH_OUT              where to write the results (default bench/results/provider.json)
 //   BENCH_FLOOR_SIZE       size of the reattached-process floor for ours ("" or "0": none; default 500)
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { PROVIDER_BUNDLE, ROOT, bundleProvider } from "../scripts/bundle-provider.mjs";
 import { log, median, round } from "./stats.mjs";
 
@@ -439,10 +440,10 @@ async function main() {
     notes:
       "Subjects alternate within each round (order rotated per round). plan = `terraform plan -detailed-exitcode` (refresh, no changes) after one untimed apply; apply = `terraform apply -auto-approve` of N creates from no state, with a fresh platform (ours) / store (anchor) directory each round. Values are medians over `rounds`; ratios are ratios of medians; cpu = the same for CPU time (user + system, GNU time) of Terraform and the plugin processes it started and waited for (less sensitive to a busy machine; a provider process that outlives Terraform, detached, would not be counted). handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), ours against `node -e console.log(1)` interleaved, after one launch that wrote the V8 code cache. where_the_time_goes_n1 = one plan per subject under TF_LOG=trace at the smallest size (millisecond timestamps; logging itself adds time): launches per plan, per launch the handshake (start -> 'using plugin'), 'using plugin' -> first RPC, each RPC up to Terraform's next log line about the provider, Close -> process exit. ours_reattached = ours planned against one provider process started beforehand (TF_REATTACH_PROVIDERS), the floor without start-ups.",
   };
-  const out = join(ROOT, "bench", "results", "provider.json");
+  const out = env.BENCH_OUT ? resolve(env.BENCH_OUT) : join(ROOT, "bench", "results", "provider.json");
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  log(`wrote ${join("bench", "results", "provider.json")}`);
+  log(`wrote ${out}`);
 }
 
 try {
