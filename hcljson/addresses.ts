@@ -4,7 +4,7 @@
 // resources or both modules, and removed names a managed resource or a module, never one
 // instance. Wording and positions follow Terraform 1.11.
 import { addressOf, quote, repetitionOf, type BlockDecl, type Ctx } from "./context.js";
-import { K_ARRAY, K_NULL, type JsonDoc } from "./parser.js";
+import { K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "./parser.js";
 import { hasTemplate, parseTraversal, type TraversalStep } from "./templates.js";
 
 export function checkAddresses(ctx: Ctx): void {
@@ -113,10 +113,15 @@ function checkImportTarget(ctx: Ctx, decl: BlockDecl, judged: Set<BlockDecl>): v
   const toKey = args.get("to");
   if (toKey === undefined || !doc.isString(toKey + 1)) return;
   const address = parseAddress(doc.str(toKey + 1));
-  if (!address || address.kind !== "resource" || address.inModule) return;
-  const target = ctx.declared.resource.get(address.type)?.get(address.name);
+  if (!address || address.kind !== "resource") return;
   const providerKey = args.get("provider");
   const provider = providerKey !== undefined && doc.isString(providerKey + 1) ? doc.str(providerKey + 1) : null;
+  if (address.inModule) {
+    // a module's resources take their providers from the module call
+    if (provider !== null) ctx.errorAtProperty("import", "Invalid import provider argument: The provider argument can only be specified in import blocks that will generate configuration. Use the providers argument within the module block to configure providers for all resources within a module, including imported resources.", providerKey!, "import", "provider");
+    return;
+  }
+  const target = ctx.declared.resource.get(address.type)?.get(address.name);
   if (!target) {
     if (provider !== null && !providerDeclared(ctx, provider)) {
       ctx.error("import", `Provider configuration not present: The import block names provider ${quote(provider)}, which is not configured in this module (no provider block with that alias).`, providerKey! + 1, "import", "provider");
@@ -136,6 +141,8 @@ function checkImportTarget(ctx: Ctx, decl: BlockDecl, judged: Set<BlockDecl>): v
   // a string key without for_each; an expression key only when the target repeats not at all (with count, not checked)
   else if (key !== null && typeof key.key === "string" && repetition !== "for_each") problem = "The target resource does not use for_each.";
   else if (key !== null && key.key === null && repetition === null) problem = "The target resource does not use for_each.";
+  // each.key of a literal map is a string: with count, validate knows that key cannot be an index
+  else if (key !== null && key.key === null && repetition === "count" && /\[\s*each\.key\s*\]$/.test(doc.str(toKey + 1)) && literalMapForEach(doc, args.get("for_each"))) problem = "The target resource does not use for_each.";
   else if (key === null && repetition === "count") problem = "The target resource is using count.";
   else if (key === null && repetition === "for_each") problem = "The target resource is using for_each.";
   // Terraform reports the first of these per target resource
@@ -171,6 +178,11 @@ function checkImportRepeated(ctx: Ctx, decl: BlockDecl, imported: Map<string, Bl
   const p = file.lines.position(start);
   ctx.use(decl.file);
   ctx.error("import", `Duplicate import configuration for ${quote(target)}: An import block for the resource ${quote(target)} was already declared at ${file.name}:${p.line},${p.column}. A resource can have only one import block.`, toKey + 1, "import", "to");
+}
+
+/** Whether an import's for_each (its key node) is a literal JSON object: a map, whose keys are strings. */
+function literalMapForEach(doc: JsonDoc, key: number | undefined): boolean {
+  return key !== undefined && doc.kinds[key + 1] === K_OBJECT;
 }
 
 /** The provider configuration a resource uses: its `provider` argument, or its type's prefix. */

@@ -11,6 +11,7 @@ import { K_STRING } from "./parser.js";
 import { locate } from "./resource.js";
 import { declaredLocals } from "./language.js";
 import { suggest } from "./suggest.js";
+import { builtinType } from "./builtin-types.js";
 import { formatTraversal, type TraversalStep } from "./templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "./typeexpr.js";
 
@@ -453,6 +454,15 @@ function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     }
     // a splat ("[*]") makes a list of what follows it: the type computed is an element's
     attributeType = steps.some((x) => x.kind === "splat") ? undefined : t;
+  } else if (!decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+    // Terraform's built-in types (builtin-types.ts): their attributes are known, their values not
+    const builtin = builtinType(kind, type);
+    const name = rest[0]!.name;
+    if (builtin && !builtin.attributes.has(name)) {
+      const hint = suggest(name, builtin.attributes.keys());
+      ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);
+      return null;
+    }
   }
   return { decl, kind, type, attribute, attributeType };
 }

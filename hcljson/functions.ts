@@ -140,6 +140,19 @@ const NEEDS_ONE: Record<string, string> = {
 
 /** Our providers declare no functions: `provider::tsdb::x(…)` is never a function. */
 const PROVIDERS_WITHOUT_FUNCTIONS = new Set(["tsdb", "containerbackup"]);
+/** The built-in provider's functions (Terraform 1.8+), when the module declares it in required_providers. */
+const BUILTIN_PROVIDER_FUNCTIONS = new Set(["encode_tfvars", "decode_tfvars", "encode_expr"]);
+
+/**
+ * The local names in the required_providers of the module being checked (set by module.ts for
+ * each module it reads; null: unknown, then only our own providers' names are judged). A provider
+ * function of a provider the module does not declare is unknown to Terraform.
+ */
+let declaredProviders: ReadonlySet<string> | null = null;
+
+export function setDeclaredProviders(names: ReadonlySet<string> | null): void {
+  declaredProviders = names;
+}
 
 type ParamType = "number" | "string" | "bool" | null;
 
@@ -195,8 +208,12 @@ export function checkCall(name: string, argc: number, expand: boolean): CallProb
       const rest = name.slice(sep + 2);
       const inner = rest.indexOf("::");
       const provider = inner < 0 ? rest : rest.slice(0, inner);
-      if (!PROVIDERS_WITHOUT_FUNCTIONS.has(provider) || inner < 0) return null;
       const fn = rest.slice(inner + 2);
+      const undeclared = declaredProviders !== null && !declaredProviders.has(provider);
+      const unknownBuiltin = provider === "terraform" && !BUILTIN_PROVIDER_FUNCTIONS.has(fn);
+      if (inner < 0) return { summary: "Unknown provider function", detail: 'The function call must include the provider name after the "provider::" prefix.', at: "name" };
+      if (!(PROVIDERS_WITHOUT_FUNCTIONS.has(provider) || undeclared || unknownBuiltin)) return null;
+      if (unknownBuiltin && !undeclared) return { summary: "Unknown provider function", detail: `The function ${JSON.stringify(fn)} is not available from the provider "terraform".`, at: "name" };
       return {
         summary: "Unknown provider function",
         detail: `There is no function named "${name}". Ensure that provider name "${provider}" is declared in this module's required_providers block, and that this provider offers a function named "${fn}".`,

@@ -8,6 +8,7 @@ import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "
 import { suggest } from "./suggest.js";
 import { typeKeys } from "../generated/registry.js";
 import { satisfiesAll } from "./versions.js";
+import { BUILTIN_PROVIDER, builtinType, isBuiltinKey } from "./builtin-types.js";
 import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
 import { parseTemplate } from "./expressions.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
@@ -125,6 +126,8 @@ const OUTPUT = spec(
   { precondition: { labels: 0, body: condition } },
 );
 const MODULE = spec({ source: { kind: "string", required: true }, version: "constraint", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
+// in an override file a module call is merged into the primary one: it need not repeat the source
+const MODULE_OVERRIDE = spec({ source: "string", version: "constraint", providers: "providers", count: "count", for_each: "for_each", depends_on: "refs" }, {}, "expr");
 const TERRAFORM = spec(
   { required_version: "constraint", experiments: "literal", language: "literal" },
   {
@@ -391,25 +394,29 @@ function checkOurType(ctx: Ctx, blockType: "resource" | "data" | "ephemeral", ke
   if (type === lastTypeFine && blockType === lastKindFine) return;
   const underscore = type.indexOf("_");
   const provider = (underscore < 0 ? type : type.slice(0, underscore)).toLowerCase();
-  if (!OUR_PROVIDERS.has(provider) || OUR_TYPES.has(`${blockType}.${type}`)) {
+  // Terraform's built-in provider ("terraform_…", builtin-types.ts) is checked the same way
+  const builtin = provider === "terraform" && underscore > 0;
+  if (!(OUR_PROVIDERS.has(provider) || builtin) || OUR_TYPES.has(`${blockType}.${type}`) || isBuiltinKey(`${blockType}.${type}`)) {
     lastTypeFine = type;
     lastKindFine = blockType;
     return;
   }
+  const source = builtin ? BUILTIN_PROVIDER : `schemaform/${provider}`;
+  const has = (k: string) => OUR_TYPES.has(k) || isBuiltinKey(k);
   const other = blockType === "resource" ? "data" : "resource";
   if (blockType === "ephemeral") {
-    // our providers have no ephemeral resources
-    ctx.error("unknown-type", `Invalid ephemeral resource: The provider schemaform/${provider} does not support ephemeral resource type ${quote(type)}.`, key, null, null);
+    // neither our providers nor the built-in one have ephemeral resources
+    ctx.error("unknown-type", `Invalid ephemeral resource: The provider ${source} does not support ephemeral resource type ${quote(type)}.`, key, null, null);
   } else if (blockType === "resource") {
-    const hint = OUR_TYPES.has(`data.${type}`)
+    const hint = has(`data.${type}`)
       ? ` Did you intend to use the data source ${quote(type)}? If so, declare this using a "data" block instead of a "resource" block.`
-      : suggestedType(type, blockType);
-    ctx.error("unknown-type", `Invalid resource type: The provider schemaform/${provider} does not support resource type ${quote(type)}.${hint}`, key, null, null);
+      : builtin ? "" : suggestedType(type, blockType);
+    ctx.error("unknown-type", `Invalid resource type: The provider ${source} does not support resource type ${quote(type)}.${hint}`, key, null, null);
   } else {
-    const hint = OUR_TYPES.has(`${other}.${type}`)
+    const hint = has(`${other}.${type}`)
       ? ` Did you intend to use the managed resource type ${quote(type)}? If so, declare this using a "resource" block instead of a "data" block.`
-      : suggestedType(type, blockType);
-    ctx.error("unknown-type", `Invalid data source: The provider schemaform/${provider} does not support data source ${quote(type)}.${hint}`, key, null, null);
+      : builtin ? "" : suggestedType(type, blockType);
+    ctx.error("unknown-type", `Invalid data source: The provider ${source} does not support data source ${quote(type)}.${hint}`, key, null, null);
   }
 }
 
@@ -513,7 +520,7 @@ export function checkDeclaredBodies(ctx: Ctx): void {
         checkBody(ctx, body, OUTPUT, addressOf(decl), null, decl.header);
         break;
       case "module":
-        checkModuleSource(ctx, checkRepeatableBody(ctx, decl, MODULE, addressOf(decl)), addressOf(decl));
+        checkModuleSource(ctx, checkRepeatableBody(ctx, decl, ctx.files[decl.file]!.override ? MODULE_OVERRIDE : MODULE, addressOf(decl)), addressOf(decl));
         break;
       case "terraform": {
         const seen = checkBody(ctx, body, TERRAFORM, "terraform", null, decl.header);
@@ -799,7 +806,8 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
         if (inCondition) ctx.errorAtReference(found, "invalid-reference", 'Unknown variable: There is no variable named "self".');
       } else {
         // self is the resource's own object: its attributes are the schema's
-        const block = ctx.currentBlock?.model?.block;
+        const current = ctx.currentBlock;
+        const block = current?.model?.block ?? (current ? builtinType(current.blockType, current.type)?.block : undefined);
         const first = ref.steps[0];
         if (block && first?.kind === "attr" && !Object.prototype.hasOwnProperty.call(block.attributes, first.name) && !Object.prototype.hasOwnProperty.call(block.blocks, first.name)) {
           const found = { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path };
@@ -1318,7 +1326,8 @@ function fitsInt64(text: string, n: number): boolean {
 export function checkForEach(ctx: Ctx, value: number, address: string | null, path: string | null): void {
   const doc = ctx.doc;
   const kind = doc.kinds[value];
-  if (kind === K_OBJECT) {
+  // an import block's for_each may also be a list (its elements are each.value, the index each.key)
+  if (kind === K_OBJECT || (kind === K_ARRAY && address === "import")) {
     checkExpression(ctx, value, address, path);
     return;
   }
@@ -1455,7 +1464,8 @@ function declareLocals(ctx: Ctx, body: number): void {
     const name = doc.str(k);
     if (name === "//") continue;
     const first = seen.get(name);
-    if (first) {
+    // an override file's local value replaces the primary one (overrides.ts checks there is one)
+    if (first && !ctx.files[first.file]!.override && !ctx.files[ctx.fileIndex]!.override) {
       const file = ctx.files[first.file]!;
       const p = file.lines.position(file.doc!.start(first.key));
       ctx.error("duplicate-local", `Duplicate local value definition: A local value named ${quote(name)} was already defined at ${file.name}:${p.line},${p.column}. Local value names must be unique within a module.`, k, "locals", name);

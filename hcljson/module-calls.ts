@@ -492,6 +492,16 @@ export function checkModuleOutputReference(ctx: Ctx, found: FoundReference): voi
   const steps = found.ref.steps;
   const call = steps[0];
   const output = steps[1];
+  if (call?.kind === "attr" && output?.kind === "index" && typeof output.key === "string" && !/^\s*-?[0-9]+(\.[0-9]*)?\s*$/.test(output.key)) {
+    // validate knows a call with count as a list (of unknown length): a key that is not a number cannot index it
+    const decl = moduleDecl(ctx, call.name);
+    if (decl && repeated(ctx, decl) === "count") {
+      const current = ctx.fileIndex;
+      ctx.errorAtReference(found, "module-output", "Invalid index: The given key does not identify an element in this collection value: a number is required.");
+      ctx.use(current);
+    }
+    return;
+  }
   if (call?.kind !== "attr" || output?.kind !== "attr") return;
   const decl = moduleDecl(ctx, call.name);
   if (!decl) return;

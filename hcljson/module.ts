@@ -17,6 +17,9 @@ import { checkModuleLevelRules } from "./module-rules.js";
 import { declNode } from "./addresses.js";
 import { checkCycles, DependencyGraph } from "./cycles.js";
 import { childModules, loadLocalCalls, type LocalCalls } from "./module-calls.js";
+import { setDeclaredProviders } from "./functions.js";
+import { forgetLastTemplate } from "./templates.js";
+import { requiredProviderNames } from "./required-providers.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -121,6 +124,9 @@ export function validateModuleSync(files: ModuleFile[], types: TypeSource = gene
 function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
   const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true));
   const ctx = new Ctx(sources);
+  // provider functions name providers of this module's required_providers (functions.ts)
+  setDeclaredProviders(requiredProviderNames(parsed.map((p) => (p.result.ok ? p.result.doc : null))));
+  forgetLastTemplate();
   ctx.dependencies = new DependencyGraph();
   ctx.localCalls = calls;
   ctx.isChild = isChild;
@@ -200,6 +206,8 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
     };
     diagnostics.push(d);
   }
+  setDeclaredProviders(null);
+  forgetLastTemplate();
   diagnostics.sort(compareDiagnostics);
   return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, { text: s.text, sensitive: pairs(s.sensitive) }])) };
 }

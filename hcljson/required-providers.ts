@@ -81,6 +81,18 @@ const ONE_CONSTRAINT = String.raw`\s*(=|!=|>|<|>=|<=|~>)?\s*${VERSION}\s*`;
 const VERSION_CONSTRAINTS = new RegExp(`^${ONE_CONSTRAINT}(,${ONE_CONSTRAINT})*$`);
 
 /** The property-name node of each terraform.required_providers of a file, in order. */
+/** The local names a module's files declare in required_providers (what provider functions may name). */
+export function requiredProviderNames(docs: readonly (JsonDoc | null)[]): Set<string> {
+  const names = new Set<string>();
+  for (const doc of docs) {
+    if (!doc) continue;
+    forRequiredProviders(doc, (key) => forObjects(doc, key + 1, (entries) => {
+      for (const e of doc.members(entries)) names.add(doc.str(e));
+    }));
+  }
+  return names;
+}
+
 function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
   forObjects(doc, 0, (top) => {
     for (const k of doc.members(top)) {

@@ -37,6 +37,7 @@ import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from ".
 import { fastReference } from "./crossref.js";
 import { parseBoolString, parseNumberString } from "./typeexpr.js";
 import { childOf, providersUsedBy } from "./module-calls.js";
+import { builtinType, checkBuiltinArgument, checkBuiltinDynamic, finishBuiltinBody } from "./builtin-types.js";
 
 /** Where models and validators of our types come from (hcljson/body.ts in production). */
 export interface TypeSource {
@@ -164,6 +165,8 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   const out: Record<string, unknown> | null = table !== null ? new table.Body() : null;
   const acc: Accumulator | null = model ? topAccumulator(decl.body) : null;
   const metaNames = isResource ? RESOURCE_META : DATA_META;
+  // Terraform's built-in provider's types: hand-written schemas (builtin-types.ts), not converted
+  const builtin = model ? undefined : builtinType(kind, decl.type);
 
   const end = doc.nexts[decl.body]!;
   const text = doc.text;
@@ -207,7 +210,8 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
           lifecycleSeen = body;
           const seen = checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
           const ignored = seen.get("ignore_changes");
-          if (model && ignored !== undefined) checkIgnoredNames(ctx, ignored + 1, model.block, addressOf(decl));
+          const block = model?.block ?? builtin?.block;
+          if (block && ignored !== undefined) checkIgnoredNames(ctx, ignored + 1, block, addressOf(decl));
         });
         continue;
       case "provisioner":
@@ -254,18 +258,23 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
               if (doc.str(e) === "//") continue;
               convertMember(ctx, st!, e, model.block, null, out!, acc!, true);
             }
+          } else if (builtin) {
+            // the escape block holds arguments of the type, named as meta-arguments may be
+            for (const e of doc.members(k + 1)) if (doc.str(e) !== "//" && checkBuiltinArgument(ctx, builtin, e, addressOf(decl))) checkLooseMember(ctx, e, addressOf(decl));
           } else checkLooseBody(ctx, k + 1, addressOf(decl), null);
           continue;
         }
         break;
       case "dynamic":
         if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!);
+        else if (builtin) checkBuiltinDynamic(ctx, k + 1, addressOf(decl));
         else checkLooseDynamic(ctx, k + 1, addressOf(decl));
         continue;
       default:
         break;
     }
     if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!, false, metaNames);
+    else if (builtin && !checkBuiltinArgument(ctx, builtin, k, addressOf(decl))) continue;
     else {
       // another provider's type: a string, number, bool or null can only be an argument, set once
       const vk = doc.kinds[k + 1];
@@ -288,6 +297,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   if (metaSeen?.has("count") && metaSeen.has("for_each")) {
     ctx.error("count-and-for-each", 'Invalid combination of "count" and "for_each": The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.', metaSeen.get("for_each")!, addressOf(decl), "for_each");
   }
+  if (builtin) finishBuiltinBody(ctx, builtin, decl.body, addressOf(decl));
   if (!model) return;
   decl.model = model;
   // cross-resource checks read literal regions only; the body itself can die young

@@ -98,6 +98,12 @@ export function analyzeTemplate(s: string): TemplateInfo {
 
 const last: { text: string; info: TemplateInfo | null } = { text: "", info: null };
 
+/** Forgets the last template analysed: its problems depend on the module (the providers its functions may name). */
+export function forgetLastTemplate(): void {
+  last.text = "";
+  last.info = null;
+}
+
 export interface Traversal {
   root: string;
   steps: TraversalStep[];

@@ -259,16 +259,24 @@ export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; na
         const name = step.kind === "attr" ? step.name : typeof step.key === "string" ? step.key : null;
         if (name === null) return null;
         const attribute = t.attributes.get(name);
-        if (!attribute) return `Unsupported attribute: This object does not have an attribute named ${JSON.stringify(name)}.`;
+        // an index with a missing key is not judged at validate (the object is unknown), an attribute is
+        if (!attribute) return step.kind === "attr" ? `Unsupported attribute: This object does not have an attribute named ${JSON.stringify(name)}.` : null;
         t = attribute.type;
         break;
       }
       case "tuple":
+        if (step.kind === "attr") return "Unsupported attribute: This value does not have any attributes.";
         if (step.kind !== "index" || typeof step.key !== "number") return null;
         if (!t.elements[step.key]) return null;
         t = t.elements[step.key]!;
         break;
       default:
+        // a list or set has no attributes (a map's attribute is a key)
+        if (step.kind === "attr" && t.kind !== "map") {
+          return t.element.kind === "object" && t.kind === "list"
+            ? `Unsupported attribute: Can't access attributes on a list of objects. Did you mean to access attribute ${JSON.stringify(step.name)} for a specific element of the list, or across all elements of the list?`
+            : "Unsupported attribute: This value does not have any attributes.";
+        }
         // list, set, map: any key or index may hold an element
         t = t.element;
     }

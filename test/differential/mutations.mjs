@@ -1925,5 +1925,498 @@ text("escaped-emoji-surrogates", (t) => t.replace(/"demo"/, '"demo-\\ud83d\\ude8
 text("crlf-with-missing-argument", (t) => t.replace(/\n(\s*)"cidr": "[^"]*",?/, "").replace(/\n/g, "\r\n"));
 text("tabs-in-strings-escaped", (t) => t.replace(/"demo"/, '"de\\tmo"'));
 
+// seventh round (independent): Terraform's built-in provider (terraform_data, terraform_remote_state),
+// our data sources' arguments, computed-only attributes set, refactoring chains, module outputs
+const tfData = (name, body) => (m) => void addRes(m, "terraform_data", name, body);
+const remoteState = (name, body) => (m) => void addRes(m, "terraform_remote_state", name, body, "data");
+def("builtin-types", "terraform-data-valid", tfData("marker", { input: "${tsdb_vpcs.main.id}" }));
+def("builtin-types", "terraform-data-empty", tfData("marker", {}));
+def("builtin-types", "terraform-data-unknown-argument", tfData("marker", { input: "x", bogus: 1 }));
+def("builtin-types", "terraform-data-triggers-replace-list", tfData("marker", { triggers_replace: ["${tsdb_service.db.id}", "${var.cpu}"] }));
+def("builtin-types", "terraform-data-input-object", tfData("marker", { input: { a: [1, "b"], c: { d: true } } }));
+def("builtin-types", "terraform-data-output-set", tfData("marker", { input: "x", output: "y" }));
+def("builtin-types", "terraform-data-id-set", tfData("marker", { id: "x" }));
+def("builtin-types", "terraform-data-nested-block", tfData("marker", { input: "x", triggers: { a: 1 } }));
+/** db replaced when terraform_data.marker (or the part of it named) changes */
+const markerTriggers = (target) => (m) => {
+  tfData("marker", { input: "${var.cpu}" })(m);
+  lifecycle(db(m)).replace_triggered_by = [target];
+};
+def("builtin-types", "terraform-data-replace-triggered-by", markerTriggers("terraform_data.marker"));
+def("builtin-types", "terraform-data-replace-triggered-by-output", markerTriggers("terraform_data.marker.output"));
+def("builtin-types", "terraform-data-depends-on", (m) => {
+  tfData("marker", { input: "x" })(m);
+  db(m).depends_on = ["terraform_data.marker"];
+});
+def("builtin-types", "terraform-data-output-referenced", (m) => {
+  tfData("marker", { input: { a: 1 } })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.output}" });
+});
+def("builtin-types", "terraform-data-output-deep-traversal", (m) => {
+  tfData("marker", { input: { a: { b: 1 } } })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.output.a.b}" });
+});
+def("builtin-types", "terraform-data-unknown-attribute-referenced", (m) => {
+  tfData("marker", { input: "x" })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.nope}" });
+});
+def("builtin-types", "terraform-data-count-indexed", (m) => {
+  tfData("marker", { count: 2, input: "${count.index}" })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker[0].output}" });
+});
+def("builtin-types", "terraform-data-count-unindexed", (m) => {
+  tfData("marker", { count: 2, input: "${count.index}" })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.output}" });
+});
+def("builtin-types", "terraform-data-into-resource-argument", (m) => {
+  tfData("marker", { input: "db-name" })(m);
+  db(m).name = "${terraform_data.marker.output}";
+});
+def("builtin-types", "terraform-data-provisioner-self", tfData("marker", { input: "x", provisioner: { "local-exec": { command: "echo ${self.output}" } } }));
+def("builtin-types", "terraform-data-input-function-error", tfData("marker", { input: "${element([], 0)}" }));
+def("builtin-types", "terraform-data-input-null", tfData("marker", { input: null }));
+def("builtin-types", "terraform-data-as-data-source", (m) => void addRes(m, "terraform_data", "marker", {}, "data"));
+def("builtin-types", "terraform-data-timeouts-block", tfData("marker", { input: "x", timeouts: { create: "5m" } }));
+def("builtin-types", "terraform-data-ignore-changes-input", tfData("marker", { input: "x", lifecycle: { ignore_changes: ["input"] } }));
+def("builtin-types", "terraform-data-ignore-changes-unknown", tfData("marker", { input: "x", lifecycle: { ignore_changes: ["nope"] } }));
+def("builtin-types", "terraform-data-duplicate-in-other-file", (m) => {
+  tfData("marker", { input: "x" })(m);
+  addToFile(m, "extra.tf.json", "resource", "terraform_data", { marker: { input: "y" } });
+});
+def("builtin-types", "remote-state-valid", remoteState("net", { backend: "local", config: { path: "net.tfstate" } }));
+def("builtin-types", "remote-state-missing-backend", remoteState("net", { config: { path: "net.tfstate" } }));
+def("builtin-types", "remote-state-unknown-argument", remoteState("net", { backend: "local", bogus: 1 }));
+def("builtin-types", "remote-state-unknown-backend", remoteState("net", { backend: "nope" }));
+def("builtin-types", "remote-state-config-unknown-key", remoteState("net", { backend: "local", config: { nope: 1 } }));
+def("builtin-types", "remote-state-defaults-and-workspace", remoteState("net", { backend: "local", config: { path: "net.tfstate" }, defaults: { vpc_id: "1" }, workspace: "staging" }));
+def("builtin-types", "remote-state-workspace-number", remoteState("net", { backend: "local", workspace: 5 }));
+def("builtin-types", "remote-state-backend-number", remoteState("net", { backend: 5 }));
+def("builtin-types", "remote-state-outputs-set", remoteState("net", { backend: "local", outputs: {} }));
+def("builtin-types", "remote-state-outputs-referenced", (m) => {
+  remoteState("net", { backend: "local", config: { path: "net.tfstate" } })(m);
+  db(m).name = "${data.terraform_remote_state.net.outputs.name}";
+});
+def("builtin-types", "remote-state-unknown-attribute-referenced", (m) => {
+  remoteState("net", { backend: "local", config: { path: "net.tfstate" } })(m);
+  m.put("output", "adv", { value: "${data.terraform_remote_state.net.vpc_id}" });
+});
+def("builtin-types", "remote-state-as-resource", (m) => void addRes(m, "terraform_remote_state", "net", { backend: "local" }));
+def("builtin-types", "remote-state-config-template", remoteState("net", { backend: "local", config: { path: "${path.module}/net.tfstate" } }));
+
+// our data sources: arguments wrong, missing, extra, computed-only
+const dataSvc = (body) => (m) => void addRes(m, "tsdb_service", "lookup", body, "data");
+def("value-rules", "data-service-extra-argument", dataSvc({ id: "svc-1", bogus: 1 }));
+def("value-rules", "data-service-computed-name-set", dataSvc({ id: "svc-1", name: "x" }));
+def("value-rules", "data-service-computed-spec-set", dataSvc({ id: "svc-1", spec: {} }));
+def("value-rules", "data-service-vpc-id-word", dataSvc({ id: "svc-1", vpc_id: "abc" }));
+def("value-rules", "data-products-id-set", (m) => void addRes(m, "tsdb_products", "lookup", { id: "x" }, "data"));
+def("value-rules", "data-products-products-set", (m) => void addRes(m, "tsdb_products", "lookup", { products: [] }, "data"));
+def("value-rules", "data-vpcs-unknown-argument", (m) => void addRes(m, "tsdb_vpcs", "lookup", { region_code: "us-east-1" }, "data"));
+def("references", "data-service-count-indexed", (m) => {
+  dataSvc({ count: 2, id: "svc-${count.index}" })(m);
+  db(m).name = "${data.tsdb_service.lookup[0].name}";
+});
+def("references", "data-service-count-unindexed", (m) => {
+  dataSvc({ count: 2, id: "svc-${count.index}" })(m);
+  db(m).name = "${data.tsdb_service.lookup.name}";
+});
+def("references", "data-service-for-each-unindexed", (m) => {
+  dataSvc({ for_each: { a: "svc-1" }, id: "${each.value}" })(m);
+  m.put("output", "adv", { value: "${data.tsdb_service.lookup.name}" });
+});
+def("references", "data-service-for-each-keyed", (m) => {
+  dataSvc({ for_each: { a: "svc-1" }, id: "${each.value}" })(m);
+  m.put("output", "adv", { value: '${data.tsdb_service.lookup["a"].region_code}' });
+});
+def("references", "data-service-unknown-attribute", (m) => {
+  dataSvc({ id: "svc-1" })(m);
+  m.put("output", "adv", { value: "${data.tsdb_service.lookup.hostname}" });
+});
+def("references", "data-vpcs-element-attribute", (m) => void m.put("output", "adv", { value: "${data.tsdb_vpcs.all.vpcs[0].nope}" }));
+def("value-rules", "vpc-computed-vpcs-id-set", (m) => void (vpc(m).vpcs_id = 5));
+def("value-rules", "vpc-computed-status-set", (m) => void (vpc(m).status = "ready"));
+def("value-rules", "vpc-id-set", (m) => void (vpc(m).id = "x"));
+def("value-rules", "db-computed-hostname-set", (m) => void (db(m).hostname = "h"));
+def("value-rules", "db-computed-port-set", (m) => void (db(m).port = 5432));
+def("value-rules", "channel-computed-etag-set", channel({ etag: "abc" }));
+def("value-rules", "channel-computed-effective-labels-set", channel({ effective_labels: { a: "b" } }));
+def("value-rules", "db-computed-set-null", (m) => void (db(m).hostname = null));
+def("variables-outputs", "output-object-holding-sensitive-variable", (m) => void m.put("output", "adv", { value: { pw: "${var.secret}" } }));
+def("variables-outputs", "output-list-holding-sensitive-attribute", (m) => void m.put("output", "adv", { value: ["${tsdb_service.db.password}"] }));
+def("variables-outputs", "output-sensitive-in-template-text", (m) => void m.put("output", "adv", { value: "pw=${var.secret}" }));
+def("variables-outputs", "output-sensitive-through-function", (m) => void m.put("output", "adv", { value: "${upper(var.secret)}" }));
+
+// addresses: import with for_each and aliases, moved into missing module calls, chains and cycles
+def("addresses", "import-for-each-provider-alias", (m) => {
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1", provider: "tsdb.east" });
+  replaceList(m, "import", { for_each: { a: "1" }, to: "tsdb_vpcs.keyed[each.key]", id: "${each.value}", provider: "tsdb.east" });
+});
+def("addresses", "import-for-each-to-without-key", (m) => replaceList(m, "import", { for_each: { a: "1" }, to: "tsdb_vpcs.main", id: "${each.value}" }));
+def("addresses", "import-each-without-for-each", (m) => replaceList(m, "import", { to: "tsdb_vpcs.main", id: "${each.value}" }));
+def("addresses", "import-for-each-list-literal", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  replaceList(m, "import", { for_each: ["a"], to: "tsdb_vpcs.keyed[each.value]", id: "${each.value}" });
+});
+def("addresses", "import-id-from-variable", importTo("tsdb_vpcs.main", { id: "${var.name_prefix}" }));
+def("addresses", "moved-into-missing-module-call", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: "module.ghost.tsdb_vpcs.this" }));
+def("addresses", "moved-chain-three", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.b" }, { from: "tsdb_vpcs.b", to: "tsdb_vpcs.c" }, { from: "tsdb_vpcs.c", to: "tsdb_vpcs.main" }));
+def("addresses", "moved-cycle-three", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.b" }, { from: "tsdb_vpcs.b", to: "tsdb_vpcs.c" }, { from: "tsdb_vpcs.c", to: "tsdb_vpcs.a" }));
+def("addresses", "moved-module-cycle", (m) => void replaceList(m, "moved", { from: "module.a", to: "module.b" }, { from: "module.b", to: "module.a" }));
+def("addresses", "moved-two-from-same", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.main" }, { from: "tsdb_vpcs.a", to: "tsdb_vpcs.b" }));
+def("addresses", "moved-two-to-same", (m) => void replaceList(m, "moved", { from: "tsdb_vpcs.a", to: "tsdb_vpcs.main" }, { from: "tsdb_vpcs.b", to: "tsdb_vpcs.main" }));
+def("addresses", "removed-module-instance", (m) => void replaceList(m, "removed", { from: "module.old[0]", lifecycle: { destroy: false } }));
+def("addresses", "removed-terraform-data", (m) => void replaceList(m, "removed", { from: "terraform_data.gone", lifecycle: { destroy: false } }));
+def("addresses", "import-terraform-data", importTo("terraform_data.marker"));
+
+// module outputs across calls
+const countNet = (m, r, count, index) => {
+  ensureNet(m, r).count = count;
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", `module.net[${index}].`);
+};
+def("module-calls", "count-output-index-out-of-range", (m, r) => countNet(m, r, 2, 5));
+def("module-calls", "count-output-string-key", (m, r) => countNet(m, r, 2, '"a"'));
+def("module-calls", "for-each-output-missing-key", (m, r) => {
+  Object.assign(ensureNet(m, r), { for_each: { a: "10.1.0.0/16" }, cidr: "${each.value}" });
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", 'module.net["zz"].');
+});
+def("module-calls", "for-each-output-number-index", (m, r) => {
+  Object.assign(ensureNet(m, r), { for_each: { a: "10.1.0.0/16" }, cidr: "${each.value}" });
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", "module.net[0].");
+});
+def("module-calls", "child-sensitive-output-in-root-output", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.pw = { type: "string", sensitive: true, default: "x" };
+  m.modules.net["outputs.tf.json"].output.pw = { value: "${var.pw}", sensitive: true };
+  m.put("output", "adv", { value: "${module.net.pw}" });
+});
+def("module-calls", "child-sensitive-output-in-root-output-marked", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.pw = { type: "string", sensitive: true, default: "x" };
+  m.modules.net["outputs.tf.json"].output.pw = { value: "${var.pw}", sensitive: true };
+  m.put("output", "adv", { value: "${module.net.pw}", sensitive: true });
+});
+def("module-calls", "child-output-attribute-of-string", (m, r) => {
+  ensureNet(m, r);
+  m.put("output", "adv", { value: "${module.net.cidr.nope}" });
+});
+def("module-calls", "child-output-referencing-missing-child-output", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.again = { value: "${module.inner.x}" };
+});
+def("module-calls", "child-output-into-resource-argument", (m, r) => {
+  ensureNet(m, r);
+  vpc(m).name = "${module.net.cidr}";
+});
+def("module-calls", "module-output-in-depends-on", (m, r) => {
+  ensureNet(m, r);
+  db(m).depends_on = ["module.net.vpc_id"];
+});
+def("module-calls", "child-terraform-data", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].resource.terraform_data = { marker: { input: "${var.cidr}", bogus: 1 } };
+});
+
+// names and encoding
+def("names", "resource-name-not-nfc", (m) => void addRes(m, "tsdb_vpcs", "re\u0301seau", { cidr: "10.9.0.0/16", region_code: "us-east-1" }));
+def("names", "resource-name-nfc-and-not-nfc", (m) => {
+  addRes(m, "tsdb_vpcs", "r\u00e9seau", { cidr: "10.9.0.0/16", region_code: "us-east-1" });
+  addRes(m, "tsdb_vpcs", "re\u0301seau", { cidr: "10.10.0.0/16", region_code: "us-east-1" });
+});
+const secondFile = (files) => Object.keys(files).filter((n) => !n.includes("/"))[1];
+T.push({ cat: "syntax", name: "byte-order-mark-second-file", pick: secondFile, change: (t) => "\ufeff" + t });
+T.push({ cat: "syntax", name: "whitespace-only-second-file", pick: secondFile, change: () => "\r\n  \t\r\n" });
+T.push({ cat: "syntax", name: "json-string-second-file", pick: secondFile, change: () => '"just a string"\n' });
+T.push({ cat: "syntax", name: "crlf-second-file", pick: secondFile, change: (t) => t.replace(/\n/g, "\r\n") });
+text("crlf-with-unknown-argument", (t) => t.replace(/\n(\s*)"cidr": /, '\n$1"bogus": 1,\n$1"cidr": ').replace(/\n/g, "\r\n"));
+text("cr-only-with-unknown-argument", (t) => t.replace(/\n(\s*)"cidr": /, '\n$1"bogus": 1,\n$1"cidr": ').replace(/\n/g, "\r"));
+
+// eighth round (independent): the built-in provider's types in more positions
+def("builtin-types", "terraform-data-for-each", tfData("marker", { for_each: { a: "x", b: "y" }, input: "${each.value}" }));
+def("builtin-types", "terraform-data-for-each-unindexed", (m) => {
+  tfData("marker", { for_each: { a: "x" }, input: "${each.value}" })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.output}" });
+});
+def("builtin-types", "terraform-data-replace-triggered-by-input", markerTriggers("terraform_data.marker.input"));
+def("builtin-types", "terraform-data-replace-triggered-by-unknown-attribute", markerTriggers("terraform_data.marker.nope"));
+def("builtin-types", "terraform-data-triggers-undeclared-resource", tfData("marker", { triggers_replace: "${tsdb_vpcs.absent.id}" }));
+def("builtin-types", "terraform-data-provider-terraform", tfData("marker", { input: "x", provider: "terraform" }));
+def("builtin-types", "terraform-data-dynamic-block", tfData("marker", { input: "x", dynamic: { timeouts: { for_each: ["5m"], content: { create: "5m" } } } }));
+def("builtin-types", "terraform-data-input-twice", tfData("marker", { input: "x", ["input" + DUP + "2"]: "y" }));
+def("builtin-types", "terraform-data-override-file", (m) => {
+  tfData("marker", { input: "x" })(m);
+  m.files["main_override.tf.json"] = { resource: { terraform_data: { marker: { input: "y" } } } };
+});
+def("builtin-types", "terraform-data-override-unknown-argument", (m) => {
+  tfData("marker", { input: "x" })(m);
+  m.files["main_override.tf.json"] = { resource: { terraform_data: { marker: { bogus: "y" } } } };
+});
+def("builtin-types", "terraform-data-postcondition-self-output", tfData("marker", { input: "x", lifecycle: { postcondition: [{ condition: '${self.output != ""}', error_message: "empty" }] } }));
+def("builtin-types", "terraform-data-postcondition-self-unknown", tfData("marker", { input: "x", lifecycle: { postcondition: [{ condition: '${self.nope != ""}', error_message: "empty" }] } }));
+def("builtin-types", "terraform-data-sensitive-input-output", (m) => {
+  tfData("marker", { input: "${var.secret}" })(m);
+  m.put("output", "adv", { value: "${terraform_data.marker.output}" });
+});
+def("builtin-types", "terraform-data-ignore-changes-output-path", tfData("marker", { input: { a: 1 }, lifecycle: { ignore_changes: ["input.a"] } }));
+def("builtin-types", "terraform-data-ignore-changes-id-path", tfData("marker", { input: "x", lifecycle: { ignore_changes: ["id.x"] } }));
+def("builtin-types", "terraform-data-unknown-builtin-type", (m) => void addRes(m, "terraform_nope", "marker", {}));
+def("builtin-types", "terraform-data-upper-type", (m) => void addRes(m, "Terraform_data", "marker", {}));
+def("builtin-types", "terraform-data-moved", (m) => {
+  tfData("marker", { input: "x" })(m);
+  replaceList(m, "moved", { from: "terraform_data.old", to: "terraform_data.marker" });
+});
+def("builtin-types", "terraform-data-moved-from-other-type", (m) => {
+  tfData("marker", { input: "x" })(m);
+  replaceList(m, "moved", { from: "tsdb_vpcs.old", to: "terraform_data.marker" });
+});
+def("builtin-types", "terraform-data-in-child-module-valid", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].resource.terraform_data = { marker: { input: "${var.cidr}" } };
+  m.modules.net["outputs.tf.json"].output.marker = { value: "${terraform_data.marker.output}" };
+});
+def("builtin-types", "terraform-data-count-each", tfData("marker", { count: 1, input: "${each.key}" }));
+def("builtin-types", "terraform-data-check-block-data", (m) => void m.put("check", "adv", { data: { terraform_remote_state: { s: { backend: "local" } } }, assert: [{ condition: "${data.terraform_remote_state.s.outputs != null}", error_message: "x" }] }));
+def("builtin-types", "remote-state-count", (m) => {
+  remoteState("net", { count: 2, backend: "local", config: { path: "net-${count.index}.tfstate" } })(m);
+  m.put("output", "adv", { value: "${data.terraform_remote_state.net[0].outputs}" });
+});
+def("builtin-types", "remote-state-backend-s3-without-bucket", remoteState("net", { backend: "s3", config: { key: "x" } }));
+def("builtin-types", "remote-state-backend-s3-complete", remoteState("net", { backend: "s3", config: { bucket: "b", key: "k", region: "us-east-1" } }));
+def("builtin-types", "remote-state-backend-removed", remoteState("net", { backend: "etcd" }));
+def("builtin-types", "remote-state-backend-upper", remoteState("net", { backend: "LOCAL" }));
+def("builtin-types", "remote-state-backend-template", remoteState("net", { backend: "${var.name_prefix}" }));
+def("builtin-types", "remote-state-backend-null", remoteState("net", { backend: null }));
+def("builtin-types", "remote-state-config-string", remoteState("net", { backend: "local", config: "path=x" }));
+def("builtin-types", "remote-state-config-path-number", remoteState("net", { backend: "local", config: { path: 5 } }));
+def("builtin-types", "remote-state-config-path-object", remoteState("net", { backend: "local", config: { path: { a: 1 } } }));
+def("builtin-types", "remote-state-config-workspace-dir", remoteState("net", { backend: "local", config: { workspace_dir: "ws" } }));
+def("builtin-types", "remote-state-config-null", remoteState("net", { backend: "local", config: null }));
+def("builtin-types", "remote-state-outputs-deep", (m) => {
+  remoteState("net", { backend: "local" })(m);
+  m.put("output", "adv", { value: '${data.terraform_remote_state.net.outputs.a["b"][0]}' });
+});
+def("builtin-types", "remote-state-defaults-used", (m) => {
+  remoteState("net", { backend: "local", defaults: { name: "fallback" } })(m);
+  vpc(m).name = "${data.terraform_remote_state.net.outputs.name}";
+});
+def("builtin-types", "remote-state-depends-on", remoteState("net", { backend: "local", depends_on: ["tsdb_vpcs.main"] }));
+def("builtin-types", "remote-state-lifecycle-postcondition", remoteState("net", { backend: "local", lifecycle: { postcondition: [{ condition: "${self.outputs != null}", error_message: "x" }] } }));
+def("builtin-types", "remote-state-timeouts", remoteState("net", { backend: "local", timeouts: { read: "1m" } }));
+def("builtin-types", "remote-state-duplicate", (m) => {
+  remoteState("net", { backend: "local" })(m);
+  addToFile(m, "extra.tf.json", "data", "terraform_remote_state", { net: { backend: "local" } });
+});
+
+// ninth round (independent): computed attributes elsewhere, sensitive whole objects, module interplay, duplicates in children
+def("value-rules", "peering-computed-status-set", peering({ status: "active" }));
+def("value-rules", "log-exporter-computed-type-set", (m) => void (find(m, "resource", "tsdb_log_exporter", "logs") ? (find(m, "resource", "tsdb_log_exporter", "logs").type = "cloudmon") : addRes(m, "tsdb_log_exporter", "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s", role_arn: "arn:aws:iam::123456789012:role/logs" }, type: "cloudmon" })));
+def("value-rules", "vpc-computed-created-template", (m) => void (vpc(m).created = "${timestamp()}"));
+def("value-rules", "data-service-id-list", dataSvc({ id: ["svc-1"] }));
+def("value-rules", "data-service-environment-number", dataSvc({ id: "svc-1", environment_tag: 5 }));
+def("references", "data-service-vpc-id-into-db", (m) => {
+  dataSvc({ id: "svc-1" })(m);
+  db(m).vpc_id = "${data.tsdb_service.lookup.vpc_id}";
+});
+def("references", "timeouts-block-attribute", (m) => void m.put("output", "adv", { value: "${tsdb_vpcs.main.timeouts.create}" }));
+def("references", "products-element-unknown-attribute", (m) => void m.put("output", "adv", { value: "${data.tsdb_products.catalog.products[0].nope}" }));
+def("references", "write-only-attribute-reference", (m) => void m.put("output", "adv", { value: "${tsdb_service.db.password_wo}", sensitive: true }));
+def("references", "object-variable-string-index", (m) => {
+  if (!m.features.has("var:settings")) m.put("variable", "settings", { type: "object({ size = number })", default: { size: 2 } });
+  setLocal(m, "size", '${var.settings["size"]}');
+});
+def("references", "object-variable-missing-string-index", (m) => {
+  if (!m.features.has("var:settings")) m.put("variable", "settings", { type: "object({ size = number })", default: { size: 2 } });
+  setLocal(m, "size", '${var.settings["nope"]}');
+});
+def("references", "local-object-nested-missing", (m) => {
+  setLocal(m, "obj", { a: { b: 1 } });
+  setLocal(m, "deep", "${local.obj.a.c}");
+});
+def("references", "map-variable-attribute-access", (m) => {
+  if (!m.features.has("var:regions")) m.put("variable", "regions", { type: "map(string)", default: { a: "us-east-1" } });
+  setLocal(m, "r", "${var.regions.a}");
+});
+def("references", "list-variable-attribute-access", (m) => {
+  if (!m.features.has("var:counts")) m.put("variable", "counts", { type: "list(number)", default: [1, 2] });
+  setLocal(m, "r", "${var.counts.first}");
+});
+def("variables-outputs", "output-whole-resource-with-sensitive", (m) => void m.put("output", "adv", { value: "${tsdb_service.db}" }));
+def("variables-outputs", "output-whole-resource-with-sensitive-marked", (m) => void m.put("output", "adv", { value: "${tsdb_service.db}", sensitive: true }));
+def("variables-outputs", "output-sensitive-variable-in-conditional", (m) => void m.put("output", "adv", { value: '${var.cpu > 0 ? var.secret : ""}' }));
+def("variables-outputs", "output-sensitive-length", (m) => void m.put("output", "adv", { value: "${length(var.secret)}" }));
+def("module-calls", "child-sensitive-output-into-resource", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].variable.pw = { type: "string", sensitive: true, default: "x" };
+  m.modules.net["outputs.tf.json"].output.pw = { value: "${var.pw}", sensitive: true };
+  vpc(m).name = "${module.net.pw}";
+});
+def("module-calls", "child-output-unknown-resource-attribute", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.bad = { value: "${tsdb_vpcs.this.nope}" };
+});
+def("module-calls", "module-argument-from-other-module", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "net_b", { ...call, cidr: "${module.net.cidr}" });
+});
+def("module-calls", "module-depends-on-module", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "net_b", { ...call, depends_on: ["module.net"] });
+});
+def("module-calls", "module-depends-on-module-output", (m, r) => {
+  const call = ensureNet(m, r);
+  m.put("module", "net_b", { ...call, depends_on: ["module.net.vpc_id"] });
+});
+def("module-calls", "for-each-unindexed-output", (m, r) => void Object.assign(ensureNet(m, r), { for_each: { a: "10.1.0.0/16" }, cidr: "${each.value}" }));
+def("module-calls", "child-ephemeral-output", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.eph = { value: "${var.cidr}", ephemeral: true };
+});
+def("module-calls", "child-ephemeral-output-used-in-resource", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].output.eph = { value: "${var.cidr}", ephemeral: true };
+  vpc(m).name = "${module.net.eph}";
+});
+def("multi-file-duplicates", "child-local-in-two-files", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].locals = { x: 1 };
+  m.modules.net["outputs.tf.json"].locals = { x: 2 };
+});
+def("multi-file-duplicates", "child-output-in-two-files", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].output = { cidr: { value: "${var.cidr}" } };
+});
+def("multi-file-duplicates", "child-resource-in-two-files", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].resource = { tsdb_vpcs: { this: { cidr: "${var.cidr}", region_code: "us-east-1" } } };
+});
+def("multi-file-duplicates", "child-required-providers-in-two-files", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["outputs.tf.json"].terraform = { required_providers: { tsdb: { source: "schemaform/tsdb" } } };
+});
+def("multi-file-duplicates", "output-in-override-and-base", (m) => void (m.files["outputs_override.tf.json"] = { output: { db_hostname: { value: "overridden" } } }));
+def("multi-file-duplicates", "locals-override-new-name", (m) => void (m.files["override.tf.json"] = { locals: { brand_new: 1 } }));
+def("multi-file-duplicates", "variable-override-new-name", (m) => void (m.files["override.tf.json"] = { variable: { brand_new: { type: "string" } } }));
+def("multi-file-duplicates", "ephemeral-and-resource-same-name", (m) => void addToFile(m, "extra.tf.json", "ephemeral", "tsdb_vpcs", { main: {} }));
+def("addresses", "moved-count-index-to-plain", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.3.${count.index}.0/24", region_code: "us-east-1" });
+  replaceList(m, "moved", { from: "tsdb_vpcs.many[0]", to: "tsdb_vpcs.main" });
+});
+def("addresses", "moved-plain-to-for-each-key", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  replaceList(m, "moved", { from: "tsdb_vpcs.legacy", to: 'tsdb_vpcs.keyed["a"]' });
+});
+def("addresses", "moved-module-instance-keys", (m, r) => {
+  ensureNet(m, r).count = 1;
+  for (const root of Object.values(m.files)) for (const o of Object.values(root.output ?? {})) if (typeof o.value === "string") o.value = o.value.replace("module.net.", "module.net[0].");
+  replaceList(m, "moved", { from: "module.net", to: "module.net[0]" });
+});
+def("addresses", "import-to-module-resource-with-alias", (m, r) => {
+  ensureNet(m, r);
+  if (!m.features.has("alias:east")) providerList(m).push({ alias: "east" });
+  replaceList(m, "import", { to: "module.net.tsdb_vpcs.this", id: "1", provider: "tsdb.east" });
+});
+def("addresses", "import-id-from-data-source", importTo("tsdb_vpcs.main", { id: "${data.tsdb_products.catalog.id}" }));
+def("addresses", "import-for-each-count-target", (m) => {
+  addRes(m, "tsdb_vpcs", "many", { count: 2, cidr: "10.3.${count.index}.0/24", region_code: "us-east-1" });
+  replaceList(m, "import", { for_each: { a: "1" }, to: "tsdb_vpcs.many[each.key]", id: "${each.value}" });
+});
+def("addresses", "removed-for-each-resource-declared", (m) => {
+  addRes(m, "tsdb_vpcs", "keyed", { for_each: { a: "10.30.0.0/16" }, cidr: "${each.value}", region_code: "us-east-1" });
+  replaceList(m, "removed", { from: "tsdb_vpcs.keyed", lifecycle: { destroy: false } });
+});
+
+// tenth round (independent): the built-in provider's functions and configuration, overrides of other blocks
+fn("builtin-encode-tfvars", '${provider::terraform::encode_tfvars({ a = 1 })}');
+fn("builtin-decode-tfvars", '${provider::terraform::decode_tfvars("a = 1").a}');
+fn("builtin-encode-expr", '${provider::terraform::encode_expr([1, "a"])}');
+fn("builtin-unknown-function", '${provider::terraform::nope(1)}');
+fn("builtin-encode-tfvars-no-arguments", "${provider::terraform::encode_tfvars()}");
+fn("builtin-encode-tfvars-string", '${provider::terraform::encode_tfvars("x")}');
+fn("builtin-decode-tfvars-invalid", '${provider::terraform::decode_tfvars("a = ")}');
+fn("builtin-without-function-name", "${provider::terraform(1)}");
+def("builtin-types", "provider-block-terraform", (m) => void (rootOf(m, "provider").provider.terraform = {}));
+def("builtin-types", "required-providers-terraform-builtin", (m) => void (rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" }));
+def("builtin-types", "terraform-data-provider-alias", tfData("marker", { input: "x", provider: "terraform.other" }));
+def("builtin-types", "terraform-data-provider-tsdb", tfData("marker", { input: "x", provider: "tsdb" }));
+def("builtin-types", "terraform-data-moved-to-tsdb", (m) => replaceList(m, "moved", { from: "terraform_data.old", to: "tsdb_vpcs.main" }));
+def("builtin-types", "terraform-data-removed-still-declared", (m) => {
+  tfData("marker", { input: "x" })(m);
+  replaceList(m, "removed", { from: "terraform_data.marker", lifecycle: { destroy: false } });
+});
+def("builtin-types", "terraform-data-import-declared", (m) => {
+  tfData("marker", { input: "x" })(m);
+  replaceList(m, "import", { to: "terraform_data.marker", id: "x" });
+});
+def("builtin-types", "terraform-data-input-sensitive-attribute", tfData("marker", { input: "${tsdb_service.db.password}" }));
+def("builtin-types", "terraform-data-input-ephemeral-variable", (m) => {
+  m.put("variable", "eph", { type: "string", ephemeral: true, default: "x" });
+  tfData("marker", { input: "${var.eph}" })(m);
+});
+def("builtin-types", "terraform-data-cycle", (m) => {
+  tfData("a", { input: "${terraform_data.b.output}" })(m);
+  tfData("b", { input: "${terraform_data.a.output}" })(m);
+});
+def("builtin-types", "terraform-data-self-reference", tfData("marker", { input: "${terraform_data.marker.id}" }));
+def("builtin-types", "terraform-data-connection", tfData("marker", { input: "x", connection: { host: "h" }, provisioner: { "remote-exec": { inline: ["echo"] } } }));
+def("builtin-types", "terraform-data-escape-block", tfData("marker", { _: { input: "x" } }));
+def("builtin-types", "terraform-data-escape-block-unknown", tfData("marker", { _: { bogus: "x" } }));
+def("builtin-types", "terraform-data-comment-key", tfData("marker", { "//": "about", input: "x" }));
+def("builtin-types", "remote-state-escape-block", remoteState("net", { _: { backend: "local" } }));
+def("builtin-types", "remote-state-for-each", (m) => {
+  remoteState("net", { for_each: { a: "a.tfstate" }, backend: "local", config: { path: "${each.value}" } })(m);
+  m.put("output", "adv", { value: '${data.terraform_remote_state.net["a"].outputs}' });
+});
+def("builtin-types", "remote-state-config-local-null-path", remoteState("net", { backend: "local", config: { path: null } }));
+def("builtin-types", "remote-state-config-list", remoteState("net", { backend: "local", config: [{ path: "x" }] }));
+def("builtin-types", "remote-state-backend-remote-empty", remoteState("net", { backend: "remote", config: {} }));
+def("builtin-types", "remote-state-backend-http", remoteState("net", { backend: "http", config: { address: "https://example.com/state" } }));
+def("builtin-types", "remote-state-backend-gcs-empty", remoteState("net", { backend: "gcs", config: {} }));
+def("builtin-types", "remote-state-backend-cloud", remoteState("net", { backend: "cloud", config: {} }));
+def("builtin-types", "remote-state-backend-s3-unknown-key", remoteState("net", { backend: "s3", config: { bucket: "b", key: "k", region: "us-east-1", nope: 1 } }));
+def("multi-file-duplicates", "locals-override-existing-name", (m) => void (m.files["override.tf.json"] = { locals: { prefix: "overridden" } }));
+def("multi-file-duplicates", "module-override-new-name", (m) => void (m.files["override.tf.json"] = { module: { ghost: { source: "./modules/ghost" } } }));
+def("multi-file-duplicates", "module-override-existing", (m, r) => {
+  ensureNet(m, r);
+  m.files["override.tf.json"] = { module: { net: { cidr: "10.99.0.0/16" } } };
+});
+def("multi-file-duplicates", "output-override-new-name", (m) => void (m.files["override.tf.json"] = { output: { brand_new: { value: 1 } } }));
+def("multi-file-duplicates", "provider-override-new-alias", (m) => void (m.files["override.tf.json"] = { provider: { tsdb: { alias: "brand_new" } } }));
+def("multi-file-duplicates", "check-override-new-name", (m) => void (m.files["override.tf.json"] = { check: { brand_new: { assert: [{ condition: "${var.cpu > 0}", error_message: "x" }] } } }));
+
+// eleventh round (independent): provider functions against each module's required_providers
+fn("provider-function-undeclared-provider", '${provider::aws::arn_parse("arn:aws:iam::123456789012:role/x")}');
+fn("provider-function-upper-namespace", '${Provider::terraform::encode_expr(1)}');
+fn("provider-function-core-namespace", '${core::upper("a")}');
+fn("provider-function-core-unknown", '${core::nope("a")}');
+def("functions", "builtin-function-declared-encode-tfvars", (m) => {
+  rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+  setLocal(m, "f", '${provider::terraform::encode_tfvars({ a = 1 })}');
+});
+def("functions", "builtin-function-declared-unknown-name", (m) => {
+  rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+  setLocal(m, "f", "${provider::terraform::nope(1)}");
+});
+def("functions", "builtin-function-declared-in-resource-argument", (m) => {
+  rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+  vpc(m).name = '${provider::terraform::encode_expr("x")}';
+});
+def("functions", "builtin-function-declared-in-other-file", (m) => {
+  m.files["extra.tf.json"] = { locals: { f: "${provider::terraform::encode_expr(1)}" } };
+  rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+});
+def("functions", "builtin-function-in-child-declared-by-root-only", (m, r) => {
+  ensureNet(m, r);
+  rootOf(m, "terraform").terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+  m.modules.net["main.tf.json"].locals = { f: "${provider::terraform::encode_expr(1)}" };
+});
+def("functions", "builtin-function-in-child-declared-by-child", (m, r) => {
+  ensureNet(m, r);
+  m.modules.net["main.tf.json"].terraform.required_providers.terraform = { source: "terraform.io/builtin/terraform" };
+  m.modules.net["main.tf.json"].locals = { f: "${provider::terraform::encode_expr(1)}" };
+});
+def("functions", "provider-function-of-our-declared-provider", (m) => void setLocal(m, "f", "${provider::tsdb::anything(1)}"));
+def("functions", "builtin-function-in-output", (m) => void m.put("output", "adv", { value: '${provider::terraform::encode_tfvars({ a = 1 })}' }));
+def("functions", "builtin-function-in-variable-validation", variable("adv", { type: "string", default: "a", validation: [{ condition: '${provider::terraform::encode_expr(var.adv) != ""}', error_message: "x" }] }));
+
 export const MUTATIONS = M;
 export const TEXT_MUTATIONS = T;
