@@ -4,7 +4,7 @@
 // Terraform killed mid-apply, the provider plugin killed mid-apply. After each, the platform is
 // compared with Terraform's state, and a re-apply (or an adoption with `schemaform import`) must
 // bring them together. provider/README.md ("Faults") records what each case leaves behind.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,16 +97,9 @@ function stateOf(ws: Workspace): { ids: string[]; tainted: string[] } {
 
 /** Starts `terraform apply` in the background; its pid lets the test kill it or its plugins. */
 function applyInBackground(ws: Workspace): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: ws.dir, env: { ...suite.env, ...ws.env }, stdio: ["ignore", "pipe", "pipe"] });
-  started.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  const done = new Promise<Result>((resolve) =>
-    child.once("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, output: stdout + stderr, ms: 0 })),
-  );
-  return { child, done };
+  const run = ws.applyInBackground();
+  started.push(run.child);
+  return run;
 }
 
 /** The tsdb plugin processes Terraform started (direct children running the provider). */

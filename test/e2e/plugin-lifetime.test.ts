@@ -2,7 +2,6 @@
 // Shutdown, and its plugin processes must notice on their own, exit within seconds, and leave the
 // platform's database closed, so that the next apply just works. Linux: the plugins are found
 // through /proc as Terraform's children.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -41,19 +40,11 @@ afterAll(async () => {
 describe.runIf(process.platform === "linux")("plugins die with Terraform", () => {
   test("Terraform killed mid-apply: its plugins exit within 10 s, the database is closed, and the next apply works", async () => {
     // Services take a minute to become ready: the apply is still waiting when Terraform is killed.
-    const terraform: ChildProcess = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], {
-      cwd: ws.dir,
-      env: { ...suite.env, SCHEMAFORM_TRANSITION_SECONDS: "60" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    terraform.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    terraform.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    const exited = new Promise((resolve) => terraform.once("exit", resolve));
+    const { child: terraform, output, done: exited } = ws.applyInBackground({ SCHEMAFORM_TRANSITION_SECONDS: "60" });
     const pid = terraform.pid!;
     let plugins: number[] = [];
     try {
-      await until("the apply to be creating the services", 60_000, () => /tsdb_service\.a: Creating\.\.\./.test(output) && /tsdb_service\.b: Creating\.\.\./.test(output));
+      await until("the apply to be creating the services", 60_000, () => /tsdb_service\.a: Creating\.\.\./.test(output()) && /tsdb_service\.b: Creating\.\.\./.test(output()));
       plugins = pluginChildren(pid);
       expect(plugins.length).toBeGreaterThan(0);
 

@@ -16,7 +16,7 @@ import { createHttpClient, type PlatformCredentials } from "../../platform/http-
 import type { PlatformClient } from "../../platform/types.js";
 import { NO_POSTGRES_MESSAGE, postgresBinaries, startCluster, type Cluster } from "../platform/postgres-cluster.js";
 import { Suite, type Workspace } from "./support/harness.js";
-import { PlatformServers, type Server, type Storage } from "./support/platform-server.js";
+import { PlatformServers, serverProviders, type Server, type Storage } from "./support/platform-server.js";
 import { startRoundRobinProxy, type Connection, type RoundRobinProxy } from "./support/round-robin-proxy.js";
 
 const PROJECTS = ["replicas-a", "replicas-b", "replicas-c"] as const;
@@ -33,8 +33,7 @@ const channelDescription = (project: string, i: number) => `restores ${index(i)}
 function configuration(project: string, endpoint: string): Record<string, unknown> {
   const range = Array.from({ length: PER_KIND }, (_, i) => i);
   return {
-    terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" }, containerbackup: { source: "schemaform/containerbackup" } } },
-    provider: { tsdb: { project_id: project, endpoint }, containerbackup: { project, endpoint } },
+    ...serverProviders(endpoint, project),
     resource: {
       containerbackup_restore_channel: Object.fromEntries(
         range.map((i) => [

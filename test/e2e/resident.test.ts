@@ -5,7 +5,6 @@
 // thread, SCHEMAFORM_RESIDENT=0 turns it off, and a Terraform killed outright takes its
 // connections and launchers with it and leaves the platform's database closed. The servers'
 // own log (SCHEMAFORM_RESIDENT_LOG) tells which process and thread served what. Linux (/proc).
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -248,19 +247,11 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     // The servers of this environment (another transition time is another environment).
     const servers = await warmUp(slow);
     const from = logLength();
-    const terraform: ChildProcess = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], {
-      cwd: ws.dir,
-      env: { ...suite.env, ...residentEnv, ...slow },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    terraform.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    terraform.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    const exited = new Promise((resolve) => terraform.once("exit", resolve));
+    const { child: terraform, output, done: exited } = ws.applyInBackground({ ...residentEnv, ...slow });
     const pid = terraform.pid!;
     let launchers: number[] = [];
     try {
-      await until("the apply to be creating the service", 60_000, () => /tsdb_service\.b: Creating\.\.\./.test(output));
+      await until("the apply to be creating the service", 60_000, () => /tsdb_service\.b: Creating\.\.\./.test(output()));
       launchers = pluginChildren(pid);
       expect(launchers.length).toBeGreaterThan(0);
       // The launchers are served by the resident servers (no Node of their own).

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createHttpClient } from "../../platform/http-client.js";
 import { checkServerAccess } from "../../provider/definitions/server-access.js";
 import { Suite } from "./support/harness.js";
-import { PlatformServers, type Server } from "./support/platform-server.js";
+import { PlatformServers, serverProviders, type Server } from "./support/platform-server.js";
 
 const PROJECT = "access-project";
 
@@ -31,8 +31,7 @@ afterAll(async () => {
 
 function config(): Record<string, unknown> {
   return {
-    terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" }, containerbackup: { source: "schemaform/containerbackup" } } },
-    provider: { tsdb: { project_id: PROJECT, endpoint: server.url }, containerbackup: { project: PROJECT, endpoint: server.url } },
+    ...serverProviders(server.url, PROJECT),
     resource: {
       tsdb_service: { svc: { name: "access-db" } },
       containerbackup_restore_channel: { ch: { name: "access-channel", location: "us-central1", destination_project: "projects/access-target" } },

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { privatePki } from "../platform/private-pki.js";
 import { Suite } from "./support/harness.js";
-import { PlatformServers, type Server } from "./support/platform-server.js";
+import { PlatformServers, serverProviders, type Server } from "./support/platform-server.js";
 
 const PROJECT = "tls-project";
 
@@ -38,8 +38,7 @@ afterAll(async () => {
 
 function config(): Record<string, unknown> {
   return {
-    terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" }, containerbackup: { source: "schemaform/containerbackup" } } },
-    provider: { tsdb: { project_id: PROJECT, endpoint: server.url }, containerbackup: { project: PROJECT, endpoint: server.url } },
+    ...serverProviders(server.url, PROJECT),
     resource: {
       tsdb_vpcs: { net: { name: "tls-net", cidr: "10.20.0.0/16", region_code: "us-east-1" } },
       containerbackup_restore_channel: { ch: { name: "tls-channel", location: "us-central1", destination_project: "projects/tls-target" } },

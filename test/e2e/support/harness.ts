@@ -1,7 +1,7 @@
 // End-to-end harness: real Terraform (on PATH; a missing one fails the suite, never skips it),
 // the BUILT providers (dist/, from `npm run build`) installed with `schemaform provider install
 // --dir` into a temporary mirror, and a temporary data directory for the embedded platform.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -145,6 +145,22 @@ export class Workspace {
     });
     this.suite.timings.push({ command: `terraform ${args.join(" ")}`, ms: result.ms });
     return result;
+  }
+
+  /**
+   * Starts `terraform apply -auto-approve` in the background (the caller waits for what it needs
+   * in `output()`, kills `child`, or awaits `done`).
+   */
+  applyInBackground(env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output(): string; done: Promise<Result> } {
+    const child = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: this.dir, env: { ...this.suite.env, ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const done = new Promise<Result>((resolve) =>
+      child.once("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, output: stdout + stderr, ms: 0 })),
+    );
+    return { child, output: () => stdout + stderr, done };
   }
 
   /** Like tf(), but throws with Terraform's output unless the exit code is one of `codes`. */

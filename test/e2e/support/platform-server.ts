@@ -22,6 +22,14 @@ function storageArgs(storage: Storage): string[] {
   return typeof storage === "string" ? ["--data-dir", storage] : ["--database", storage.database, "--secrets-key-file", storage.secretsKeyFile];
 }
 
+/** A configuration's terraform and provider blocks: both providers on `project`, served at `endpoint`. */
+export function serverProviders(endpoint: string, project: string): Record<string, unknown> {
+  return {
+    terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" }, containerbackup: { source: "schemaform/containerbackup" } } },
+    provider: { tsdb: { project_id: project, endpoint }, containerbackup: { project, endpoint } },
+  };
+}
+
 export class PlatformServers {
   readonly #started: ChildProcess[] = [];
 
