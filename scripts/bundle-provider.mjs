@@ -217,7 +217,9 @@ async function evaluateStaticResponses(path, code) {
  *   into the request FIFO, read the handshake line from the reply FIFO (2 s at most: a watchdog
  *   closes it), print it, relay what follows to stderr, and exit 0 when the server closes
  *   the FIFO (Shutdown, or our Terraform gone; the server removes the FIFO). SIGINT is
- *   ignored, as the Node plugin does. Forks: id, env and cksum, mkfifo, the watchdog;
+ *   ignored, as the Node plugin does. Forks: cksum, mkfifo, the watchdog (the user id comes
+ *   from /proc/$$/status and the environment from `export -p`, builtins: each fork and exec
+ *   is about a millisecond of a launch, which Terraform waits for);
  * - no live server: go on as if there were none, and start one in the background (one at a
  *   time: `starting`, stale after a minute; its output discarded) when an earlier Terraform
  *   command already launched us with this key (`seen` holds the pid of the Terraform that did;
@@ -227,12 +229,12 @@ async function evaluateStaticResponses(path, code) {
  */
 const RESIDENT =
   'if [ "${SCHEMAFORM_RESIDENT-}" != 0 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then ' +
-  'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else _sf_b="${TMPDIR:-/tmp}/schemaform-$(id -u)"; fi; [ -d "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null; ' +
+  'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else while read -r _sf_a _sf_x _sf_u _sf_x; do [ "$_sf_a" = Uid: ] && break; done </proc/$$/status; _sf_b="${TMPDIR:-/tmp}/schemaform-$_sf_u"; fi; [ -d "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null; ' +
   'if [ -d "$_sf_b" ] && [ ! -L "$_sf_b" ] && [ -O "$_sf_b" ]; then ' +
-  '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { env; pwd; echo "$0"; } | cksum); ' +
+  '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { export -p; pwd; echo "$0"; } | LC_ALL=C cksum); ' +
   '_sf_s="$_sf_b/${_sf_k%% *}-${_sf_k##* }"; ' +
   'if read -r _sf_p 2>/dev/null <"$_sf_s/pid" && [ -p "$_sf_s/q$_sf_p" ] && kill -0 "$_sf_p" 2>/dev/null; then ' +
-  '_sf_r="$_sf_s/r$$"; if mkfifo -m 600 "$_sf_r" 2>/dev/null; then ' +
+  '_sf_r="$_sf_s/r$$"; if LC_ALL=C mkfifo -m 600 "$_sf_r" 2>/dev/null; then ' +
   "trap '' INT; " +
   // The watchdog: killed once the answer is in, and then its sleep goes with it.
   '{ trap "kill \\$_sf_z 2>/dev/null; exit 0" TERM; sleep 2 & _sf_z=$!; wait $_sf_z; [ -p "$_sf_r" ] && : >"$_sf_r"; } </dev/null >/dev/null 2>&1 & _sf_w=$!; ' +

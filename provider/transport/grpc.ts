@@ -27,14 +27,18 @@ export type Router = (path: string) => UnaryRoute | undefined | Promise<UnaryRou
 export interface TlsIdentity {
   key: string;
   cert: string;
-  /** The only client certificate accepted (Terraform's, from PLUGIN_CLIENT_CERT). */
-  clientCert: string;
+  /**
+   * The only client certificate accepted (Terraform's, from PLUGIN_CLIENT_CERT), PEM; or where
+   * it is known only later (a resident server's listener made ahead of its connection), a
+   * function that returns it at each TLS connection: none yet means no client is accepted.
+   */
+  clientCert: string | (() => string | undefined);
 }
 
 export function createGrpcServer(router: Router, tls?: TlsIdentity): http2.Http2Server | http2.Http2SecureServer {
   let server: http2.Http2Server | http2.Http2SecureServer;
   if (tls) {
-    const expected = certificateDer(tls.clientCert);
+    const expected = expectedCertificate(tls.clientCert);
     const secure = http2.createSecureServer({
       key: tls.key,
       cert: tls.cert,
@@ -54,8 +58,9 @@ export function createGrpcServer(router: Router, tls?: TlsIdentity): http2.Http2
     // read anything from the socket yet when an impostor's connection is destroyed.
     secure.on("secureConnection", (socket: TLSSocket) => {
       const presented = socket.getPeerCertificate()?.raw;
-      if (presented && presented.equals(expected)) return;
-      log("warn", "rejected a TLS client", { error: presented ? "not Terraform's client certificate" : "no client certificate" });
+      const wanted = expected();
+      if (presented && wanted && presented.equals(wanted)) return;
+      log("warn", "rejected a TLS client", { error: !wanted ? "no client is expected yet" : presented ? "not Terraform's client certificate" : "no client certificate" });
       socket.destroy();
     });
     secure.on("tlsClientError", (error) => log("warn", "rejected a TLS client", { error: error.message }));
@@ -165,6 +170,32 @@ function dispatch(stream: http2.ServerHttp2Stream, path: string, route: UnaryRou
 function failedCall(stream: http2.ServerHttp2Stream, path: string, error: unknown): void {
   log("error", "RPC failed", { method: path, error: messageOf(error) });
   fail(stream, Status.INTERNAL, messageOf(error));
+}
+
+/**
+ * The expected client certificate's DER bytes at each connection, decoded once per PEM text. A
+ * fixed PEM is decoded at once, so a bad PLUGIN_CLIENT_CERT fails the start, not a connection.
+ */
+function expectedCertificate(clientCert: TlsIdentity["clientCert"]): () => Buffer | undefined {
+  if (typeof clientCert === "string") {
+    const der = certificateDer(clientCert);
+    return () => der;
+  }
+  let decoded: { pem: string; der: Buffer | undefined } | undefined;
+  return () => {
+    const pem = clientCert();
+    if (pem === undefined) return undefined;
+    if (decoded?.pem !== pem) {
+      let der: Buffer | undefined;
+      try {
+        der = certificateDer(pem);
+      } catch {
+        // no certificate in it: nobody is accepted
+      }
+      decoded = { pem, der };
+    }
+    return decoded.der;
+  };
 }
 
 /** The DER bytes of the (first) certificate of a PEM text. */

@@ -4,16 +4,15 @@
 // launcher (LAUNCHER in scripts/bundle-provider.mjs) asks a warm, per-user process for a
 // connection instead of starting Node: it writes "<its pid> <reply fifo>" to this server's
 // request FIFO, and this server, after checking that the launcher runs with exactly the
-// environment and working directory it was started with, makes a fresh TLS identity and hands
-// the connection to a worker thread (resident-worker.ts), which listens on a fresh unix socket
-// for the launcher's Terraform (its PLUGIN_CLIENT_CERT is the only client accepted there) and
-// writes the go-plugin handshake line into the reply FIFO. The launcher prints that line and
+// environment and working directory it was started with, hands the connection to a worker
+// thread (resident-worker.ts), whose listener (a fresh TLS identity on a fresh unix socket, made
+// ahead) accepts the launcher's Terraform alone (its PLUGIN_CLIENT_CERT), and which writes the
+// go-plugin handshake line into the reply FIFO. The launcher prints that line and
 // stays, relaying our log lines to its stderr, until the reply FIFO closes: on Shutdown, when
 // its Terraform (or the launcher itself) is gone, or when this process dies. To Terraform, the
 // launcher is the plugin process; the protocol is Terraform's own (AutoMTLS, handshake, Shutdown).
 //
-// Threads: this (main) thread only takes requests, checks launchers and makes TLS identities;
-// each connection is served by a worker thread of its own, one connection at a time, so two
+// Threads: this (main) thread only takes requests and checks launchers; each connection is served by a worker thread of its own, one connection at a time, so two
 // Terraform runs served at once use two cores. One worker is always kept ready (a spare, with
 // the provider's runtime already compiled), and a new spare is started in the background when
 // the last one is taken, so a launch never waits for a thread to start. A worker that served a
@@ -30,10 +29,9 @@ import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readd
 import { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { isMainThread, Worker } from "node:worker_threads";
-import { createServerIdentity, type ServerIdentity } from "./cert.js";
 import { RESIDENT_FLAG } from "./resident-flag.js";
 import { note, parentOf, processEnvironment } from "./resident-proc.js";
-import { serveConnections, type ConnectionJob, type FromWorker, type ToWorker } from "./resident-worker.js";
+import { serveConnections, SOCKET_NAME_MAX, type ConnectionJob, type FromWorker, type ToWorker } from "./resident-worker.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, type ServeOptions } from "./serve.js";
 
 /** A resident server with no connection exits after this long. */
@@ -49,9 +47,7 @@ const MAX_FAILED_STARTS = 3;
  * the direct way at once (its own watchdog gives up at 2 s).
  */
 const HANDOFF_MS = 1500;
-/** Server identities kept ready, and the pause in requests after which the pool is refilled. */
-const IDENTITY_POOL = 8;
-const REFILL_AFTER_MS = 1500;
+/** The longest socket path Terraform can dial (a sockaddr_un holds 104 bytes on macOS, 108 on Linux). */
 const MAX_SOCKET_PATH = 103;
 
 /** Variables that differ between launches without changing what the provider does. */
@@ -100,6 +96,8 @@ interface Slot {
   worker: Worker;
   state: "starting" | "idle" | "busy";
   job?: ConnectionJob;
+  /** The socket of its listener (its current connection's, or the next one's). */
+  socketPath?: string;
   /** When it last became idle (the most recent one is warmest). */
   idleSince: number;
 }
@@ -109,7 +107,7 @@ interface Request extends ConnectionJob {
 }
 
 export async function serveResident(options: ServeOptions, directory: string): Promise<void> {
-  if (!isMainThread) return serveConnections(options);
+  if (!isMainThread) return serveConnections(options, directory);
   // Detached from Terraform: Ctrl-C reaches Terraform's process group, and Terraform stops our
   // work through StopProvider; nothing else is ours to print to.
   process.on("SIGINT", () => {});
@@ -128,7 +126,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
   const slots = new Set<Slot>();
   const cleanUp = () => {
     rmSync(requests, { force: true });
-    for (const slot of slots) if (slot.job) rmSync(slot.job.socketPath, { force: true });
+    for (const slot of slots) if (slot.socketPath) rmSync(slot.socketPath, { force: true });
     try {
       if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
       // The key's directory goes with its last server (rmdir fails while anything is left).
@@ -213,12 +211,17 @@ export async function serveResident(options: ServeOptions, directory: string): P
   const startWorker = () => {
     // The same executable in a thread: main.ts sees the flag and calls serveResident, which
     // serves connections off the main thread.
-    const worker = new Worker(process.argv[1]!, { argv: [RESIDENT_FLAG, directory] });
+    // Untracked fds: a worker wraps each reply FIFO it opens in a socket, which closes the fd
+    // itself; Node would still count the fd as the thread's own, warn when the number comes back
+    // ("opened in unmanaged mode twice", in Terraform's log) and close it, whoever held it by
+    // then, when the worker exits.
+    const worker = new Worker(process.argv[1]!, { argv: [RESIDENT_FLAG, directory], trackUnmanagedFds: false });
     const slot: Slot = { worker, state: "starting", idleSince: 0 };
     slots.add(slot);
     worker.on("message", (message: FromWorker) => {
       if (message.type !== "ready" || !slots.has(slot)) return;
       failedStarts = 0;
+      slot.socketPath = message.socketPath;
       slot.job = undefined;
       slot.state = "idle";
       slot.idleSince = Date.now();
@@ -228,10 +231,10 @@ export async function serveResident(options: ServeOptions, directory: string): P
     worker.on("exit", () => {
       slots.delete(slot);
       if (slot.state === "starting") failedStarts++;
+      if (slot.socketPath) rmSync(slot.socketPath, { force: true });
       if (slot.job) {
         // It died serving: its listener is gone with it, and so is its end of the reply FIFO.
         note(`connection of launcher ${slot.job.launcher} ended: its worker exited`);
-        rmSync(slot.job.socketPath, { force: true });
         rmSync(slot.job.replyPath, { force: true });
       }
       dispatch();
@@ -267,29 +270,12 @@ export async function serveResident(options: ServeOptions, directory: string): P
     armIdleExit();
   };
 
-  // Identities made ahead, while nobody waits: making one takes this thread for a while
-  // (several ms, far more on a busy machine), which would hold up the requests behind it. A
-  // command launches its plugin several times in quick succession, so the pool is refilled only
-  // once requests have paused for REFILL_AFTER_MS (made on demand if it runs dry).
-  const identities: ServerIdentity[] = [];
-  let refillTimer: NodeJS.Timeout | undefined;
-  const refill = async () => {
-    while (identities.length < IDENTITY_POOL) identities.push(await createServerIdentity());
-  };
-  const refillLater = () => {
-    clearTimeout(refillTimer);
-    refillTimer = setTimeout(() => void refill().catch(() => {}), REFILL_AFTER_MS);
-  };
-  const nextIdentity = async () => {
-    refillLater();
-    return identities.shift() ?? createServerIdentity();
-  };
-  // The spare first (its runtime compiles on its own thread), then the identities.
+  // The spare first (its runtime compiles on its own thread).
   dispatch();
-  void refill().catch(() => {});
+  // Workers listen in this directory: a path too long for a socket means no connection here.
+  const socketsFit = Buffer.byteLength(join(directory, "x".repeat(SOCKET_NAME_MAX))) <= MAX_SOCKET_PATH && !/[|\n]/.test(directory);
 
-  let counter = 0;
-  const accept = async (launcher: number, replyPath: string) => {
+  const accept = (launcher: number, replyPath: string) => {
     // A FIFO the launcher made in our directory for this request, and nothing else.
     if (dirname(replyPath) !== directory || !/^r\d+$/.test(replyPath.slice(directory.length + 1))) return;
     const refused = (why: string) => {
@@ -312,11 +298,8 @@ export async function serveResident(options: ServeOptions, directory: string): P
       const offered = (env.get("PLUGIN_PROTOCOL_VERSIONS") ?? "6").split(",").map((v) => v.trim());
       // Anything unusual is the direct path's to answer (it prints the proper message).
       if (env.get(MAGIC_COOKIE_KEY) !== MAGIC_COOKIE_VALUE || !clientCert || !offered.includes("6") || env.get("TF_DISABLE_PLUGIN_TLS")) return refused("not a TLS launch");
-      const socketPath = join(directory, `s${process.pid}-${++counter}.sock`);
-      if (/[|\n]/.test(socketPath) || Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) return refused("socket path too long");
-      const { keyPem, certPem, certBase64 } = await nextIdentity();
-      if (leaving) return refused("this server is leaving");
-      pending.push({ launcher, terraform, replyPath, clientCert, socketPath, identity: { keyPem, certPem, certBase64 }, at: Date.now() });
+      if (!socketsFit) return refused("socket path too long");
+      pending.push({ launcher, terraform, replyPath, clientCert, at: Date.now() });
       dispatch();
     } catch (error) {
       refused(`its request failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -332,7 +315,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
       const match = /^(\d+) (\S+)$/.exec(line);
-      if (match) void accept(Number(match[1]), match[2]!);
+      if (match) accept(Number(match[1]), match[2]!);
     }
     // A line never gets this long; whatever it was is dropped.
     if (buffered.length > 4096) buffered = "";
@@ -348,7 +331,7 @@ function executableIdentity(): string {
 /** FIFOs and sockets of servers and launchers that died without cleaning up (their pid is not alive). */
 function removeLeftovers(directory: string): void {
   for (const name of readdirSync(directory)) {
-    const match = /^(?:q|r|s)(\d+)(?:-\d+\.sock)?$/.exec(name);
+    const match = /^(?:q|r|s)(\d+)(?:(?:-\d+)+\.sock)?$/.exec(name);
     if (!match || Number(match[1]) === process.pid) continue;
     if (parentOf(Number(match[1])) === undefined) rmSync(join(directory, name), { force: true });
   }

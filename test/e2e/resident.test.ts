@@ -2,7 +2,8 @@
 // driven by real Terraform and the built providers with nothing set (the path users get):
 // Terraform's launches are served by one warm server per provider and environment, a killed
 // server is replaced without Terraform noticing, two Terraforms share a server but not a
-// thread, SCHEMAFORM_RESIDENT=0 turns it off, and a Terraform killed outright takes its
+// thread, a worker serves connection after connection without Node's warnings in Terraform's
+// log, SCHEMAFORM_RESIDENT=0 turns it off, and a Terraform killed outright takes its
 // connections and launchers with it and leaves the platform's database closed. The servers'
 // own log (SCHEMAFORM_RESIDENT_LOG) tells which process and thread served what. Linux (/proc).
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
@@ -141,6 +142,27 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     // Every connection ended by Terraform's Shutdown.
     expect(logSince(from).filter((line) => line.endsWith("ended: Shutdown")).length).toBe(served.length);
     expect([...ws.state().keys()].sort()).toEqual(["containerbackup_restore_channel.ch", "tsdb_service.a"]);
+  }, 180_000);
+
+  test("a worker serves connection after connection without Node's warnings reaching Terraform's log", async () => {
+    const logPath = join(suite.root, "terraform-debug.log");
+    const debug = { TF_LOG: "debug", TF_LOG_PATH: logPath };
+    const servers = await warmUp(debug);
+    const from = logLength();
+    const planned = await ws.tf(["plan", "-detailed-exitcode", "-input=false"], debug);
+    expect(planned.code, planned.output).toBe(0);
+    // One plan is several connections per provider in a row, on the thread that served the last.
+    const served = connections(logSince(from));
+    const perThread = new Map<string, number>();
+    for (const c of served) perThread.set(`${c.server}/${c.thread}`, (perThread.get(`${c.server}/${c.thread}`) ?? 0) + 1);
+    expect(Math.max(...perThread.values())).toBeGreaterThanOrEqual(2);
+    const fromPlugins = readFileSync(logPath, "utf8")
+      .split("\n")
+      .filter((line) => /provider\.terraform-provider-\w+: /.test(line));
+    expect(fromPlugins.filter((line) => /\(node:\d+\)|Warning:/.test(line))).toEqual([]);
+    // Servers of this environment only: the tests after this one count the directory's servers.
+    for (const pid of servers) process.kill(pid, "SIGKILL");
+    await until("this environment's servers to be gone", 10_000, () => servers.every((pid) => !alive(pid)));
   }, 180_000);
 
   test("two Terraform runs at once share the servers, but never a thread", async () => {

@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerIdentity } from "../../provider/transport/cert.js";
+import { createServerIdentity, type ServerIdentity } from "../../provider/transport/cert.js";
+import { createGrpcServer } from "../../provider/transport/grpc.js";
+import { listening } from "../../provider/transport/listen.js";
 import { MAGIC_COOKIE_KEY } from "../../provider/transport/serve.js";
 import { PluginClient, bundleFixture, certPem, clientIdentity, launch, parseHandshake } from "./helpers.js";
 
@@ -201,6 +203,33 @@ describe("the V8 code cache (SCHEMAFORM_CACHE_DIR)", () => {
       expect(await waitFor(() => readFileSync(main).length > 1000)).toBe(true);
     } finally {
       second.child.kill();
+    }
+  });
+});
+
+describe.runIf(UNIX)("a listener made before its connection (the resident server's workers)", () => {
+  it("accepts no TLS client until Terraform's certificate is known, then that client alone", async () => {
+    const own = await createServerIdentity();
+    let expected: string | undefined;
+    const server = createGrpcServer((path) => (path === "/plugin.GRPCController/Shutdown" ? { call: async () => new Uint8Array(0) } : undefined), {
+      key: own.keyPem,
+      cert: own.certPem,
+      clientCert: () => expected,
+    });
+    const address = join(work, "ahead.sock");
+    await listening(server, (done) => server.listen(address, done));
+    const handshake = parseHandshake(`1|6|unix|${address}|grpc|${own.certBase64}`);
+    const early = new PluginClient(handshake, identity);
+    const stranger = new PluginClient(handshake, await clientIdentity());
+    const terraform = new PluginClient(handshake, identity);
+    try {
+      await expect(early.shutdown()).rejects.toMatchObject({ code: 14 });
+      expected = identity.certPem;
+      await expect(stranger.shutdown()).rejects.toMatchObject({ code: 14 });
+      await expect(terraform.shutdown()).resolves.toEqual({});
+    } finally {
+      for (const client of [early, stranger, terraform]) client.close();
+      server.close();
     }
   });
 });
