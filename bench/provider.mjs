@@ -11,9 +11,10 @@
 //      of N creates (a fresh state and a fresh platform / anchor directory each round); rounds
 //      alternate between the subjects (rotating their order), so all see the same machine load;
 //      reported as medians and as ratios ours/terraform_data, ours/anchor, anchor/terraform_data;
-//   3. where the time goes at N=1: one `terraform plan` per subject under TF_LOG=trace, from which
-//      the plugin launches, each launch's handshake (start -> "using plugin"), its RPCs and its
-//      exit are read;
+//   3. where the time goes at N=1: one `terraform plan` per subject under TF_LOG=trace (the third
+//      in a row, so that ours is served by its resident server), from which the plugin launches,
+//      each launch's client certificate (Terraform's), handshake (start -> "using plugin"), RPCs
+//      and exit are read;
 //   4. optionally, ours at BENCH_FLOOR_SIZE against one long-lived, reattached provider process.
 // Results go to bench/results/provider.json.
 //
@@ -286,9 +287,10 @@ function applyCreates(n, list) {
 }
 
 /**
- * Reads a TF_LOG=trace log of one plan: the plan's span, each plugin launch (start -> "using
- * plugin" = spawn, start-up and handshake; its RPCs, each timed to the next line Terraform logs
- * about that provider; Close -> exit), and the time no plugin process was alive.
+ * Reads a TF_LOG=trace log of one plan: the plan's span, each plugin launch (Terraform's client
+ * certificate for it; start -> "using plugin" = spawn, start-up and handshake; its RPCs, each
+ * timed to the next line Terraform logs about that provider; Close -> exit), and the time no
+ * plugin process was alive.
  */
 function traceBreakdown(text) {
   const events = [];
@@ -299,10 +301,13 @@ function traceBreakdown(text) {
   if (events.length === 0) return null;
   const launches = [];
   let current;
+  let certificateFrom;
   for (let i = 0; i < events.length; i++) {
     const { at, text: message } = events[i];
-    if (message.startsWith("provider: plugin started:")) {
-      current = { started: at, rpcs: [] };
+    if (message.startsWith("provider: configuring client automatic mTLS")) certificateFrom = at;
+    else if (message.startsWith("provider: plugin started:")) {
+      current = { started: at, client_certificate_ms: certificateFrom === undefined ? null : at - certificateFrom, rpcs: [] };
+      certificateFrom = undefined;
       launches.push(current);
     } else if (current && message.startsWith("provider: using plugin:")) {
       current.handshake_ms = at - current.started;
@@ -334,13 +339,24 @@ function traceBreakdown(text) {
   };
 }
 
-/** One plan per subject at the smallest size under TF_LOG=trace (logging slows each a little). */
-function whereTheTimeGoes(prepared) {
+/**
+ * One plan per subject at the smallest size under TF_LOG=trace (logging slows each a little),
+ * the third in a row: TF_LOG is part of the environment that keys our resident server, so the
+ * first two start Node directly (the second also starts the server) and the third is served
+ * as a user's plans are.
+ */
+async function whereTheTimeGoes(prepared) {
   const out = {};
   for (const subject of prepared) {
     const logFile = join(work, `trace-${subject.key}.log`);
-    const result = terraform(subject.directory, { ...subject.environment, TF_LOG: "trace", TF_LOG_PATH: logFile }, ["plan", "-detailed-exitcode", "-no-color"]);
-    if (result.status !== 0) throw new Error(`${subject.key}: traced plan was not clean:\n${result.output.slice(-2000)}`);
+    let result;
+    for (let run = 0; run < 3; run++) {
+      rmSync(logFile, { force: true });
+      result = terraform(subject.directory, { ...subject.environment, TF_LOG: "trace", TF_LOG_PATH: logFile }, ["plan", "-detailed-exitcode", "-no-color"]);
+      if (result.status !== 0) throw new Error(`${subject.key}: traced plan was not clean:\n${result.output.slice(-2000)}`);
+      // The server the second plan started is up before the third.
+      if (run === 1) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
     out[subject.key] = { wall_ms: round(result.ms), ...traceBreakdown(readFileSync(logFile, "utf8")) };
   }
   return out;
@@ -412,7 +428,7 @@ async function main() {
     loads.push(round(loadavg()[0]));
     const { entry, prepared } = planNoChanges(n, list);
     log(`  plan:  ${describe(list, entry)}`);
-    if (n === Math.min(...options.sizes)) phases = whereTheTimeGoes(prepared);
+    if (n === Math.min(...options.sizes)) phases = await whereTheTimeGoes(prepared);
     if (n === options.floorSize) {
       entry.ours_reattached = await reattachedPlans(executable, prepared[0], prepared.at(-1));
       log(`  the same with one long-lived provider process (no start-ups, no TLS): ours/terraform_data ${entry.ours_reattached.ours_vs_terraform_data}`);
@@ -438,7 +454,7 @@ async function main() {
     apply_creates: applies,
     where_the_time_goes_n1: phases,
     notes:
-      "Subjects alternate within each round (order rotated per round). plan = `terraform plan -detailed-exitcode` (refresh, no changes) after one untimed apply; apply = `terraform apply -auto-approve` of N creates from no state, with a fresh platform (ours) / store (anchor) directory each round. Values are medians over `rounds`; ratios are ratios of medians; cpu = the same for CPU time (user + system, GNU time) of Terraform and the plugin processes it started and waited for (less sensitive to a busy machine; a provider process that outlives Terraform, detached, would not be counted). handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), ours against `node -e console.log(1)` interleaved, after one launch that wrote the V8 code cache. where_the_time_goes_n1 = one plan per subject under TF_LOG=trace at the smallest size (millisecond timestamps; logging itself adds time): launches per plan, per launch the handshake (start -> 'using plugin'), 'using plugin' -> first RPC, each RPC up to Terraform's next log line about the provider, Close -> process exit. ours_reattached = ours planned against one provider process started beforehand (TF_REATTACH_PROVIDERS), the floor without start-ups.",
+      "Subjects alternate within each round (order rotated per round). plan = `terraform plan -detailed-exitcode` (refresh, no changes) after one untimed apply; apply = `terraform apply -auto-approve` of N creates from no state, with a fresh platform (ours) / store (anchor) directory each round. Values are medians over `rounds`; ratios are ratios of medians; cpu = the same for CPU time (user + system, GNU time) of Terraform and the plugin processes it started and waited for (less sensitive to a busy machine; a provider process that outlives Terraform, detached, would not be counted). handshake = spawn of the installed executable to its handshake line (mTLS, fresh certificate), ours against `node -e console.log(1)` interleaved, after one launch that wrote the V8 code cache. where_the_time_goes_n1 = one plan per subject under TF_LOG=trace at the smallest size, the third in a row (ours served by its resident server; millisecond timestamps; logging itself adds time): launches per plan, per launch Terraform's client certificate ('configuring client automatic mTLS' -> 'plugin started'), the handshake (start -> 'using plugin'), 'using plugin' -> first RPC, each RPC up to Terraform's next log line about the provider, Close -> process exit. ours_reattached = ours planned against one provider process started beforehand (TF_REATTACH_PROVIDERS), the floor without start-ups.",
   };
   const out = env.BENCH_OUT ? resolve(env.BENCH_OUT) : join(ROOT, "bench", "results", "provider.json");
   mkdirSync(dirname(out), { recursive: true });
