@@ -75,7 +75,7 @@ function main() {
     build_check: () => timed(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, env }),
     node_cli_start: () => timed(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "--help"], { cwd: ROOT, env }),
     terraform_version: () => timed("terraform", ["version", "-json"], { cwd: ROOT, env }),
-    synth: () => timed(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "examples", "stack", "main.ts")], { cwd: ROOT, env: { ...env, CDKTF_OUTDIR: synthOut } }),
+    synth: () => timed(process.execPath, ["--import", "tsx", join(ROOT, "examples", "stack", "main.ts")], { cwd: ROOT, env: { ...env, CDKTF_OUTDIR: synthOut } }),
     terraform_init: () => timed("terraform", ["init", "-input=false", "-no-color"], { cwd: stackDirectory, env: terraformEnv }),
     terraform_apply_no_changes: () => timed("terraform", ["apply", "-auto-approve", "-input=false", "-no-color"], { cwd: stackDirectory, env: terraformEnv }),
     terraform_output: () => timed("terraform", ["output", "-json"], { cwd: stackDirectory, env: terraformEnv }),
@@ -99,7 +99,7 @@ function main() {
     runs_ms: { npm_start: starts.map(round), terraform_plan: plans.map(round) },
     parts_of_second_start: partMedians,
     notes:
-      "npm start = `npm start --silent -- --out <temp>` with nothing changed since the previous one (alternating with the plan); terraform plan = `terraform plan -detailed-exitcode` in the synthesized stack's directory with the environment `schemaform up` gives Terraform (mirror CLI config, TF_IN_AUTOMATION, SCHEMAFORM_DATA_DIR). parts = each step of the second start run on its own (synth = tsx examples/stack/main.ts; npm_run_overhead = `npm run env`), medians. cpu = user + system time of each command and the processes it waited for (GNU time).",
+      "npm start = `npm start --silent -- --out <temp>` with nothing changed since the previous one (alternating with the plan); terraform plan = `terraform plan -detailed-exitcode` in the synthesized stack's directory with the environment `schemaform up` gives Terraform (mirror CLI config, TF_IN_AUTOMATION, SCHEMAFORM_DATA_DIR). parts = each step of the second start run on its own (synth = node --import tsx examples/stack/main.ts, as up runs it, concurrently with terraform version; npm_run_overhead = `npm run env`), medians. cpu = user + system time of each command and the processes it waited for (GNU time).",
   };
   const file = join(ROOT, "bench", "results", "start.json");
   mkdirSync(dirname(file), { recursive: true });

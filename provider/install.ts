@@ -22,7 +22,7 @@
 // locked the old bytes). Other versions are left in the mirror, so working directories locked to
 // them keep working until `terraform init -upgrade` moves them to the new one.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -166,8 +166,12 @@ export function installProviders(options: InstallOptions): InstalledPackage[] {
     let replaced = false;
     for (const { directory, installed } of targets) {
       if (installed === hash) {
-        // Same bytes: nothing to do (keep the exec bit right in case someone changed it).
-        chmodSync(join(directory, `terraform-provider-${name}`), 0o755);
+        // Same bytes: nothing to do but give back an exec bit someone took. Only then: a chmod
+        // changes the file's ctime, and a resident provider server (transport/resident.ts)
+        // takes that for a new build and stops serving, so every reinstall (each `schemaform
+        // up`) would send Terraform's next launches the slow way.
+        const executable = join(directory, `terraform-provider-${name}`);
+        if ((statSync(executable).mode & 0o777) !== 0o755) chmodSync(executable, 0o755);
         continue;
       }
       writePackage(directory, files);

@@ -6,7 +6,7 @@ import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: schemaform up [APP_DIR] [--stack NAME] [--out DIR]
@@ -115,7 +115,8 @@ async function synthesize(entry: string, outdir: string): Promise<void> {
   let args = [entry];
   if (entry.endsWith(".ts")) {
     try {
-      args = [createRequire(import.meta.url).resolve("tsx/cli"), entry];
+      // tsx's loader in this Node process: its CLI would start a second one (120 ms more here).
+      args = ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href, entry];
     } catch {
       command = "npx";
       args = ["--yes", "tsx", entry];
@@ -174,6 +175,10 @@ export function forgetLockedProviders(lockFile: string, addresses: string[]): bo
   return changed;
 }
 
+/**
+ * Checks that Terraform runs and is recent enough, and says which it is. `up` runs it beside
+ * the synthesis (a Node process of its own) and waits for it after.
+ */
 export async function checkTerraform(terraform: string): Promise<void> {
   try {
     // Without the user's CLI configuration: the version is all we want to know here.
@@ -235,9 +240,12 @@ export async function up(args: Arguments): Promise<number> {
   const projectApp = args.app === undefined ? projectAppCommand() : undefined;
   const entry = projectApp === undefined ? appEntry(args.app ?? (existsSync(join("examples", "stack")) ? join("examples", "stack") : exampleApp())) : undefined;
   const outdir = resolve(args.out ?? "cdktf.out");
-  await checkTerraform(terraform);
+  const checked = checkTerraform(terraform);
+  // Reported after the synthesis, which is not worth stopping halfway.
+  checked.catch(() => {});
   if (projectApp !== undefined) await synthesizeProject(projectApp, outdir);
   else await synthesize(entry!, outdir);
+  await checked;
   const stack = pickStack(outdir, args.stack);
 
   const { env, cliConfig, dataDir } = await terraformEnvironment(outdir, stack.directory);

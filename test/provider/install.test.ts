@@ -4,7 +4,7 @@
 // reproducible.test.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,6 +67,21 @@ describe("installProviders", () => {
     const again = install("1.0.0");
     expect(again.status).toBe("unchanged");
     expect(again.hash).toBe(install("1.0.0").hash);
+  });
+
+  it("leaves the same build's executable untouched, inode and change time alike (a resident server keeps serving it)", () => {
+    const executable = join(install("1.0.0").directory, "terraform-provider-fixture");
+    const before = statSync(executable, { bigint: true });
+    install("1.0.0");
+    const after = statSync(executable, { bigint: true });
+    expect([after.ino, after.ctimeNs, after.mode]).toEqual([before.ino, before.ctimeNs, before.mode]);
+  });
+
+  it("gives a same-build executable that lost its exec bit the bit back", () => {
+    const executable = join(install("1.0.0").directory, "terraform-provider-fixture");
+    chmodSync(executable, 0o644);
+    expect(install("1.0.0").status).toBe("unchanged");
+    expect(statSync(executable).mode & 0o777).toBe(0o755);
   });
 
   it("refuses a different build under the same version unless forced", () => {
