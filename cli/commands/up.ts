@@ -107,6 +107,23 @@ async function synthesizeProject(command: string, outdir: string): Promise<void>
   if (code !== 0) throw new UpError(`synthesizing the app failed (exit code ${code}); see the messages above`);
 }
 
+/**
+ * Node's arguments that run a TypeScript entry with the tsx found from here: as a loader of that
+ * Node process (tsx 4, whose main export is its loader), else through tsx's CLI, which starts a
+ * second Node (120 ms more here). Throws when there is no tsx.
+ */
+function tsxArguments(entry: string): string[] {
+  const require = createRequire(import.meta.url);
+  let major = 0;
+  try {
+    major = Number((require("tsx/package.json") as { version: string }).version.split(".")[0]);
+  } catch {
+    // a tsx that does not export its package.json: an older one, run through its CLI
+  }
+  if (major >= 4) return ["--import", pathToFileURL(require.resolve("tsx")).href, entry];
+  return [require.resolve("tsx/cli"), entry];
+}
+
 /** Runs the app with tsx (TypeScript) or node, with cdktf writing to `outdir`. */
 async function synthesize(entry: string, outdir: string): Promise<void> {
   mkdirSync(outdir, { recursive: true });
@@ -115,8 +132,7 @@ async function synthesize(entry: string, outdir: string): Promise<void> {
   let args = [entry];
   if (entry.endsWith(".ts")) {
     try {
-      // tsx's loader in this Node process: its CLI would start a second one (120 ms more here).
-      args = ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href, entry];
+      args = tsxArguments(entry);
     } catch {
       command = "npx";
       args = ["--yes", "tsx", entry];
