@@ -12,15 +12,15 @@
 // its Terraform (or the launcher itself) is gone, or when this process dies. To Terraform, the
 // launcher is the plugin process; the protocol is Terraform's own (AutoMTLS, handshake, Shutdown).
 //
-// Threads: this (main) thread only takes requests and checks launchers; each connection is served by a worker thread of its own, one connection at a time, so two
-// Terraform runs served at once use two cores. One worker is always kept ready (a spare, with
-// the provider's runtime already compiled), and a new spare is started in the background when
-// the last one is taken, so a launch never waits for a thread to start. A worker that served a
-// connection stays for the next one (its runtime is warm); idle workers beyond the spare leave
-// after WORKER_IDLE_MS. Each connection has its own provider server (its own
-// ConfigureProvider, client and Stop); when it ends, its work is stopped and its client
-// released, so an idle resident server holds no platform database open. It exits after
-// IDLE_EXIT_MS without connections.
+// Threads: this (main) thread only takes requests and checks launchers; each connection is served
+// by a worker thread of its own, one connection at a time, so two Terraform runs served at once
+// use two cores. One worker is always kept ready (a spare, with the provider's runtime already
+// compiled), and a new spare is started in the background when the last one is taken, so a launch
+// never waits for a thread to start. A worker that served a connection stays for the next one
+// (its runtime is warm); idle workers beyond the spare leave after WORKER_IDLE_MS. Each
+// connection has its own provider server (its own ConfigureProvider, client and Stop); when it
+// ends, its work is stopped and its client released, so an idle resident server holds no platform
+// database open. It exits after IDLE_EXIT_MS without connections.
 //
 // Linux only (the launcher checks for /proc): a launcher's environment, working directory and
 // parent are read from /proc, so nothing the launcher says is taken on trust but its pid.
