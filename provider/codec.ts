@@ -178,7 +178,9 @@ function compileType(type: CtyType): TypeCode {
 function objectCode(fields: [string, TypeCode, Absent][]): ObjectCode {
   const names = fields.map(([name]) => name);
   const keys = names.map(encodedString);
-  const wireField = names.map((_, i) => i).sort((a, b) => Buffer.compare(keys[a]!.subarray(headerLength(keys[a]!)), keys[b]!.subarray(headerLength(keys[b]!))));
+  // Attributes go on the wire in the byte order of their UTF-8 names (cty's msgpack order).
+  const nameBytes = names.map((name) => Buffer.from(name, "utf8"));
+  const wireField = names.map((_, i) => i).sort((a, b) => Buffer.compare(nameBytes[a]!, nameBytes[b]!));
   const wirePos: number[] = new Array(names.length);
   wireField.forEach((field, position) => (wirePos[field] = position));
   return {
@@ -191,12 +193,6 @@ function objectCode(fields: [string, TypeCode, Absent][]): ObjectCode {
     wireField,
     wirePos,
   };
-}
-
-/** The length of an encoded str's header. */
-function headerLength(encoded: Uint8Array): number {
-  const head = encoded[0]!;
-  return head <= 0xbf ? 1 : head === 0xd9 ? 2 : head === 0xda ? 3 : 5;
 }
 
 function absentValue(absent: Absent): Value {

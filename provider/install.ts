@@ -166,10 +166,7 @@ export function installProviders(options: InstallOptions): InstalledPackage[] {
     let replaced = false;
     for (const { directory, installed } of targets) {
       if (installed === hash) {
-        // Same bytes: nothing to do but give back an exec bit someone took. Only then: a chmod
-        // changes the file's ctime, and a resident provider server (transport/resident.ts)
-        // takes that for a new build and stops serving, so every reinstall (each `schemaform
-        // up`) would send Terraform's next launches the slow way.
+        // Same bytes: leave the file as it is, but give back an exec bit someone took.
         const executable = join(directory, `terraform-provider-${name}`);
         if ((statSync(executable).mode & 0o777) !== 0o755) chmodSync(executable, 0o755);
         continue;

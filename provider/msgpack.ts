@@ -31,11 +31,15 @@ export function isExtHead(head: number): boolean {
 
 export const NIL = 0xc0;
 
+// What a reader holds between messages: shared, so that releasing one allocates nothing.
+const EMPTY = Buffer.alloc(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer, 0, 0);
+
 export class MsgpackReader {
-  private bytes: Uint8Array = new Uint8Array(0);
-  private view = new DataView(this.bytes.buffer);
+  private bytes: Uint8Array = EMPTY;
+  private view: DataView<ArrayBufferLike> = EMPTY_VIEW;
   /** `bytes` as a Buffer, for native string decoding. */
-  private text: Buffer = Buffer.alloc(0);
+  private text: Buffer = EMPTY;
   pos = 0;
   private end = 0;
 
@@ -49,7 +53,11 @@ export class MsgpackReader {
 
   /** Drops the reference to the last message (it may be a view of a large gRPC frame). */
   release(): void {
-    this.reset(EMPTY);
+    this.bytes = EMPTY;
+    this.view = EMPTY_VIEW;
+    this.text = EMPTY;
+    this.pos = 0;
+    this.end = 0;
   }
 
   atEnd(): boolean {
@@ -283,8 +291,6 @@ export class MsgpackReader {
     }
   }
 }
-
-const EMPTY = new Uint8Array(0);
 
 export class MsgpackWriter {
   private out: Buffer = Buffer.alloc(4096);

@@ -257,7 +257,8 @@ export async function up(args: Arguments): Promise<number> {
   const entry = projectApp === undefined ? appEntry(args.app ?? (existsSync(join("examples", "stack")) ? join("examples", "stack") : exampleApp())) : undefined;
   const outdir = resolve(args.out ?? "cdktf.out");
   const checked = checkTerraform(terraform);
-  // Reported after the synthesis, which is not worth stopping halfway.
+  // Its version line may come amid the synthesis's output; its failure is reported after the
+  // synthesis, which is not worth stopping halfway.
   checked.catch(() => {});
   if (projectApp !== undefined) await synthesizeProject(projectApp, outdir);
   else await synthesize(entry!, outdir);

@@ -8,7 +8,8 @@ import type { AddressInfo, Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const MAX_SOCKET_PATH = 103;
+/** The longest socket path Terraform (Go) can dial: a sockaddr_un holds 104 bytes on macOS, 108 on Linux. */
+export const MAX_SOCKET_PATH = 103;
 
 export async function listen(server: Server, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (process.platform !== "win32") {

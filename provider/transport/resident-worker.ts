@@ -24,7 +24,7 @@ import { createServerIdentity } from "./cert.js";
 import { createGrpcServer, type Router, type UnaryRoute } from "./grpc.js";
 import { listening } from "./listen.js";
 import { note, parentOf } from "./resident-proc.js";
-import { lazyRouter, type ProviderRouter, type ServeOptions } from "./serve.js";
+import { handshakeLine, lazyRouter, type ProviderRouter, type ServeOptions } from "./serve.js";
 
 /** How often the connection's launcher and Terraform are checked. */
 const WATCH_MS = 500;
@@ -186,7 +186,7 @@ function serveOne(options: ServeOptions, job: ConnectionJob, listener: Listener,
     const watch = setInterval(() => {
       if (parentOf(launcher) !== terraform) end("the launcher or its Terraform is gone");
     }, WATCH_MS);
-    reply.write(`1|6|unix|${socketPath}|grpc|${listener.certBase64}\n`);
+    reply.write(handshakeLine(`unix|${socketPath}`, listener.certBase64));
     // Only now: the launcher takes its first line for the handshake, so nothing (a log line,
     // one of Node's warnings) may come before it.
     setCurrent(reply);

@@ -29,6 +29,7 @@ import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readd
 import { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { isMainThread, Worker } from "node:worker_threads";
+import { MAX_SOCKET_PATH } from "./listen.js";
 import { RESIDENT_FLAG } from "./resident-flag.js";
 import { note, parentOf, processEnvironment } from "./resident-proc.js";
 import { serveConnections, SOCKET_NAME_MAX, type ConnectionJob, type FromWorker, type ToWorker } from "./resident-worker.js";
@@ -47,8 +48,6 @@ const MAX_FAILED_STARTS = 3;
  * the direct way at once (its own watchdog gives up at 2 s).
  */
 const HANDOFF_MS = 1500;
-/** The longest socket path Terraform can dial (a sockaddr_un holds 104 bytes on macOS, 108 on Linux). */
-const MAX_SOCKET_PATH = 103;
 
 /** Variables that differ between launches without changing what the provider does. */
 function comparable(env: Map<string, string>): Map<string, string> {
@@ -124,6 +123,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
   const requests = join(directory, `q${process.pid}`);
   const pidFile = join(directory, "pid");
   const slots = new Set<Slot>();
+  const idleWarmestFirst = () => [...slots].filter((slot) => slot.state === "idle").sort((a, b) => b.idleSince - a.idleSince);
   const cleanUp = () => {
     rmSync(requests, { force: true });
     for (const slot of slots) if (slot.socketPath) rmSync(slot.socketPath, { force: true });
@@ -190,7 +190,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
     if (!stillCurrent()) retiring = true;
     if (retiring && busy() === 0) leave();
     // Idle workers beyond the warmest one leave after a while.
-    const idle = [...slots].filter((slot) => slot.state === "idle").sort((a, b) => b.idleSince - a.idleSince);
+    const idle = idleWarmestFirst();
     for (const slot of idle.slice(1)) {
       if (Date.now() - slot.idleSince > WORKER_IDLE_MS) {
         slots.delete(slot);
@@ -252,7 +252,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
         refuseReply(request.replyPath);
         continue;
       }
-      const idle = [...slots].filter((slot) => slot.state === "idle").sort((a, b) => b.idleSince - a.idleSince)[0];
+      const idle = idleWarmestFirst()[0];
       if (!idle) break;
       pending.shift();
       const { at: _at, ...job } = request;
@@ -325,7 +325,8 @@ export async function serveResident(options: ServeOptions, directory: string): P
 /** The executable as a file: changed (reinstalled, rebuilt) means this process's code is stale. */
 function executableIdentity(): string {
   const info = statSync(process.argv[1]!);
-  return `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
+  // Not the ctime: a chmod, touch -a or a new hard link changes it, and none changes the code.
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
 /** FIFOs and sockets of servers and launchers that died without cleaning up (their pid is not alive). */

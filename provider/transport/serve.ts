@@ -18,6 +18,11 @@ export const MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a
 const CORE_PROTOCOL_VERSION = 1;
 const APP_PROTOCOL_VERSION = 6;
 
+/** go-plugin's handshake line: protocol versions, address ("unix|<path>" or "tcp|<host:port>"), gRPC, our certificate. */
+export function handshakeLine(address: string, certBase64: string): string {
+  return `${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|${address}|grpc|${certBase64}\n`;
+}
+
 /** A provider's RPC router; `close` (when there is one) ends its connection's work. */
 export type ProviderRouter = ((path: string) => ((request: Uint8Array) => Promise<Uint8Array>) | undefined) & { close?(): Promise<void> };
 
@@ -64,7 +69,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const server = createGrpcServer(router, identity && { key: identity.keyPem, cert: identity.certPem, clientCert: clientCert! });
 
   const address = await listen(server, env);
-  writeHandshake(`${CORE_PROTOCOL_VERSION}|${APP_PROTOCOL_VERSION}|${address}|grpc|${identity?.certBase64 ?? ""}\n`);
+  writeHandshake(handshakeLine(address, identity?.certBase64 ?? ""));
   // The next process starts from what this one compiled up to here (when it had no cache).
   setImmediate(() => bundleCodeCache()?.save("main"));
   // Without precomputed answers, warm up while Terraform connects. With them, load nothing

@@ -210,6 +210,7 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
   test("SCHEMAFORM_RESIDENT=0 starts the plugin directly: no server, no connection", async () => {
     const off = { SCHEMAFORM_RESIDENT: "0" };
     const before = serverPids();
+    const keysBefore = keyDirectories();
     const from = logLength();
     const planned = await ws.tf(["plan", "-detailed-exitcode", "-input=false"], off);
     expect(planned.code, planned.output).toBe(0);
@@ -217,6 +218,9 @@ describe.runIf(process.platform === "linux")("resident provider server", () => {
     expect(again.code, again.output).toBe(0);
     expect(logSince(from)).toEqual([]);
     expect(serverPids().filter((pid) => !before.includes(pid))).toEqual([]);
+    // The launcher did not even look for a server: no key directory of this environment (its
+    // mark, `seen`, would be there after the first plan, and a server started by the second).
+    expect([...keyDirectories().keys()].filter((key) => !keysBefore.has(key))).toEqual([]);
   }, 180_000);
 
   test("a killed server is replaced without Terraform noticing", async () => {
