@@ -28,7 +28,7 @@ export interface AccessLogEntry {
   project?: string;
   /** the access key or token id that authenticated the call */
   credential?: string;
-  /** what happened, beyond the status: `aborted by the client`, or an internal error's message */
+  /** what happened, beyond the status: `aborted by the client`, `cut off by the shutdown` or `internal error` (never its message) */
   note?: string;
 }
 

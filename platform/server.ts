@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { accessLogEntry, requestIdFrom, type AccessLogEntry } from "./access-log.js";
+import { accessLogEntry, loggedPath, requestIdFrom, type AccessLogEntry } from "./access-log.js";
 import { HTTP_STATUS, PlatformError } from "./errors.js";
 import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
@@ -43,6 +43,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** one structured entry per request, for the JSON access log (access-log.ts); default: nothing */
   accessLog?: (entry: AccessLogEntry) => void;
+  /** the server's own failures (an internal error's message); default: `log` */
+  errorLog?: (line: string) => void;
   /** serve https with this certificate and key (PEM, checked by tls.ts loadTlsFiles); default: plain http */
   tls?: { cert: Buffer | string; key: Buffer | string };
   /** default 1 MiB */
@@ -158,7 +160,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let draining = false;
   /** the shutdown's grace ran out: what is still in flight is cut, not aborted by its client */
   let cutting = false;
-  let inFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse, seen: { project?: string; credential?: string }): Promise<number> {
     let url: URL;
@@ -241,7 +242,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.setHeader("x-request-id", requestId);
     // while draining, every answer closes its connection: the client reconnects to another replica
     if (draining) res.setHeader("connection", "close");
-    inFlight++;
     inFlightAnswers.add(res);
     const seen: { project?: string; credential?: string } = {};
     let note: string | undefined;
@@ -249,7 +249,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const line = (outcome: string | number) => {
       if (logged) return;
       logged = true;
-      options.log?.(`${req.method} ${(req.url ?? "").split("?")[0]} ${outcome} ${Date.now() - started}ms`);
+      options.log?.(`${req.method} ${loggedPath(req.url)} ${outcome} ${Date.now() - started}ms`);
       options.accessLog?.(
         accessLogEntry({ req, res, started, requestId, status: typeof outcome === "number" ? outcome : null, note: typeof outcome === "number" ? note : outcome, ...seen }),
       );
@@ -258,9 +258,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // was doing (reading the body, waiting for a hash).
     res.once("close", () => {
       if (!res.writableFinished) line(cutting ? `cut off by the shutdown` : "aborted by the client");
-      inFlight--;
       inFlightAnswers.delete(res);
-      if (draining && inFlight === 0) {
+      if (draining && inFlightAnswers.size === 0) {
         server.closeAllConnections(); // only idle ones are left
         for (const settle of whenIdle.splice(0)) settle();
       }
@@ -279,8 +278,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }
         // reading the body failed because the client went away mid-request: not our error
         if (req.destroyed && !req.complete) return undefined;
-        note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
-        options.log?.(note);
+        // a database error can quote the values it was given: its message goes only to the
+        // human-readable log, never to the access log, whose fields must carry no secret
+        note = "internal error";
+        (options.errorLog ?? options.log)?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
         return send(res, 500, { error: { code: "internal", message: "internal error in the platform server; see its log" } });
       })
       .then((status) => {
@@ -309,7 +310,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `${options.tls ? "https" : "http"}://${shownHost}:${port}`,
     port,
     server,
-    inFlight: () => inFlight,
+    inFlight: () => inFlightAnswers.size,
     close: (graceMs = 0) => {
       // a second close (a second signal) with less grace cuts what the first one was waiting for
       if (closing) {
@@ -323,11 +324,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close((error) => {
           clearTimeout(deadline);
           if (error) reject(error);
-          else if (inFlight === 0) resolve();
+          else if (inFlightAnswers.size === 0) resolve();
           else whenIdle.push(resolve); // the last answers' close events are still on their way
         });
         const deadline = setTimeout(cut, graceMs);
-        if (graceMs <= 0 || inFlight === 0) cut();
+        if (graceMs <= 0 || inFlightAnswers.size === 0) cut();
       });
       return closing;
     },

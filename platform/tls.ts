@@ -2,7 +2,7 @@
 // checked before the server starts, so that a wrong file is reported at start-up, naming the file,
 // rather than at the first handshake. Messages never quote a file's content: the key is a secret.
 
-import { X509Certificate, createPrivateKey } from "node:crypto";
+import { X509Certificate, createPrivateKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext } from "node:tls";
 
@@ -39,13 +39,14 @@ export function loadTlsFiles(certFile: string, keyFile: string): TlsFiles {
   } catch {
     throw new TlsSetupError(`the TLS certificate file ${certFile} does not hold a PEM certificate (-----BEGIN CERTIFICATE-----)`);
   }
+  let privateKey: KeyObject;
   try {
-    createPrivateKey(key);
+    privateKey = createPrivateKey(key);
   } catch {
     // the parser's message may quote part of the input: say what is wrong without it
     throw new TlsSetupError(`the TLS key file ${keyFile} does not hold an unencrypted PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA/EC PRIVATE KEY-----)`);
   }
-  if (!parsed.checkPrivateKey(createPrivateKey(key))) {
+  if (!parsed.checkPrivateKey(privateKey)) {
     throw new TlsSetupError(`the TLS key file ${keyFile} does not belong to the certificate in ${certFile}`);
   }
   try {

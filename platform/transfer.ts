@@ -33,6 +33,8 @@ const TABLES: ReadonlyArray<{ name: string; generated?: string }> = [
   { name: "idempotency_keys" },
 ];
 
+const TABLE_NAMES: ReadonlySet<string> = new Set(TABLES.map((t) => t.name));
+
 type Row = Record<string, unknown>;
 
 interface Header {
@@ -45,8 +47,8 @@ interface Header {
 
 export class TransferError extends Error {}
 
-/** The lines of an export of `store`, read in one consistent snapshot. */
-export async function exportPlatform(store: Storage): Promise<string[]> {
+/** The lines of an export of `store`, read in one consistent snapshot, and the number of rows in it. */
+export async function exportPlatform(store: Storage): Promise<{ lines: string[]; rows: number }> {
   return store.read(async (tx) => {
     await checkTables(tx, store.kind);
     const header: Header = { format: EXPORT_FORMAT, version: EXPORT_FORMAT_VERSION, schema: LATEST_SCHEMA_VERSION, source: store.kind, exported: new Date().toISOString() };
@@ -63,7 +65,7 @@ export async function exportPlatform(store: Storage): Promise<string[]> {
       if (table.generated) lines.push(JSON.stringify({ sequence: table.name, last: await lastGenerated(tx, store.kind, table.name, table.generated) }));
     }
     lines.push(JSON.stringify({ end: true, rows }));
-    return lines;
+    return { lines, rows };
   });
 }
 
@@ -81,7 +83,6 @@ export interface ImportOptions {
 export async function importPlatform(store: Storage, text: string, options: ImportOptions = {}): Promise<number> {
   const { rows, sequences } = parseExport(text);
   checkSecrets(rows, options.box);
-  const known = new Set(TABLES.map((t) => t.name));
   return store.write(async (tx) => {
     await checkTables(tx, store.kind);
     const columns = new Map<string, Set<string>>();
@@ -108,7 +109,7 @@ export async function importPlatform(store: Storage, text: string, options: Impo
     }
     for (const [table, last] of sequences) {
       const spec = TABLES.find((t) => t.name === table);
-      if (!spec?.generated || !known.has(table)) throw new TransferError(`the export has a counter for ${table}, which has no generated ids`);
+      if (!spec?.generated) throw new TransferError(`the export has a counter for ${table}, which has no generated ids`);
       await restoreGenerated(tx, store.kind, table, spec.generated, last);
     }
     return [...rows.values()].reduce((n, list) => n + list.length, 0);
@@ -163,7 +164,6 @@ function parseExport(text: string): { rows: Map<string, Row[]>; sequences: Map<s
       `the export is of schema version ${header.schema} and this schemaform's is ${LATEST_SCHEMA_VERSION}: export again with the same schemaform version as the importing one (serve or migrate the source with it first)`,
     );
   }
-  const known = new Set(TABLES.map((t) => t.name));
   const rows = new Map<string, Row[]>();
   const sequences = new Map<string, number>();
   let count = 0;
@@ -172,7 +172,7 @@ function parseExport(text: string): { rows: Map<string, Row[]>; sequences: Map<s
     if (trailer) throw new TransferError(`line ${i + 1} of the export follows its last line`);
     const line = parse(lines[i]!, i + 1);
     if (typeof line.table === "string") {
-      if (!known.has(line.table)) throw new TransferError(`line ${i + 1} of the export names a table ${JSON.stringify(line.table)} this schema does not have`);
+      if (!TABLE_NAMES.has(line.table)) throw new TransferError(`line ${i + 1} of the export names a table ${JSON.stringify(line.table)} this schema does not have`);
       if (line.row === null || typeof line.row !== "object" || Array.isArray(line.row)) throw new TransferError(`line ${i + 1} of the export has no row`);
       if (!rows.has(line.table)) rows.set(line.table, []);
       rows.get(line.table)!.push(line.row as Row);
@@ -196,10 +196,9 @@ async function checkTables(tx: Tx, kind: Storage["kind"]): Promise<void> {
     kind === "sqlite"
       ? await tx.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
       : await tx.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'schemaform_schema'");
-  const expected = new Set(TABLES.map((t) => t.name));
-  const unknown = found.map((t) => t.name).filter((name) => !expected.has(name));
+  const unknown = found.map((t) => t.name).filter((name) => !TABLE_NAMES.has(name));
   if (unknown.length > 0) throw new TransferError(`the database has tables this schemaform does not know (${unknown.sort().join(", ")}); use the schemaform version that wrote it`);
-  const missing = [...expected].filter((name) => !found.some((t) => t.name === name));
+  const missing = [...TABLE_NAMES].filter((name) => !found.some((t) => t.name === name));
   if (missing.length > 0) throw new TransferError(`the database lacks the tables ${missing.join(", ")}; is it a schemaform platform database?`);
 }
 

@@ -55,13 +55,12 @@ const STORAGE_OPTIONS = {
 /** The platform on the storage the flags and environment name (SQLite unless a database URL is given). */
 async function openFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<EmbeddedPlatform> {
   const { EmbeddedPlatform } = await import("../../platform/embedded.js");
-  const url = values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined);
-  if (url === undefined) {
+  const target = await targetFromFlags(values);
+  if (target.kind === "sqlite") {
     if (values["secrets-key-file"] !== undefined) throw new UsageError("--secrets-key-file goes with --database: a SQLite platform keeps its key in its data directory");
-    return new EmbeddedPlatform({ dataDir: values["data-dir"] });
+    return new EmbeddedPlatform({ dataDir: target.dataDir });
   }
-  if (values["data-dir"] !== undefined) throw new UsageError("give --data-dir (SQLite) or --database (PostgreSQL), not both");
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database must be a PostgreSQL URL: postgres://user:password@host:5432/database");
+  const { url } = target;
   const { loadSharedKey } = await import("../../platform/secrets.js");
   const { openPostgres } = await import("../../platform/postgres.js");
   let secretsKey: Buffer;
@@ -76,8 +75,8 @@ async function openFromFlags(values: { "data-dir"?: string; database?: string; "
 class UsageError extends Error {}
 
 /**
- * The database the flags and environment name, for the commands that need no secrets key
- * (migrate, export, import: secrets are copied as stored, encrypted).
+ * The database the flags and environment name (SQLite unless a database URL is given); migrate,
+ * export and import need nothing more (no secrets key: secrets are copied as stored, encrypted).
  */
 async function targetFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<import("../../platform/schema.js").StorageTarget> {
   const url = values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined);
@@ -171,10 +170,12 @@ async function serve(argv: string[]): Promise<number> {
   } catch (error) {
     return fail((error as Error).message);
   }
-  // the JSON access log replaces the human-readable request lines
-  const log = values.quiet || accessLog ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const toStderr = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  // the JSON access log replaces the human-readable request lines, not the internal errors
+  const log = values.quiet || accessLog ? undefined : toStderr;
+  const errorLog = values.quiet ? undefined : toStderr;
   const platform = await openFromFlags(values);
-  const server = await startServer({ platform, host: values.host, port, log, accessLog: accessLog && ((entry) => accessLog.write(entry)), tls });
+  const server = await startServer({ platform, host: values.host, port, log, errorLog, accessLog: accessLog && ((entry) => accessLog.write(entry)), tls });
   const storage = (await platform.core()).ctx.store;
   const where = storage.kind === "sqlite" ? `data directory: ${platform.dataDir}` : `database: ${storage.location}`;
   process.stdout.write(`schemaform platform listening on ${server.url} (${where})\n`);
@@ -237,22 +238,33 @@ async function exportCommand(argv: string[]): Promise<number> {
   if (answered !== undefined) return answered;
   const target = await targetFromFlags(values);
   const where = await describeTarget(target);
-  if (target.kind === "sqlite") {
-    const { existsSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { DB_FILE } = await import("../../platform/store.js");
-    if (!existsSync(join(target.dataDir, DB_FILE))) {
+  const { LATEST_SCHEMA_VERSION, openTarget, schemaVersion } = await import("../../platform/schema.js");
+  const { exportPlatform } = await import("../../platform/transfer.js");
+  let exported: { lines: string[]; rows: number };
+  try {
+    // Opening a database migrates it: an export must leave its source as it found it, so it opens
+    // only one already at this schemaform's version.
+    const version = await schemaVersion(target);
+    if (version === 0) {
       process.stderr.write(`schemaform platform export: there is no platform in the ${where}\n`);
       return 1;
     }
-  }
-  const { openTarget } = await import("../../platform/schema.js");
-  const { exportPlatform } = await import("../../platform/transfer.js");
-  let lines: string[];
-  try {
+    if (version > LATEST_SCHEMA_VERSION) {
+      process.stderr.write(
+        `schemaform platform export: the ${where} was written by a newer schemaform (schema version ${version}, this one's is ${LATEST_SCHEMA_VERSION}); export it with the schemaform that wrote it\n`,
+      );
+      return 1;
+    }
+    if (version !== LATEST_SCHEMA_VERSION) {
+      process.stderr.write(
+        `schemaform platform export: the ${where} is at schema version ${version} and this schemaform's is ${LATEST_SCHEMA_VERSION}: ` +
+          "run `schemaform platform migrate` against it with this schemaform first (export does not change it), or export it with the schemaform version that matches it\n",
+      );
+      return 1;
+    }
     const store = await openTarget(target);
     try {
-      lines = await exportPlatform(store);
+      exported = await exportPlatform(store);
     } finally {
       await store.close();
     }
@@ -260,6 +272,7 @@ async function exportCommand(argv: string[]): Promise<number> {
     process.stderr.write(`schemaform platform export: ${where}: ${(error as Error).message}\n`);
     return 1;
   }
+  const { lines, rows } = exported;
   const text = `${lines.join("\n")}\n`;
   if (values.out === "-") process.stdout.write(text);
   else {
@@ -273,7 +286,7 @@ async function exportCommand(argv: string[]): Promise<number> {
       process.stderr.write(`schemaform platform export: cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
       return 1;
     }
-    process.stderr.write(`exported ${lines.filter((l) => l.startsWith('{"table"')).length} rows from the ${where} to ${values.out}\n`);
+    process.stderr.write(`exported ${rows} rows from the ${where} to ${values.out}\n`);
   }
   return 0;
 }

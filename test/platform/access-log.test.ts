@@ -5,17 +5,11 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AccessLogEntry } from "../../platform/access-log.js";
-import { tempDir } from "./helpers.js";
-import { runPlatformCli } from "./run-cli.js";
+import { startServerHarness, tempDir } from "./helpers.js";
+import { createCredentials, runPlatformCli } from "./run-cli.js";
 import { killHard, startServe, type ServeProcess } from "./serve-process.js";
 
 const PROJECT = "logged-project";
-
-async function keyPair(dataDir: string): Promise<{ access_key: string; secret_key: string }> {
-  const created = await runPlatformCli(["credentials", "create", "--all-projects", "--data-dir", dataDir, "--json"]);
-  expect(created.code).toBe(0);
-  return JSON.parse(created.stdout) as { access_key: string; secret_key: string };
-}
 
 describe("the JSON access log of platform serve", () => {
   const work = tempDir("schemaform-access-log-");
@@ -28,7 +22,7 @@ describe("the JSON access log of platform serve", () => {
   it("writes one parseable line per request, with ids and sizes, and never a token, a secret key, a password or a query value", async () => {
     const dataDir = join(work, "data");
     const logFile = join(work, "access.log");
-    const { access_key, secret_key } = await keyPair(dataDir);
+    const { access_key, secret_key } = await createCredentials(dataDir);
     serve = await startServe(["--data-dir", dataDir, "--access-log", logFile]);
     const url = serve.url;
     const json = { "content-type": "application/json" };
@@ -96,5 +90,25 @@ describe("the JSON access log of platform serve", () => {
     const result = await runPlatformCli(["serve", "--port", "0", "--data-dir", join(work, "unused"), "--access-log", where]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`cannot open the access log ${where}: ENOENT`);
+  });
+});
+
+describe("an internal error", () => {
+  it("is noted without its message in the access log, and with it in the error log", async () => {
+    const entries: AccessLogEntry[] = [];
+    const errors: string[] = [];
+    const harness = await startServerHarness({ server: { accessLog: (entry) => entries.push(entry), errorLog: (line) => errors.push(line) } });
+    try {
+      await harness.client.services.list("p");
+      // The database gone under a running server: the next answer is the server's own failure.
+      await harness.platform.close();
+      await expect(harness.client.services.list("p")).rejects.toThrow(/HTTP 500/);
+      const failed = entries.at(-1)!;
+      expect([failed.status, failed.note]).toEqual([500, "internal error"]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^internal error: .+/);
+    } finally {
+      await harness.cleanup();
+    }
   });
 });

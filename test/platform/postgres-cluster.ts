@@ -2,13 +2,14 @@
 // `postgresql` package; .ci/run installs it) in a temporary directory, on a free loopback port,
 // started by the test file that needs it and stopped by it (only that postmaster). Each harness
 // gets a database of its own (`createDatabase`). As root, the cluster runs as the `postgres` user
-// (PostgreSQL refuses to run as root).
+// (PostgreSQL refuses to run as root). Suites that need it are declared with `describePostgres`.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describe, it } from "vitest";
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
 
@@ -25,6 +26,32 @@ export function postgresBinaries(): string | undefined {
 
 export const NO_POSTGRES_MESSAGE =
   "skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine; install Debian's `postgresql` package (.ci/run does) or set SCHEMAFORM_PG_BIN";
+
+/**
+ * `describe(name, body)` when PostgreSQL's binaries are here. Without them the suite is skipped
+ * with NO_POSTGRES_MESSAGE, unless SCHEMAFORM_REQUIRE_POSTGRES is set (.ci/run sets it): then it
+ * fails, so that a run meant to cover PostgreSQL cannot pass without it.
+ */
+export function describePostgres(name: string, body: () => void): void {
+  if (postgresBinaries()) {
+    describe(name, body);
+    return;
+  }
+  const required = process.env.SCHEMAFORM_REQUIRE_POSTGRES;
+  if (!required || required === "0") {
+    describe(name, () => it.skip(NO_POSTGRES_MESSAGE, () => {}));
+    return;
+  }
+  const given = process.env.SCHEMAFORM_PG_BIN;
+  const looked = given ? `${join(given, "initdb")} (SCHEMAFORM_PG_BIN)` : join(DEBIAN_ROOT, "*", "bin", "initdb");
+  describe(name, () => {
+    it("finds PostgreSQL's binaries, as SCHEMAFORM_REQUIRE_POSTGRES demands", () => {
+      throw new Error(
+        `SCHEMAFORM_REQUIRE_POSTGRES is set but PostgreSQL's binaries (initdb, pg_ctl) are missing: there is no ${looked}; install Debian's \`postgresql\` package or set SCHEMAFORM_PG_BIN to their directory`,
+      );
+    });
+  });
+}
 
 export interface Cluster {
   port: number;

@@ -6,12 +6,12 @@ import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { run as platformCommand } from "../../cli/commands/platform.js";
 import { createHttpClient } from "../../platform/http-client.js";
 import type { PlatformClient } from "../../platform/types.js";
 import { rejection, tempDir } from "./helpers.js";
-import { NO_POSTGRES_MESSAGE, postgresBinaries, startCluster, type Cluster } from "./postgres-cluster.js";
+import { describePostgres, startCluster, type Cluster } from "./postgres-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PROJECT = "replica-team";
@@ -67,102 +67,96 @@ async function createCredentials(database: string, keyFile: string): Promise<{ a
   return { accessKey: printed.access_key, secretKey: printed.secret_key };
 }
 
-if (!postgresBinaries()) {
-  describe("two server replicas on PostgreSQL", () => {
-    it.skip(NO_POSTGRES_MESSAGE, () => {});
+describePostgres("two server replicas on PostgreSQL", () => {
+  let cluster: Cluster;
+  let dir: string;
+  let replicas: Replica[] = [];
+  let clients: PlatformClient[] = [];
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    dir = tempDir("schemaform-replicas-");
+    const keyFile = join(dir, "secrets.key");
+    writeFileSync(keyFile, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
+    const database = await cluster.createDatabase();
+    // started together: the schema is migrated once, under the advisory lock
+    replicas = await Promise.all([startReplica(database, keyFile), startReplica(database, keyFile)]);
+    const credentials = await createCredentials(database, keyFile);
+    clients = replicas.map((r) => createHttpClient({ endpoint: r.url, credentials }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    const codes = await Promise.all(children.map(stop));
+    cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    expect(codes).toEqual([0, 0]);
   });
-} else {
-  describe("two server replicas on PostgreSQL", () => {
-    let cluster: Cluster;
-    let dir: string;
-    let replicas: Replica[] = [];
-    let clients: PlatformClient[] = [];
 
-    beforeAll(async () => {
-      cluster = await startCluster();
-      dir = tempDir("schemaform-replicas-");
-      const keyFile = join(dir, "secrets.key");
-      writeFileSync(keyFile, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
-      const database = await cluster.createDatabase();
-      // started together: the schema is migrated once, under the advisory lock
-      replicas = await Promise.all([startReplica(database, keyFile), startReplica(database, keyFile)]);
-      const credentials = await createCredentials(database, keyFile);
-      clients = replicas.map((r) => createHttpClient({ endpoint: r.url, credentials }));
-    }, 120_000);
+  /** Client i of 2n calls, alternating between the replicas. */
+  const through = (i: number) => clients[i % clients.length]!;
 
-    afterAll(async () => {
-      await Promise.all(clients.map((c) => c.close()));
-      const codes = await Promise.all(children.map(stop));
-      cluster?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-      expect(codes).toEqual([0, 0]);
-    });
-
-    /** Client i of 2n calls, alternating between the replicas. */
-    const through = (i: number) => clients[i % clients.length]!;
-
-    it("both are ready: their database answers", async () => {
-      for (const r of replicas) {
-        const ready = await fetch(`${r.url}/v1/ready`);
-        expect(ready.status).toBe(200);
-        expect(await ready.json()).toEqual({ ready: true });
-      }
-    });
-
-    it("what one replica creates, the other reads, and a secret written through one decrypts through the other", async () => {
-      const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "seen-by-both" }, { defaultProject: PROJECT });
-      expect(await clients[1]!.restoreChannels.get(body.id)).toMatchObject({ id: body.id, etag: body.etag });
-      const { body: exporter } = await clients[1]!.metricExporters.create(PROJECT, { name: "m", region: "us-east-1", saasmon: { api_key: "shared-secret-key", site: "datadoghq.eu" } });
-      const updated = await clients[0]!.metricExporters.update(PROJECT, exporter.id, { name: "renamed" });
-      expect(updated.body.name).toBe("renamed");
-    });
-
-    it("names stay unique: of 16 concurrent creates of one name through both, exactly one succeeds", async () => {
-      const channels = await Promise.allSettled(
-        Array.from({ length: 16 }, (_, i) => through(i).restoreChannels.create({ ...CHANNEL, name: "only-one" }, { defaultProject: PROJECT })),
-      );
-      expect(channels.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-      for (const r of channels) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
-
-      const vpcs = await Promise.allSettled(
-        Array.from({ length: 16 }, (_, i) => through(i).vpcs.create(PROJECT, { name: "one-vpc", cidr: `10.${i}.0.0/16`, region_code: "us-east-1" })),
-      );
-      expect(vpcs.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-      for (const r of vpcs) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
-      expect((await clients[1]!.vpcs.list(PROJECT)).filter((v) => v.name === "one-vpc")).toHaveLength(1);
-    });
-
-    it("loses no update: 40 concurrent label updates through both all land", async () => {
-      const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "many-writers" }, { defaultProject: PROJECT });
-      await Promise.all(Array.from({ length: 40 }, (_, i) => through(i).restoreChannels.update(body.id, { labels: { [`writer-${i}`]: String(i) } }, undefined)));
-      const final = await clients[1]!.restoreChannels.get(body.id);
-      expect(Object.keys(final.effective_labels ?? {}).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `writer-${i}`).sort());
-    });
-
-    it("refuses a stale etag through either replica, and of concurrent updates with one etag exactly one wins", async () => {
-      const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "etagged" }, { defaultProject: PROJECT });
-      const first = await clients[1]!.restoreChannels.update(body.id, { description: "first" }, body.etag);
-      expect(first.body.etag).not.toBe(body.etag);
-      for (const client of clients) {
-        const stale = await rejection(() => client.restoreChannels.update(body.id, { description: "stale" }, body.etag));
-        expect(stale.code).toBe("conflict");
-        expect((await rejection(() => client.restoreChannels.delete(body.id, body.etag))).code).toBe("conflict");
-      }
-      const racing = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => through(i).restoreChannels.update(body.id, { description: `racer ${i}` }, first.body.etag)),
-      );
-      const winners = racing.filter((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ body: { description?: string; etag: string } }>[];
-      expect(winners).toHaveLength(1);
-      for (const r of racing) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
-      expect(await clients[0]!.restoreChannels.get(body.id)).toMatchObject({ description: winners[0]!.value.body.description, etag: winners[0]!.value.body.etag });
-    });
-
-    it("creates through both concurrently: every object exists once, with a distinct id", async () => {
-      const created = await Promise.all(Array.from({ length: 20 }, (_, i) => through(i).services.create(PROJECT, { name: `svc-${i}` })));
-      const ids = new Set(created.map((c) => c.body.id));
-      expect(ids.size).toBe(20);
-      const listed = await clients[1]!.services.list(PROJECT);
-      expect(listed.map((s) => s.id).sort()).toEqual([...ids].sort());
-    });
+  it("both are ready: their database answers", async () => {
+    for (const r of replicas) {
+      const ready = await fetch(`${r.url}/v1/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true });
+    }
   });
-}
+
+  it("what one replica creates, the other reads, and a secret written through one decrypts through the other", async () => {
+    const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "seen-by-both" }, { defaultProject: PROJECT });
+    expect(await clients[1]!.restoreChannels.get(body.id)).toMatchObject({ id: body.id, etag: body.etag });
+    const { body: exporter } = await clients[1]!.metricExporters.create(PROJECT, { name: "m", region: "us-east-1", saasmon: { api_key: "shared-secret-key", site: "datadoghq.eu" } });
+    const updated = await clients[0]!.metricExporters.update(PROJECT, exporter.id, { name: "renamed" });
+    expect(updated.body.name).toBe("renamed");
+  });
+
+  it("names stay unique: of 16 concurrent creates of one name through both, exactly one succeeds", async () => {
+    const channels = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, i) => through(i).restoreChannels.create({ ...CHANNEL, name: "only-one" }, { defaultProject: PROJECT })),
+    );
+    expect(channels.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of channels) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
+
+    const vpcs = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, i) => through(i).vpcs.create(PROJECT, { name: "one-vpc", cidr: `10.${i}.0.0/16`, region_code: "us-east-1" })),
+    );
+    expect(vpcs.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of vpcs) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
+    expect((await clients[1]!.vpcs.list(PROJECT)).filter((v) => v.name === "one-vpc")).toHaveLength(1);
+  });
+
+  it("loses no update: 40 concurrent label updates through both all land", async () => {
+    const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "many-writers" }, { defaultProject: PROJECT });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => through(i).restoreChannels.update(body.id, { labels: { [`writer-${i}`]: String(i) } }, undefined)));
+    const final = await clients[1]!.restoreChannels.get(body.id);
+    expect(Object.keys(final.effective_labels ?? {}).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `writer-${i}`).sort());
+  });
+
+  it("refuses a stale etag through either replica, and of concurrent updates with one etag exactly one wins", async () => {
+    const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "etagged" }, { defaultProject: PROJECT });
+    const first = await clients[1]!.restoreChannels.update(body.id, { description: "first" }, body.etag);
+    expect(first.body.etag).not.toBe(body.etag);
+    for (const client of clients) {
+      const stale = await rejection(() => client.restoreChannels.update(body.id, { description: "stale" }, body.etag));
+      expect(stale.code).toBe("conflict");
+      expect((await rejection(() => client.restoreChannels.delete(body.id, body.etag))).code).toBe("conflict");
+    }
+    const racing = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => through(i).restoreChannels.update(body.id, { description: `racer ${i}` }, first.body.etag)),
+    );
+    const winners = racing.filter((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ body: { description?: string; etag: string } }>[];
+    expect(winners).toHaveLength(1);
+    for (const r of racing) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
+    expect(await clients[0]!.restoreChannels.get(body.id)).toMatchObject({ description: winners[0]!.value.body.description, etag: winners[0]!.value.body.etag });
+  });
+
+  it("creates through both concurrently: every object exists once, with a distinct id", async () => {
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => through(i).services.create(PROJECT, { name: `svc-${i}` })));
+    const ids = new Set(created.map((c) => c.body.id));
+    expect(ids.size).toBe(20);
+    const listed = await clients[1]!.services.list(PROJECT);
+    expect(listed.map((s) => s.id).sort()).toEqual([...ids].sort());
+  });
+});

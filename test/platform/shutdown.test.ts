@@ -6,8 +6,9 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedPlatform } from "../../platform/embedded.js";
+import { until } from "../support/until.js";
 import { tempDir } from "./helpers.js";
-import { runPlatformCli } from "./run-cli.js";
+import { createCredentials } from "./run-cli.js";
 import { killHard, startServe, waitForStderr, type ServeProcess } from "./serve-process.js";
 
 const PROJECT = "drain-project";
@@ -25,21 +26,6 @@ function open(url: string): Promise<{ socket: Socket; received(): string; closed
   });
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** An access token for every project, made with the CLI. */
-async function token(dataDir: string): Promise<string> {
-  const created = await runPlatformCli(["credentials", "create", "--all-projects", "--token", "--data-dir", dataDir, "--json"]);
-  expect(created.code).toBe(0);
-  return (JSON.parse(created.stdout) as { access_token: string }).access_token;
-}
-
 /** The head of a create of a service, sent with Expect: 100-continue so that the server says when it has the request. */
 function createHead(accessToken: string, body: string): string {
   return (
@@ -54,7 +40,7 @@ describe("platform serve shuts down gracefully on SIGTERM", () => {
   let accessToken: string;
 
   beforeAll(async () => {
-    accessToken = await token(join(work, "data"));
+    accessToken = (await createCredentials<{ access_token: string }>(join(work, "data"), ["--token"])).access_token;
   });
   afterEach(() => killHard(serve));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -64,7 +50,7 @@ describe("platform serve shuts down gracefully on SIGTERM", () => {
     // an idle keep-alive connection, as a client's pool keeps one
     const idle = await open(serve.url);
     idle.socket.write("GET /v1/health HTTP/1.1\r\nHost: platform\r\n\r\n");
-    await until(() => idle.received().includes('{"ok":true}'), "the health answer");
+    await until("the health answer", 20_000, () => idle.received().includes('{"ok":true}'));
     // a readiness check whose headers are still arriving
     const ready = await open(serve.url);
     ready.socket.write("GET /v1/ready HTTP/1.1\r\nHost: platform\r\n");
@@ -72,7 +58,7 @@ describe("platform serve shuts down gracefully on SIGTERM", () => {
     const body = JSON.stringify({ name: "finished-while-draining" });
     const slow = await open(serve.url);
     slow.socket.write(createHead(accessToken, body) + body.slice(0, 10));
-    await until(() => slow.received().startsWith("HTTP/1.1 100 Continue"), "100 Continue");
+    await until("100 Continue", 20_000, () => slow.received().startsWith("HTTP/1.1 100 Continue"));
 
     serve.child.kill("SIGTERM");
     await waitForStderr(serve, "stopping: finishing 1 request(s) in flight");
@@ -112,7 +98,7 @@ describe("platform serve shuts down gracefully on SIGTERM", () => {
     const body = JSON.stringify({ name: "never-finished" });
     const stuck = await open(serve.url);
     stuck.socket.write(createHead(accessToken, body) + body.slice(0, 5));
-    await until(() => stuck.received().startsWith("HTTP/1.1 100 Continue"), "100 Continue");
+    await until("100 Continue", 20_000, () => stuck.received().startsWith("HTTP/1.1 100 Continue"));
     serve.child.kill("SIGTERM");
     await stuck.closed;
     expect(stuck.received()).toBe("HTTP/1.1 100 Continue\r\n\r\n");
@@ -126,7 +112,7 @@ describe("platform serve shuts down gracefully on SIGTERM", () => {
     const body = JSON.stringify({ name: "interrupted" });
     const stuck = await open(serve.url);
     stuck.socket.write(createHead(accessToken, body) + body.slice(0, 5));
-    await until(() => stuck.received().startsWith("HTTP/1.1 100 Continue"), "100 Continue");
+    await until("100 Continue", 20_000, () => stuck.received().startsWith("HTTP/1.1 100 Continue"));
     serve.child.kill("SIGTERM");
     await waitForStderr(serve, "signal again to cut them");
     expect(stuck.socket.destroyed).toBe(false);

@@ -9,7 +9,7 @@ import { DEFERRED_CA_ENV } from "../../platform/deferred-ca.js";
 import { createHttpClient } from "../../platform/http-client.js";
 import { tempDir } from "./helpers.js";
 import { privatePki } from "./private-pki.js";
-import { runPlatformCli as cli } from "./run-cli.js";
+import { createCredentials, runPlatformCli as cli } from "./run-cli.js";
 import { killHard, startServe, type ServeProcess } from "./serve-process.js";
 
 /** GET over https; the status and body, or the error of the handshake. */
@@ -63,9 +63,7 @@ describe("platform serve over TLS", () => {
   });
 
   it("serves the providers' HTTP client with the CA given as the provider launcher passes it", async () => {
-    const created = await cli(["credentials", "create", "--all-projects", "--data-dir", dataDir, "--json"]);
-    expect(created.code).toBe(0);
-    const { access_key, secret_key } = JSON.parse(created.stdout) as { access_key: string; secret_key: string };
+    const { access_key, secret_key } = await createCredentials(dataDir);
     const previous = process.env[DEFERRED_CA_ENV];
     process.env[DEFERRED_CA_ENV] = files.ca;
     const client = createHttpClient({ endpoint: serve!.url, credentials: { accessKey: access_key, secretKey: secret_key } });

@@ -1,6 +1,8 @@
 // Processes seen through /proc (Linux): what the tests about plugin lifetimes look at.
 import { readFileSync, readdirSync } from "node:fs";
 
+export { until } from "../../support/until.js";
+
 /** State letter and parent of a process, or undefined once it is gone. */
 export function processStat(pid: number): { state: string; ppid: number } | undefined {
   try {
@@ -36,15 +38,4 @@ export function pluginChildren(parent: number): number[] {
     if (cmdline.includes("terraform-provider-")) out.push(pid);
   }
   return out;
-}
-
-/** Polls `probe` every 50 ms until it gives a truthy value, which it returns. */
-export async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -30,7 +30,6 @@ export interface RoundRobinProxy {
 
 export function startRoundRobinProxy(backends: Backend[]): Promise<RoundRobinProxy> {
   if (backends.length === 0) throw new Error("a round-robin proxy needs at least one backend");
-  const counts = backends.map(() => 0);
   const seen: Connection[] = [];
   const open = new Set<Socket>();
   let next = 0;
@@ -43,7 +42,6 @@ export function startRoundRobinProxy(backends: Backend[]): Promise<RoundRobinPro
   const server = createServer((client) => {
     const index = next;
     next = (next + 1) % backends.length;
-    counts[index]! += 1;
     const connection: Connection = { backend: index, sent: "" };
     seen.push(connection);
     client.on("data", (chunk: Buffer) => (connection.sent += chunk.toString("latin1")));
@@ -67,7 +65,7 @@ export function startRoundRobinProxy(backends: Backend[]): Promise<RoundRobinPro
       resolve({
         url: `http://127.0.0.1:${port}`,
         port,
-        connections: () => [...counts],
+        connections: () => backends.map((_, i) => seen.filter((c) => c.backend === i).length),
         traffic: () => seen.map((c) => ({ ...c })),
         close: () =>
           new Promise<void>((done) => {
