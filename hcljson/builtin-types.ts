@@ -8,6 +8,8 @@ import { forEachLabel, unknownName } from "./language.js";
 import type { BlockModel, CtyType } from "./model-types.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_TRUE } from "./parser.js";
 import { hasTemplate } from "./templates.js";
+import { asString, UNKNOWN } from "./evaluate.js";
+import { jsonValue } from "./values.js";
 
 export const BUILTIN_PROVIDER = "terraform.io/builtin/terraform";
 
@@ -162,16 +164,10 @@ function checkS3Config(ctx: Ctx, config: number, address: string): void {
   }
 }
 
-/** A literal's text as Terraform converts it to a string (numbers and bools too), or null when unknown or not a primitive. */
+/** A value as Terraform converts it to a string (numbers and bools too), or null when unknown or not a primitive. */
 function literalString(ctx: Ctx, node: number): string | null {
-  const doc = ctx.doc;
-  const kind = doc.kinds[node];
-  if (kind === K_NUMBER) return doc.raw(node);
-  if (kind === K_TRUE) return "true";
-  if (kind === K_FALSE) return "false";
-  if (!doc.isString(node)) return null;
-  const s = doc.str(node);
-  return hasTemplate(s) ? null : s;
+  const s = asString(jsonValue(ctx, ctx.doc, node));
+  return s === UNKNOWN ? null : s;
 }
 
 // Terraform 1.11's backends (the removed ones, such as etcd, are refused like unknown names)

@@ -11,8 +11,8 @@
 // depends on the call's inputs as the child module says (its outputs' references, followed
 // through its local values and resources).
 import { type BlockDecl, type Ctx, type FoundReference } from "./context.js";
-import { callerProviders, childOf, forObjects, moduleDecl, normalizeSource, type ChildModule } from "./module-calls.js";
-import { K_ARRAY, K_OBJECT, type JsonDoc } from "./parser.js";
+import { callerProviders, childOf, moduleDecl, normalizeSource, type ChildModule } from "./module-calls.js";
+import { forObjects, K_ARRAY, K_OBJECT, type JsonDoc } from "./parser.js";
 import { analyzeTemplate, hasTemplate, type Reference, type TraversalStep } from "./templates.js";
 
 /** A reference found in a value: the string node holding it, and the reference. */

@@ -388,7 +388,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  * own in Terraform 1.11 (and go-cty's stdlib).
  */
 function failingCall(name: string, values: Known[]): void {
-  const [a, b, c] = values;
+  const [a, b] = values;
   switch (name) {
     case "element":
       if (Array.isArray(a) && a.length === 0 && values.length === 2) callFailed(name, "cannot use element function with an empty list");
@@ -465,7 +465,6 @@ function failingCall(name: string, values: Known[]): void {
       if (typeof b === "string" && !RFC3339.test(b)) badArgument("time", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
       return;
   }
-  void c;
 }
 
 /** An RFC 3339 timestamp as Go's time.Parse(time.RFC3339, …) reads it (a fraction may follow the seconds). */

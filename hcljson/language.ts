@@ -7,9 +7,10 @@ import { addressOf, joinPath, newBlockDecl, quote, repetitionOf, type BlockDecl,
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { typeKeys } from "../generated/registry.js";
-import { satisfiesAll } from "./versions.js";
+import { isVersionConstraint, prereleaseTerms, satisfiesAll } from "./versions.js";
 import { BUILTIN_PROVIDER, builtinType, isBuiltinKey } from "./builtin-types.js";
-import { analyzeTemplate, formatTraversal, hasTemplate, parseTraversal, type Reference } from "./templates.js";
+import { analyzeTemplate, formatTraversal, hasTemplate, keywordOf, parseTraversal, type Reference } from "./templates.js";
+import { configurationAliases } from "./required-providers.js";
 import { parseTemplate } from "./expressions.js";
 import { conversionProblem, parseBoolString, parseNumberString, parseTypeExpression } from "./typeexpr.js";
 import { evaluationError, templateKnownValue, UNKNOWN, type Known } from "./values.js";
@@ -462,7 +463,22 @@ function checkCoreVersion(ctx: Ctx, seen: ReadonlyMap<string, number>): void {
   const required = seen.get("required_version");
   if (required === undefined || !doc.isString(required + 1)) return;
   const text = doc.str(required + 1);
-  if (!isVersionConstraint(text) || satisfiesAll(text, TERRAFORM_VERSION)) return;
+  if (!isVersionConstraint(text)) return;
+  const prerelease = prereleaseTerms(text);
+  if (prerelease.length > 0) {
+    // Terraform refuses these before comparing, one error per term, at the attribute
+    for (const term of prerelease) {
+      ctx.error(
+        "terraform-version",
+        `Invalid required_version constraint: Prerelease version constraints are not supported: ${term}. Remove the prerelease information from the constraint. Prerelease versions of terraform will match constraints using their version core only.`,
+        required,
+        "terraform",
+        "required_version",
+      );
+    }
+    return;
+  }
+  if (satisfiesAll(text, TERRAFORM_VERSION)) return;
   ctx.error(
     "terraform-version",
     `Unsupported Terraform Core version: This configuration does not support Terraform version ${TERRAFORM_VERSION.join(".")}. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.`,
@@ -1101,7 +1117,8 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
     case "on_failure": {
       const allowed = kind === "when" ? ["create", "destroy"] : ["continue", "fail"];
       const s = doc.isString(value) ? doc.str(value) : null;
-      if (s === null || !allowed.includes(s)) {
+      const keyword = s === null ? null : keywordOf(s);
+      if (keyword === null || !allowed.includes(keyword)) {
         ctx.error("keyword", `Invalid ${quote(name)} keyword: The ${quote(name)} argument must be one of ${allowed.map((a) => `"${a}"`).join(" or ")}${hasTemplate(s ?? "") ? " (a bare keyword, not a template)" : ""}.`, value, address, path);
       }
       return;
@@ -1218,10 +1235,7 @@ function addConfigurationAliases(ctx: Ctx, decl: BlockDecl, aliases: Set<string>
     for (const body of objects(k + 1)) {
       for (const p of doc.members(body)) {
         for (const requirement of objects(p + 1)) {
-          for (const r of doc.members(requirement)) {
-            if (doc.str(r) !== "configuration_aliases" || doc.kinds[r + 1] !== K_ARRAY) continue;
-            for (const e of doc.elements(r + 1)) if (doc.isString(e)) aliases.add(doc.str(e));
-          }
+          for (const r of doc.members(requirement)) if (doc.str(r) === "configuration_aliases") for (const alias of configurationAliases(doc, r + 1, doc.str(p))) aliases.add(alias);
         }
       }
     }
@@ -1302,14 +1316,6 @@ function checkKnownCount(ctx: Ctx, value: number, known: Known, address: string 
   if (n === undefined) ctx.error("count", "Incorrect value type: Invalid expression value: a number is required.", value, address, path);
   else if (!Number.isSafeInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
   else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
-}
-
-/** One term of a version constraint, as hashicorp/go-version reads it: an operator, then a version. */
-const CONSTRAINT_TERM = /^\s*(=|!=|>|<|>=|<=|~>)?\s*v?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z~-]+(\.[0-9A-Za-z~-]+)*)?(\+[0-9A-Za-z~-]+(\.[0-9A-Za-z~-]+)*)?\s*$/;
-
-/** Whether a string is a version constraint: comma-separated terms such as ">= 1.2.0" or "~> 1.5". */
-function isVersionConstraint(s: string): boolean {
-  return s.split(",").every((term) => CONSTRAINT_TERM.test(term));
 }
 
 /** Whether a whole number (its text, and its value as a double) is within int64, Terraform's range for count. */

@@ -11,13 +11,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, resolve } from "node:path";
 import { quote, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
-import { K_ARRAY, K_NULL, K_OBJECT, parseJson, type JsonDoc } from "./parser.js";
+import { forObjects, K_ARRAY, K_NULL, K_OBJECT, parseJson, someString, type JsonDoc } from "./parser.js";
 import { suggest } from "./suggest.js";
 import { LineMap } from "./positions.js";
 import { analyzeTemplate, hasTemplate } from "./templates.js";
 import { conversionProblem, describeType, parseTypeExpression, type TypeExpr } from "./typeexpr.js";
 import { templateKnownValue, UNKNOWN, type Known } from "./values.js";
 import { decodeUtf8 } from "./utf8.js";
+import { configurationAliases as aliasesIn } from "./required-providers.js";
 import { checkValidationRules, validationRules, type ValidationRule } from "./variable-validation.js";
 
 /** A parsed file of a module (the shape module.ts works on). */
@@ -136,13 +137,6 @@ function readChild(dir: string, shown: string): ChildModule {
   return child;
 }
 
-/** The objects a block value holds: an object, or an array of them (nested arrays flattened). */
-export function forObjects(doc: JsonDoc, node: number, each: (object: number) => void): void {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) each(node);
-  else if (kind === K_ARRAY) for (const e of doc.elements(node)) forObjects(doc, e, each);
-}
-
 /**
  * The providers whose default configurations a called module (and the local modules it calls)
  * may inherit: the prefixes of its resource, data and ephemeral types. "*" when that cannot be
@@ -228,7 +222,7 @@ function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, lines: L
       else if (doc.str(k) === "type" && doc.isString(k + 1)) type = doc.str(k + 1);
     }
     // a variable declared twice is an error of the child; the first declaration counts
-    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at, forObjects), at: at(body) });
+    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at), at: at(body) });
   });
   forEachLabelled(doc, "output", (name) => child.outputs.add(name));
   forEachLabelled(doc, "provider", (name, body) => {
@@ -259,9 +253,7 @@ export function requiredProviders(doc: JsonDoc, configurationAliases?: Map<strin
               else forObjects(doc, r + 1, (entry) => {
                 for (const e of doc.members(entry)) {
                   if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
-                  if (doc.str(e) === "configuration_aliases" && doc.kinds[e + 1] === K_ARRAY) {
-                    for (const a of doc.elements(e + 1)) if (doc.isString(a)) aliases.push(doc.str(a).replace(/^\$\{(.*)\}$/, "$1"));
-                  }
+                  if (doc.str(e) === "configuration_aliases") aliases.push(...aliasesIn(doc, e + 1, doc.str(r)));
                 }
               });
               out.set(doc.str(r), source);
@@ -383,23 +375,13 @@ function checkArgumentValue(ctx: Ctx, variable: ChildVariable, node: number, add
     if (problem) ctx.error("module-argument", `Invalid value for input variable: The given value is not suitable for ${address} declared at ${variable.at}: ${problem}.`, node, address, null);
     return false;
   }
-  if (hasTemplateIn(ctx.doc, node)) return false;
+  if (someString(ctx.doc, node, hasTemplate)) return false;
   if (variable.type === null) return true;
   const parsed = parseTypeExpression(variable.type);
   if ("error" in parsed) return false;
   const problem = conversionProblem(ctx.doc, node, parsed.type, []);
   if (problem) ctx.error("module-argument", `Invalid value for input variable: The given value is not suitable for ${address} declared at ${variable.at}: ${problem}.`, node, address, null);
   return problem === null;
-}
-
-function hasTemplateIn(doc: JsonDoc, node: number): boolean {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) {
-    for (const k of doc.members(node)) if (hasTemplate(doc.str(k)) || hasTemplateIn(doc, k + 1)) return true;
-    return false;
-  }
-  if (kind === K_ARRAY) return doc.elements(node).some((e) => hasTemplateIn(doc, e));
-  return doc.isString(node) && hasTemplate(doc.str(node));
 }
 
 /**

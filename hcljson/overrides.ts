@@ -55,7 +55,7 @@ function checkOtherOverrides(ctx: Ctx): void {
       continue;
     }
     const wording = MISSING_BASE[decl.blockType];
-    if (!wording || !file.override || file.contextOnly || primary.has(`${decl.blockType}\u0000${addressOf(decl)}`)) continue;
+    if (!wording || primary.has(`${decl.blockType}\u0000${addressOf(decl)}`)) continue;
     ctx.use(decl.file);
     ctx.error("override", wording(decl.name), decl.header, addressOf(decl), null);
   }

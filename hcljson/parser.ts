@@ -138,6 +138,21 @@ export class JsonDoc {
   }
 }
 
+/** Each object in a value: the value itself, or the objects of an array (nested arrays too), as Terraform's JSON blocks may be written. */
+export function forObjects(doc: JsonDoc, node: number, each: (object: number) => void): void {
+  const kind = doc.kinds[node];
+  if (kind === K_OBJECT) each(node);
+  else if (kind === K_ARRAY) for (const e of doc.elements(node)) forObjects(doc, e, each);
+}
+
+/** Whether any string in a value (object keys too, unless `keys` is false) passes `test`. */
+export function someString(doc: JsonDoc, node: number, test: (s: string) => boolean, keys = true): boolean {
+  const kind = doc.kinds[node];
+  if (kind === K_OBJECT) return doc.members(node).some((k) => (keys && test(doc.str(k))) || someString(doc, k + 1, test, keys));
+  if (kind === K_ARRAY) return doc.elements(node).some((e) => someString(doc, e, test, keys));
+  return doc.isString(node) && test(doc.str(node));
+}
+
 /** Assigns a property whose name is user data, without ever touching a prototype. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

@@ -5,9 +5,9 @@
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { BlockDecl, Ctx } from "./context.js";
-import { ourProviderVersion, satisfiesAll } from "./versions.js";
-import { forObjects } from "./module-calls.js";
-import type { JsonDoc } from "./parser.js";
+import { isVersionConstraint, ourProviderVersion, satisfiesAll } from "./versions.js";
+import { forObjects, K_ARRAY, type JsonDoc } from "./parser.js";
+import { parseTraversal } from "./templates.js";
 
 export function checkRequiredProvidersOnce(ctx: Ctx): void {
   const found: { file: number; key: number }[] = [];
@@ -51,6 +51,7 @@ export function checkVersionConstraints(ctx: Ctx): void {
             for (const e of doc.members(entry)) {
               const key = doc.str(e);
               if (key === "version" && doc.isString(e + 1)) report(index, e + 1, name);
+              else if (key === "configuration_aliases") checkConfigurationAliases(index, e + 1, name);
               // an entry's object is a value, not a body: "//" in it is a key like any other
               else if (key !== "version" && key !== "source" && key !== "configuration_aliases") {
                 ctx.use(index);
@@ -68,19 +69,52 @@ export function checkVersionConstraints(ctx: Ctx): void {
       });
     });
   });
+  function checkConfigurationAliases(file: number, node: number, name: string): void {
+    const doc = ctx.files[file]!.doc!;
+    const fail = (at: number, message: string) => {
+      ctx.use(file);
+      ctx.error("required-providers", message, at, "terraform", `required_providers.${name}`);
+    };
+    if (doc.kinds[node] !== K_ARRAY) return fail(node, "Invalid expression: A static list expression is required.");
+    for (const e of doc.elements(node)) {
+      const alias = doc.isString(e) ? configurationAlias(doc.str(e)) : null;
+      if (alias === null) fail(e, "Invalid expression: A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.");
+      // Terraform puts these at the whole list
+      else if (alias.alias === "") fail(node, "Invalid configuration_aliases value: Configuration aliases can only contain references to local provider configuration names in the format of provider.alias");
+      else if (alias.name !== name) fail(node, `Invalid configuration_aliases value: Configuration aliases must be prefixed with the provider name. Expected "${name}", but found "${alias.name}".`);
+    }
+  }
   function report(file: number, node: number, name: string): void {
     const doc = ctx.files[file]!.doc!;
-    if (VERSION_CONSTRAINTS.test(doc.str(node))) return;
+    if (isVersionConstraint(doc.str(node))) return;
     ctx.use(file);
     ctx.error("provider-version", "Invalid version constraint: This string does not use correct version constraint syntax.", node, "terraform", `required_providers.${name}`);
   }
 }
 
-const VERSION = String.raw`v?[0-9]+(\.[0-9]+)*?(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))?`;
-const ONE_CONSTRAINT = String.raw`\s*(=|!=|>|<|>=|<=|~>)?\s*${VERSION}\s*`;
-const VERSION_CONSTRAINTS = new RegExp(`^${ONE_CONSTRAINT}(,${ONE_CONSTRAINT})*$`);
+/**
+ * The provider configurations a configuration_aliases value names ("tsdb" or "tsdb.eu"), as
+ * Terraform reads each entry: a bare reference ("${tsdb.eu}" is none), whitespace around it allowed,
+ * naming the requirement's own provider `name` (Terraform refuses the others).
+ */
+export function configurationAliases(doc: JsonDoc, node: number, name: string): string[] {
+  if (doc.kinds[node] !== K_ARRAY) return [];
+  const aliases: string[] = [];
+  for (const e of doc.elements(node)) {
+    const alias = doc.isString(e) ? configurationAlias(doc.str(e)) : null;
+    if (alias && alias.alias !== "" && alias.name === name) aliases.push(alias.alias === null ? alias.name : `${alias.name}.${alias.alias}`);
+  }
+  return aliases;
+}
 
-/** The property-name node of each terraform.required_providers of a file, in order. */
+/** One configuration_aliases entry: null when it is no bare reference, alias "" when its first step is no attribute. */
+function configurationAlias(text: string): { name: string; alias: string | null } | null {
+  const t = parseTraversal(text);
+  if (!t) return null;
+  const first = t.steps[0];
+  return { name: t.root, alias: first === undefined ? null : first.kind === "attr" ? first.name : "" };
+}
+
 /** The local names a module's files declare in required_providers (what provider functions may name). */
 export function requiredProviderNames(docs: readonly (JsonDoc | null)[]): Set<string> {
   const names = new Set<string>();
@@ -93,6 +127,7 @@ export function requiredProviderNames(docs: readonly (JsonDoc | null)[]): Set<st
   return names;
 }
 
+/** The property-name node of each terraform.required_providers of a file, in order. */
 function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
   forObjects(doc, 0, (top) => {
     for (const k of doc.members(top)) {
@@ -170,7 +205,7 @@ function checkOurVersion(ctx: Ctx, file: number, name: string, source: string, n
   const doc = ctx.files[file]!.doc!;
   const constraints = doc.str(node);
   const version = ourProviderVersion();
-  if (version === null || !VERSION_CONSTRAINTS.test(constraints) || satisfiesAll(constraints, version)) return;
+  if (version === null || !isVersionConstraint(constraints) || satisfiesAll(constraints, version)) return;
   ctx.use(file);
   ctx.error(
     "provider-version",

@@ -30,9 +30,9 @@ import {
   withIterator,
 } from "./language.js";
 import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
-import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "./parser.js";
+import { forObjects, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, someString, type JsonDoc } from "./parser.js";
 import { suggest } from "./suggest.js";
-import { analyzeTemplate, hasTemplate, parseTraversal, type TraversalStep } from "./templates.js";
+import { analyzeTemplate, hasTemplate, keywordOf, parseTraversal, type TraversalStep } from "./templates.js";
 import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "./values.js";
 import { fastReference } from "./crossref.js";
 import { parseBoolString, parseNumberString } from "./typeexpr.js";
@@ -412,8 +412,6 @@ function providerOfType(type: string): string {
 const defaultsUsed = new WeakMap<Ctx, Set<string>>();
 /** In defaultsUsed: every default configuration is (a module call passes them on). */
 const ANY_PROVIDER = " any";
-
-const usedProviderConfigs = new WeakMap<Ctx, Set<string> | null>();
 
 function checkLooseMember(ctx: Ctx, k: number, address: string): void {
   // another provider's argument or nested block: only language rules apply
@@ -1333,17 +1331,17 @@ export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (str
 function checkDestroyProvisionerRefs(ctx: Ctx, body: number, address: string, path: string): void {
   const doc = ctx.doc;
   let destroy = false;
-  for (const k of doc.members(body)) if (doc.str(k) === "when" && doc.isString(k + 1) && doc.str(k + 1).replace(/^\$\{(.*)\}$/, "$1").trim() === "destroy") destroy = true;
+  for (const k of doc.members(body)) if (doc.str(k) === "when" && doc.isString(k + 1) && keywordOf(doc.str(k + 1)) === "destroy") destroy = true;
   if (!destroy) return;
   const checkAttributes = (object: number) => {
     for (const k of doc.members(object)) {
       const name = doc.str(k);
       if (name === "when" || name === "on_failure" || name === "//") continue;
       if (name === "connection") {
-        if (object === body) forEachObjectIn(doc, k + 1, checkAttributes);
+        if (object === body) forObjects(doc, k + 1, checkAttributes);
         continue;
       }
-      if (refersBeyondSelf(doc, k + 1)) {
+      if (someString(doc, k + 1, refersBeyondSelf)) {
         ctx.error(
           "invalid-reference",
           "Invalid reference from destroy provisioner: Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
@@ -1357,23 +1355,8 @@ function checkDestroyProvisionerRefs(ctx: Ctx, body: number, address: string, pa
   checkAttributes(body);
 }
 
-function forEachObjectIn(doc: JsonDoc, node: number, each: (object: number) => void): void {
-  if (doc.kinds[node] === K_OBJECT) each(node);
-  else if (doc.kinds[node] === K_ARRAY) for (const e of doc.elements(node)) forEachObjectIn(doc, e, each);
-}
-
-/** Whether a value (strings anywhere in it, and object keys) refers to anything but self, count.index, each.key, path and terraform. */
-function refersBeyondSelf(doc: JsonDoc, node: number): boolean {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) {
-    for (const k of doc.members(node)) if (stringRefersBeyondSelf(doc.str(k)) || refersBeyondSelf(doc, k + 1)) return true;
-    return false;
-  }
-  if (kind === K_ARRAY) return doc.elements(node).some((e) => refersBeyondSelf(doc, e));
-  return doc.isString(node) && stringRefersBeyondSelf(doc.str(node));
-}
-
-function stringRefersBeyondSelf(s: string): boolean {
+/** Whether a string refers to anything but self, count.index, each.key, path and terraform. */
+function refersBeyondSelf(s: string): boolean {
   if (!hasTemplate(s)) return false;
   for (const ref of analyzeTemplate(s).references) {
     if (ref.root === "self" || ref.root === "path" || ref.root === "terraform") continue;

@@ -2,7 +2,7 @@
 // terraform init refuses the pair ("Both a backend and cloud configuration are present"),
 // pointing at the backend's body and naming where each is configured.
 import type { Ctx } from "./context.js";
-import { forObjects } from "./module-calls.js";
+import { forObjects } from "./parser.js";
 
 interface Found {
   file: number;

@@ -110,6 +110,15 @@ export interface Traversal {
 }
 
 /**
+ * A keyword as Terraform reads one (a provisioner's `when` and `on_failure`): the string parsed as
+ * a bare reference, so whitespace around the name is allowed and "${destroy}" is no keyword.
+ */
+export function keywordOf(text: string): string | null {
+  const t = parseTraversal(text);
+  return t && t.steps.length === 0 ? t.root : null;
+}
+
+/**
  * Parses a bare reference such as `aws_instance.web[0]` or `module.m.aws_instance.x["k"]`.
  * With `dynamicIndex` (import.to), an index may be any expression, e.g. `[each.key]`.
  */

@@ -147,10 +147,6 @@ export function describeType(t: TypeExpr): string {
 }
 
 /**
- * Why a literal JSON value (no templates: variable defaults are literal) does not convert to a
- * type, or null when it does. `path` is filled with where inside the value the problem is.
- */
-/**
  * Whether values can take one type (a collection of `any` needs one element type): a primitive
  * and a list or object never unify, nor a list and an object. Nulls unify with anything.
  */
@@ -166,6 +162,10 @@ function unifiable(doc: JsonDoc, nodes: number[]): boolean {
   return true;
 }
 
+/**
+ * Why a literal JSON value (no templates: variable defaults are literal) does not convert to a
+ * type, or null when it does. `path` is filled with where inside the value the problem is.
+ */
 export function conversionProblem(doc: JsonDoc, node: number, type: TypeExpr, path: (string | number)[]): string | null {
   const kind = doc.kinds[node]!;
   if (kind === K_NULL || type.kind === "any") return null;

@@ -6,7 +6,7 @@
 
 import type { Ctx } from "./context.js";
 import { evaluate, EvaluationError, UNKNOWN, asNumber, asString, type Known } from "./evaluate.js";
-import { K_NULL, type JsonDoc } from "./parser.js";
+import { forObjects, K_NULL, type JsonDoc } from "./parser.js";
 import { analyzeTemplate, hasTemplate } from "./templates.js";
 import { jsonValue } from "./values.js";
 
@@ -19,7 +19,7 @@ export interface ValidationRule {
 }
 
 /** The validation blocks of a variable's body (those with a string condition). */
-export function validationRules(doc: JsonDoc, body: number, at: (node: number) => string, forObjects: (doc: JsonDoc, node: number, each: (object: number) => void) => void): ValidationRule[] {
+export function validationRules(doc: JsonDoc, body: number, at: (node: number) => string): ValidationRule[] {
   const rules: ValidationRule[] = [];
   for (const k of doc.members(body)) {
     if (doc.str(k) !== "validation") continue;

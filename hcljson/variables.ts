@@ -7,7 +7,7 @@
 import { argumentsOf } from "./addresses.js";
 import { addressOf, type BlockDecl, type Ctx } from "./context.js";
 import { localValues, referencesIn, refsOf, type ValueReference } from "./cycles.js";
-import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, parseJson, type JsonDoc } from "./parser.js";
+import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, parseJson, someString, type JsonDoc } from "./parser.js";
 import { conversionProblem, parseTypeExpression } from "./typeexpr.js";
 
 interface Marks {
@@ -100,7 +100,7 @@ function checkOutput(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
     ctx.error("output", "Value not allowed in ephemeral output: This output value is declared as returning an ephemeral value, so it can only be set to an ephemeral value.", value + 1, addressOf(decl), "value");
   } else if (derived.ephemeral && !ephemeral) {
     ctx.error("output", "Ephemeral value not allowed: This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.", value + 1, addressOf(decl), "value");
-  } else if ((derived.sensitive || callsSensitive(doc, value + 1)) && !ctx.isChild && !isTrue(doc, args.get("sensitive"))) {
+  } else if ((derived.sensitive || someString(doc, value + 1, callsSensitive, false)) && !ctx.isChild && !isTrue(doc, args.get("sensitive"))) {
     ctx.report(
       "error",
       "output",
@@ -156,15 +156,7 @@ class LocalMarks {
 }
 
 /** Whether a value's templates call sensitive(…) (and none calls nonsensitive, which could drop the mark). */
-function callsSensitive(doc: JsonDoc, node: number): boolean {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) {
-    for (const k of doc.members(node)) if (callsSensitive(doc, k + 1)) return true;
-    return false;
-  }
-  if (kind === K_ARRAY) return doc.elements(node).some((e) => callsSensitive(doc, e));
-  if (!doc.isString(node)) return false;
-  const s = doc.str(node);
+function callsSensitive(s: string): boolean {
   return s.includes("${") && SENSITIVE_CALL.test(s) && !s.includes("nonsensitive(");
 }
 

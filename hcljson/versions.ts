@@ -1,20 +1,50 @@
-// Version constraints as Terraform reads them (required_version, required_providers' version):
-// go-version's operators, each term of a comma-separated list must hold. A term with a
-// pre-release or anything unusual is not judged (it counts as satisfied).
+// Version constraints as Terraform reads them (required_version, required_providers' version,
+// a module call's version): hashicorp/go-version's grammar and operators, each term of a
+// comma-separated list must hold. A term with a pre-release is not judged (it counts as satisfied).
 import { createRequire } from "node:module";
+
+// go-version's VersionRegexpRaw: a pre-release may follow the numbers without a hyphen ("1.2beta")
+const VERSION = String.raw`v?([0-9]+(?:\.[0-9]+)*?)(-([0-9]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*)|(?:-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(?:\.[0-9A-Za-z\-~]+)*)))?(?:\+[0-9A-Za-z\-~]+(?:\.[0-9A-Za-z\-~]+)*)?`;
+// Go's \s is ASCII whitespace only
+const TERM = new RegExp(String.raw`^[\t\n\f\r ]*(<=|>=|!=|~>|>|<|=)?[\t\n\f\r ]*${VERSION}[\t\n\f\r ]*$`);
+
+interface Term {
+  op: string;
+  segments: number[];
+  prerelease: boolean;
+}
+
+function parseTerm(term: string): Term | null {
+  const m = TERM.exec(term);
+  if (!m) return null;
+  const digits = m[2]!.split(".");
+  // go-version parses each segment as an int64
+  if (digits.some((d) => BigInt(d) >= 2n ** 63n)) return null;
+  return { op: m[1] ?? "=", segments: digits.map(Number), prerelease: m[4] !== undefined || m[5] !== undefined };
+}
+
+/** Whether a string is a version constraint as go-version reads it: comma-separated terms such as ">= 1.2.0" or "~> 1.5". */
+export function isVersionConstraint(constraints: string): boolean {
+  return constraints.split(",").every((term) => parseTerm(term) !== null);
+}
+
+/** The terms of a valid constraint that name a pre-release ("1.2-beta", "1.2beta"); Terraform refuses these in required_version. */
+export function prereleaseTerms(constraints: string): string[] {
+  return constraints.split(",").filter((term) => parseTerm(term)?.prerelease).map((term) => term.trim());
+}
 
 /** Whether `version` satisfies every term of `constraints` ("~> 1.2, != 1.3.1"). */
 export function satisfiesAll(constraints: string, version: number[]): boolean {
-  return constraints.split(",").every((term) => satisfies(term.trim(), version));
+  return constraints.split(",").every((term) => satisfies(term, version));
 }
 
-/** Whether a version satisfies one constraint term (go-version's operators; a pre-release term is not judged). */
-export function satisfies(term: string, version: number[]): boolean {
-  const m = /^(=|!=|>=|<=|>|<|~>)?\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$/.exec(term);
-  if (!m || m[3]!.trim() !== "") return true;
-  const wanted = m[2]!.split(".").map(Number);
+/** Whether a version satisfies one constraint term (an unparsable or pre-release term is not judged). */
+function satisfies(text: string, version: number[]): boolean {
+  const term = parseTerm(text);
+  if (!term || term.prerelease) return true;
+  const wanted = term.segments;
   const cmp = compareVersions(version, wanted);
-  switch (m[1] ?? "=") {
+  switch (term.op) {
     case "=":
       return cmp === 0;
     case "!=":

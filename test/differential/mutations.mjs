@@ -2418,5 +2418,26 @@ def("functions", "provider-function-of-our-declared-provider", (m) => void setLo
 def("functions", "builtin-function-in-output", (m) => void m.put("output", "adv", { value: '${provider::terraform::encode_tfvars({ a = 1 })}' }));
 def("functions", "builtin-function-in-variable-validation", variable("adv", { type: "string", default: "a", validation: [{ condition: '${provider::terraform::encode_expr(var.adv) != ""}', error_message: "x" }] }));
 
+// version constraints, keywords and configuration_aliases as Terraform reads them
+def("terraform-json", "required-version-prerelease", (m) => void (rootOf(m, "terraform").terraform.required_version = ">= 1.10.0-beta1"));
+def("terraform-json", "required-version-prerelease-no-hyphen", (m) => void (rootOf(m, "terraform").terraform.required_version = ">= 1.2beta"));
+def("terraform-json", "required-version-build-metadata", (m) => void (rootOf(m, "terraform").terraform.required_version = ">= 1.2.0+build, < 2"));
+def("terraform-json", "required-version-segment-overflow", (m) => void (rootOf(m, "terraform").terraform.required_version = ">= 99999999999999999999"));
+def("terraform-json", "provisioner-when-destroy-template", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${var.name_prefix}", when: "${destroy}" } }));
+def("terraform-json", "provisioner-when-destroy-spaced", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo ${var.name_prefix}", when: " destroy " } }));
+def("terraform-json", "provisioner-on-failure-spaced", (m) => void (vpc(m).provisioner = { "local-exec": { command: "echo hi", on_failure: "continue " } }));
+def("module-calls", "configuration-aliases-template-entry", (m) => {
+  if (!m.modules.net) return false;
+  m.modules.net["main.tf.json"].terraform.required_providers.tsdb.configuration_aliases = ["${tsdb.peer}"];
+});
+def("module-calls", "configuration-aliases-other-provider", (m) => {
+  if (!m.modules.net) return false;
+  m.modules.net["main.tf.json"].terraform.required_providers.tsdb.configuration_aliases = ["containerbackup.peer"];
+});
+def("module-calls", "configuration-aliases-not-a-list", (m) => {
+  if (!m.modules.net) return false;
+  m.modules.net["main.tf.json"].terraform.required_providers.tsdb.configuration_aliases = "tsdb.peer";
+});
+
 export const MUTATIONS = M;
 export const TEXT_MUTATIONS = T;
