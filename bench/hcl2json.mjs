@@ -1,7 +1,7 @@
 // `npm run bench:hcl2json`: could `schemaform validate` parse templates with HCL's own Go parser,
 // compiled to WebAssembly in @cdktf/hcl2json (in the tree through cdktf-cli, a devDependency)?
 // Measures, in one process: the WebAssembly module's start-up; the cost per template of
-// hcl2json's getExpressionAst against our parser (hcljson/expressions.ts) and against JSON.parse
+// hcl2json's getExpressionAst against our parser (language/expr/expressions.ts) and against JSON.parse
 // of the same template as a JSON string; the cost of all
 // templates of the 10 MB "expressions" bench file that way, against JSON.parse of the whole file;
 // and what each parser says on templates where ours and Terraform's wording differ. Writes
@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { parseTemplate } from "../dist/hcljson/expressions.js";
-import { preloadTypes, validateHclJsonSync } from "../dist/hcljson/index.js";
+import { parseTemplate } from "../dist/language/expr/expressions.js";
+import { preloadTypes, validateHclJsonSync } from "../dist/language/index.js";
 import { generateConfiguration } from "./validate.mjs";
 
 const require = createRequire(import.meta.url);

@@ -206,7 +206,7 @@ function packageFiles() {
   for (const entry of entries) walk(join(root, entry), entry);
   // The part the constructs need at run time (what `import("schemaform/tsdb")` can reach).
   let constructs = 0;
-  for (const sub of ["constructs", "generated", "hcljson"]) {
+  for (const sub of ["constructs", "generated", "language"]) {
     const walkSize = (p) => {
       const s = statSync(p);
       if (s.isDirectory()) readdirSync(p).forEach((e) => walkSize(join(p, e)));

@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { preloadTypes, validateHclJson, validateHclJsonSync } from "../dist/hcljson/index.js";
+import { preloadTypes, validateHclJson, validateHclJsonSync } from "../dist/language/index.js";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -266,7 +266,7 @@ function measureLarge(style, rounds) {
   const file = join(dir, "big.tf.json");
   writeFileSync(file, text);
   const bytes = Buffer.byteLength(text);
-  const dist = new URL("../dist/hcljson/index.js", import.meta.url).href;
+  const dist = new URL("../dist/language/index.js", import.meta.url).href;
   const run = (mode) => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", CHILD, mode, file, dist], { encoding: "utf8", maxBuffer: 1 << 20 }));
   const parse = [];
   const validate = [];

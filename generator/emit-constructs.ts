@@ -7,7 +7,7 @@
 // `db.timeouts.create = "30m"`. The classes stay thin: each member is a line or two over the
 // runtime (constructs/runtime/), and the type's model (an attribute table) drives synthesis and
 // validation at run time.
-import type { AttributeModel, CtyType, NestedBlockModel, TypeModel } from "../hcljson/model-types.js";
+import type { AttributeModel, CtyType, NestedBlockModel, TypeModel } from "../language/schema/model-types.js";
 import { attributesInterfaceName, memberTypeName } from "./emit-types.js";
 import { ctyType } from "./model.js";
 import { camelCase, fileName, pascalCase } from "./names.js";

@@ -5,8 +5,8 @@
 // cross-field rules in words, timeouts and every import identifier. Index pages also say how to
 // associate the editor schema with `*.tf.json` files.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
-import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../hcljson/model-types.js";
-import { hasTemplate } from "../hcljson/templates.js";
+import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../language/schema/model-types.js";
+import { hasTemplate } from "../language/expr/templates.js";
 import { KEYWORDS } from "./keywords.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
 import { configurationToHcl } from "./example-hcl.js";

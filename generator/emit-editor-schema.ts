@@ -11,7 +11,7 @@
 // each label level; `"//"` comments and meta-arguments are allowed in bodies. Other providers'
 // blocks and other top-level keys are accepted as they are. Cross-field rules are left to
 // `schemaform validate` (a JSON Schema cannot skip a rule whose input is a template cleanly).
-import type { TypeModel } from "../hcljson/model-types.js";
+import type { TypeModel } from "../language/schema/model-types.js";
 import { TEMPLATE_PATTERN } from "./lower.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 

@@ -1,6 +1,6 @@
 // generated/terraform/<provider>.json: the provider's schema in the shape
 // `terraform providers schema -json` prints; the provider plugin serves it to Terraform.
-import type { AttributeModel, BlockModel, TypeModel } from "../hcljson/model-types.js";
+import type { AttributeModel, BlockModel, TypeModel } from "../language/schema/model-types.js";
 
 export function emitTerraformSchemas(models: TypeModel[]): Map<string, string> {
   const files = new Map<string, string>();

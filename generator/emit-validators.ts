@@ -15,7 +15,7 @@ export function emitValidator(doc: SchemaDocument): string {
     strictTypes: false,
     strictRequired: false,
     allErrors: true,
-    // Messages come from hcljson/body.ts (in Terraform terms); Ajv's own are never read.
+    // Messages come from language/schema/body.ts (in Terraform terms); Ajv's own are never read.
     messages: false,
     code: { source: true, lines: false, optimize: 1 },
     keywords: KEYWORDS,

@@ -2,7 +2,7 @@
 // reference pages. The provider schemas decide what becomes a nested block (`timeouts { … }`)
 // and what stays an attribute holding an object (`credentials = { … }`); HCL-JSON strings are
 // templates, so a `${…}` reference turns into a bare expression and literal text stays literal.
-import type { BlockModel, TypeModel } from "../hcljson/model-types.js";
+import type { BlockModel, TypeModel } from "../language/schema/model-types.js";
 import { attribute, block, expression, fromTemplate, renderHcl, type BodyItem, type HclValue } from "./hcl-native.js";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

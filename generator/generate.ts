@@ -1,5 +1,5 @@
 // Runs every emitter over the loaded schemas and returns path → content, in memory.
-import type { TypeModel } from "../hcljson/model-types.js";
+import type { TypeModel } from "../language/schema/model-types.js";
 import { emitModel } from "./emit-models.js";
 import { emitRegistry } from "./emit-registry.js";
 import { emitTerraformSchemas } from "./emit-terraform.js";

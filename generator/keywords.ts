@@ -11,7 +11,7 @@ import type { CodeKeywordDefinition, KeywordCxt } from "ajv";
 import { _, and, getProperty, not, or, str, type Code } from "ajv/dist/compile/codegen/index.js";
 import { useFunc } from "ajv/dist/compile/util.js";
 import equalModule from "ajv/dist/runtime/equal.js";
-import { UNKNOWN_VALUE } from "../hcljson/model-types.js";
+import { UNKNOWN_VALUE } from "../language/schema/model-types.js";
 
 /** `{ "x-unknown-or": <schema> }`: the unknown value passes; any other value must match <schema>. */
 export const UNKNOWN_OR = "x-unknown-or";

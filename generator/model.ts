@@ -1,5 +1,5 @@
 // JSON Schema (our dialect) → TypeModel: the run-time description of a type's attributes.
-import type { AttributeModel, BlockModel, CtyType, ImportFormat, Nesting, TypeModel } from "../hcljson/model-types.js";
+import type { AttributeModel, BlockModel, CtyType, ImportFormat, Nesting, TypeModel } from "../language/schema/model-types.js";
 import { camelCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 

@@ -2,7 +2,7 @@
 // sees the same fully expanded tree.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { TypeKind } from "../hcljson/model-types.js";
+import type { TypeKind } from "../language/schema/model-types.js";
 
 /** A JSON Schema node of our dialect (loosely typed: the emitters read known keywords). */
 export type SchemaNode = { [keyword: string]: any };

@@ -11,7 +11,7 @@ export type PlatformErrorCode =
   | "failed_precondition" // the request is well-formed but the current state forbids it
   | "timeout"; // a wait (waitFor) ran out of time
 
-/** One finding about a request body, shaped like hcljson's `Issue`. */
+/** One finding about a request body, shaped like the language checker's `Issue`. */
 export interface Issue {
   severity: "error" | "warning";
   /** attribute path in Terraform terms, e.g. ["tables", 0, "hypertable_spec"] */

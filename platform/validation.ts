@@ -1,12 +1,12 @@
-// Request bodies are checked with the generated validators (hcljson/body.ts), the same rules that
+// Request bodies are checked with the generated validators (language/schema/body.ts), the same rules that
 // the constructs, `schemaform validate` and the provider's Validate*Config RPCs apply. Computed-only
 // attributes (ids, statuses, endpoints, etags …) are dropped first: a client may send back a body
 // it read, and only the configuration part is checked. The platform's own rules (cross-resource
 // references, state-dependent checks) run after this, in the domain core.
 
-import { loadType, loadedType, validateBody } from "../hcljson/body.js";
-import { formatPath, type PathSegment } from "../hcljson/attribute-path.js";
-import { UNKNOWN_VALUE, type BlockModel } from "../hcljson/model-types.js";
+import { loadType, loadedType, validateBody } from "../language/schema/body.js";
+import { formatPath, type PathSegment } from "../language/schema/attribute-path.js";
+import { UNKNOWN_VALUE, type BlockModel } from "../language/schema/model-types.js";
 import { PlatformError, type Issue, type Warning } from "./errors.js";
 
 export type BodyType =

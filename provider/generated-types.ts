@@ -1,6 +1,6 @@
-// Plan metadata and validation from generated/ (through hcljson/body.ts), in the shape a
+// Plan metadata and validation from generated/ (through language/schema/body.ts), in the shape a
 // provider definition takes. Both load a type's model and validator on first use only.
-import { loadType, validateBody } from "../hcljson/body.js";
+import { loadType, validateBody } from "../language/schema/body.js";
 import type { Body, Issue, PlanTypeModel } from "./framework/types.js";
 
 export const generatedTypes = {

@@ -14,7 +14,7 @@
 //     writes the selected cases' files to DIR/<case>/ (to run terraform on them by hand).
 //   node scripts/differential.mjs list [--category C] [--id TEXT]
 //   node scripts/differential.mjs known
-//   (report and known take --source to check with hcljson's TypeScript sources instead of dist/:
+//   (report and known take --source to check with the language checker's TypeScript sources instead of dist/:
 //   node --import tsx scripts/differential.mjs report --source ...)
 //     rewrites test/differential/known-differences.json as today's disagreements (keeps reasons).
 import { execFile } from "node:child_process";
@@ -193,7 +193,7 @@ function verdictOf(c, init, validate) {
 /** Runs our validator on the selected recorded cases; returns outcomes and disagreements. */
 async function evaluate(options) {
   // --source: the TypeScript sources instead of the build (run with node --import tsx)
-  const { validateFiles } = await import(options.source ? join(root, "hcljson", "index.ts") : join(root, "dist", "hcljson", "index.js"));
+  const { validateFiles } = await import(options.source ? join(root, "language", "index.ts") : join(root, "dist", "language", "index.js"));
   const verdicts = loadVerdicts();
   const cases = select(options);
   const work = join(tmpdir(), `schemaform-differential-report-${process.pid}`);

@@ -2,7 +2,7 @@
 // language rules and our providers' schemas, without Terraform, and reports every problem at once.
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { TF_JSON, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../hcljson/index.js";
+import { TF_JSON, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../language/index.js";
 
 const HELP = `usage: schemaform validate [options] [PATH...]
 

@@ -3,7 +3,7 @@
 // references between imported resources instead of copied ids, variables for secrets, and names.
 // The result is format-neutral; emit-hcl.ts and emit-cdktf.ts write it out.
 
-import type { AttributeModel, BlockModel } from "../../hcljson/model-types.js";
+import type { AttributeModel, BlockModel } from "../../language/schema/model-types.js";
 import { MODELS } from "./ids.js";
 import { assignNames, identifier } from "./naming.js";
 import type { ImportType, LiveResource, ProviderName } from "./types.js";

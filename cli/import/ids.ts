@@ -1,8 +1,8 @@
 // Import identifiers: which of a type's import formats (generated/models, from the schemas'
 // `x-terraform.importFormats`) an identifier matches, and the parts it names.
 
-import type { ImportFormat, TypeModel } from "../../hcljson/model-types.js";
-import { suggest } from "../../hcljson/suggest.js";
+import type { ImportFormat, TypeModel } from "../../language/schema/model-types.js";
+import { suggest } from "../../language/syntax/suggest.js";
 import { model as restoreChannel } from "../../generated/models/resource.containerbackup_restore_channel.js";
 import { model as objStore } from "../../generated/models/resource.tsdb_connector_obj_store.js";
 import { model as srcDb } from "../../generated/models/resource.tsdb_connector_src_db.js";

@@ -2,7 +2,7 @@
 // discovery) and generate the configuration that adopts them: HCL-JSON with import blocks, or a
 // CDKTF stack using `importFrom`. The CLI (cli/commands/import.ts) is a thin layer over this.
 
-import { loadType, validateBody } from "../../hcljson/body.js";
+import { loadType, validateBody } from "../../language/schema/body.js";
 import { canonicalBody, planImport, type ImportPlan } from "./config.js";
 import { emitCdktf } from "./emit-cdktf.js";
 import { address, emitHclJson } from "./emit-hcl.js";

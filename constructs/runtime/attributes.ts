@@ -2,7 +2,7 @@
 // type's model rather than one hand-emitted mapper per attribute. Tokens pass through untouched:
 // CDKTF resolves them after this, at synth.
 import { Token } from "cdktf";
-import type { AttributeModel, BlockModel, NestedBlockModel } from "../../hcljson/model-types.js";
+import type { AttributeModel, BlockModel, NestedBlockModel } from "../../language/schema/model-types.js";
 
 type Props = Record<string, unknown>;
 

@@ -2,8 +2,8 @@
 // and `schemaform validate`; a CDKTF user wrote `syncReplicas`. At synth, each attribute path a
 // message mentions is followed by the prop path where the two differ:
 // `sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2`.
-import type { PathSegment } from "../../hcljson/attribute-path.js";
-import type { AttributeModel, BlockModel, NestedBlockModel } from "../../hcljson/model-types.js";
+import type { PathSegment } from "../../language/schema/attribute-path.js";
+import type { AttributeModel, BlockModel, NestedBlockModel } from "../../language/schema/model-types.js";
 
 // A quoted value (left alone: values, suggestions, map keys), or an attribute path candidate
 // such as `tables[0].table_mapping.schema_name` that is not part of a longer word or address.

@@ -7,11 +7,11 @@
 // Terraform address, and names the prop beside each attribute (prop-names.ts):
 // `[stack/db] tsdb_service.db: sync_replicas (syncReplicas) = 1 requires ha_replicas (haReplicas) = 2`.
 import { Annotations, Token, type TerraformElement } from "cdktf";
-import { formatPath, type PathSegment } from "../../hcljson/attribute-path.js";
-import { loadTypeSync, setEntry, validatePreparedBody } from "../../hcljson/body.js";
-import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type CtyType, type Issue, type TypeModel } from "../../hcljson/model-types.js";
-import { hasTemplate } from "../../hcljson/templates.js";
-import { suggest } from "../../hcljson/suggest.js";
+import { formatPath, type PathSegment } from "../../language/schema/attribute-path.js";
+import { loadTypeSync, setEntry, validatePreparedBody } from "../../language/schema/body.js";
+import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type CtyType, type Issue, type TypeModel } from "../../language/schema/model-types.js";
+import { hasTemplate } from "../../language/expr/templates.js";
+import { suggest } from "../../language/syntax/suggest.js";
 import { withPropNames } from "./prop-names.js";
 
 // Warnings already added per construct: `Testing.synth` and repeated `app.synth()` calls run the

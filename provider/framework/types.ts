@@ -9,7 +9,7 @@ export type { ProviderSchema, ProviderSchemasDocument } from "../schema.js";
 /** A path into a body: attribute names, list indexes and map keys, outermost first. */
 export type Path = (string | number)[];
 
-/** A finding of a validator (same shape as hcljson/body.ts's Issue). */
+/** A finding of a validator (same shape as language/schema/body.ts's Issue). */
 export interface Issue {
   severity: "error" | "warning";
   path: Path;
@@ -143,7 +143,7 @@ export interface ProviderDefinition<Client = unknown> {
   /** Plan metadata per type key ("resource.tsdb_service"); loaded on first use. */
   model?(key: string): PlanTypeModel | undefined | Promise<PlanTypeModel | undefined>;
   /**
-   * The shared validator: `validateBody(key, body)` from hcljson/body.ts. Unknown values arrive
+   * The shared validator: `validateBody(key, body)` from language/schema/body.ts. Unknown values arrive
    * as the string "${unknown}" and nulls are removed, so the body follows ARCHITECTURE.md §1.
    */
   validate?(key: string, body: Body): Issue[] | Promise<Issue[]>;

@@ -1,6 +1,6 @@
 // Schema-aware helpers over bodies: equality (sets compare without order), and the body
 // transformations the RPCs need (validation view, platform input, secrets for redaction).
-import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE } from "../../language/schema/model-types.js";
 import { type Body, type Value, UNKNOWN } from "../codec.js";
 import { type CtyType, type SchemaAttribute, type SchemaBlock, type SchemaBlockType, type SchemaNestedType, nestedAsBlock } from "../schema.js";
 

@@ -4,7 +4,7 @@
 import { UNKNOWN, type Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Issue, type Path } from "../framework/types.js";
 import { identical } from "../framework/values.js";
-import type { ImportFormat, TypeModel } from "../../hcljson/model-types.js";
+import type { ImportFormat, TypeModel } from "../../language/schema/model-types.js";
 import type { Warning } from "../../platform/errors.js";
 import type { Labels, PlatformClient } from "../../platform/types.js";
 import { withCallBudget } from "../../platform/call-budget.js";

@@ -5,7 +5,7 @@
 import type { ExporterPatch, ExportersApi } from "../../platform/types.js";
 import type { Value } from "../codec.js";
 import type { Body, ResourceHandler } from "../framework/types.js";
-import type { TypeModel } from "../../hcljson/model-types.js";
+import type { TypeModel } from "../../language/schema/model-types.js";
 import { type TsdbClient, UNKNOWN, call, diagnose, firstFound, isNotFound, isSet, matchImport, orNull, owned, text } from "./common.js";
 
 export const SECRET_OF: Record<string, string> = { cloudmon: "secret_key", saasmon: "api_key", pullmon: "password" };

@@ -18,7 +18,7 @@ import {
   type ServiceMilliCpu,
 } from "schemaform/tsdb";
 import { withUnknowns } from "../../constructs/runtime/validation.js";
-import { UNKNOWN_VALUE as UNKNOWN } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE as UNKNOWN } from "../../language/schema/model-types.js";
 import { cleanOutdirs, newStack, synthErrors, synthesize } from "./helpers.js";
 
 afterAll(cleanOutdirs);

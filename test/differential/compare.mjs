@@ -20,7 +20,7 @@ export const caseDirName = (id) => id.replace(/[^A-Za-z0-9._-]+/g, "__");
 
 /**
  * Our errors on a case written at dir, with file names relative to dir (as Terraform shows them).
- * validateFiles is hcljson's (from dist/ in the script, from the sources in the test).
+ * validateFiles is the language checker's (from dist/ in the script, from the sources in the test).
  */
 export async function ourErrors(validateFiles, dir) {
   const result = await validateFiles([dir]);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../hcljson/index.js";
+import { validateFiles } from "../../language/index.js";
 import { caseDirName, compare, disagreementKind, formatSummary, ourErrors, summarize, writeCase, type RecordedVerdict } from "./compare.mjs";
 import { caseHash, generateCorpus } from "./corpus.mjs";
 

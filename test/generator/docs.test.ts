@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadType, validateBody } from "../../hcljson/body.js";
+import { loadType, validateBody } from "../../language/schema/body.js";
 
 const root = process.cwd();
 const DOCS = join(root, "generated", "docs");

@@ -2,7 +2,7 @@
 // style), on a fixture provider `fx`, so a change to one transform shows up in one place.
 import { schemaDocument, type SchemaDocument, type SchemaNode } from "../../generator/schema-source.js";
 import type { DocExample } from "../../generator/doc-examples.js";
-import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE } from "../../language/schema/model-types.js";
 
 export interface Fixture {
   name: string;

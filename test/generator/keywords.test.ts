@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { KEYWORDS, RULE, UNIQUE, UNKNOWN_OR } from "../../generator/keywords.js";
 import { lowerSchema } from "../../generator/lower.js";
 import { ROOT } from "../../scripts/bundle-provider.mjs";
-import { UNKNOWN_VALUE } from "../../hcljson/model-types.js";
+import { UNKNOWN_VALUE } from "../../language/schema/model-types.js";
 
 type Schema = Record<string, any>;
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assignNames, camelCase, escapeLiteral, escapeTemplate, identifier, snakeCase, unescapeTemplate } from "../../cli/import/index.js";
 import { IDENTIFIER_RE } from "../../cli/import/naming.js";
-import { hasTemplate } from "../../hcljson/templates.js";
+import { hasTemplate } from "../../language/expr/templates.js";
 
 describe("escapeTemplate", () => {
   it("doubles the sign of every ${ and %{", () => {

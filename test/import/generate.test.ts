@@ -12,8 +12,8 @@ import {
   type GenerateImportResult,
   type LiveResource,
 } from "../../cli/import/index.js";
-import type { BlockModel } from "../../hcljson/model-types.js";
-import { validateHclJson } from "../../hcljson/index.js";
+import type { BlockModel } from "../../language/schema/model-types.js";
+import { validateHclJson } from "../../language/index.js";
 import type { PlatformClient } from "../../platform/types.js";
 import { PROJECT, createEstate, type Estate } from "./fixture.js";
 

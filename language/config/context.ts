@@ -1,0 +1,295 @@
+// Shared state of one validation run over a module (one or more *.tf.json files).
+import type { BlockNames } from "./block-names.js";
+import type { LocalCalls } from "./module-calls.js";
+import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
+import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
+import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
+import { LineMap } from "../syntax/positions.js";
+import type { Reference } from "../expr/templates.js";
+
+export interface SourceFile {
+  name: string;
+  text: string;
+  doc: JsonDoc | null;
+  lines: LineMap;
+  /** start, end, start, end, …: [start, end) offsets of values of sensitive attributes, masked in code frames */
+  sensitive: number[];
+  /** loaded only so that declarations in it count (a sibling of a file the user named) */
+  contextOnly: boolean;
+  /** an override file (`override.tf.json`, `*_override.tf.json`): merged into other blocks */
+  override: boolean;
+}
+
+/**
+ * A block of the module: resource, data source, provider, … One object per block, kept for the
+ * whole run, so it is lean: labels and address are built only when asked for (labelsOf,
+ * addressOf). Plain data made by newBlockDecl, not a class: see there.
+ */
+export interface BlockDecl {
+  /** "resource", "data", "ephemeral", "provider", "variable", … */
+  readonly blockType: string;
+  /** the first label (resource type, provider name, variable name, …), "" when none */
+  readonly type: string;
+  /** the last label (resource name; provider alias once known), "" when none */
+  name: string;
+  /** every label; null when they are [type, name] */
+  labelList: string[] | null;
+  /** the address when it is not the one the labels make (a check block's scoped data source) */
+  readonly addressText: string | null;
+  readonly file: number;
+  /** node of the last label's property name (or the block's key), where "the block" is reported */
+  readonly header: number;
+  /** the body object node */
+  readonly body: number;
+  /** a data block scoped to a check block: not visible outside it */
+  readonly scoped: boolean;
+  /** count / for_each set (instances need a key); undefined until known (see repetitionOf) */
+  repetition: "count" | "for_each" | null | undefined;
+  /** our types: the TypeModel */
+  model: TypeModel | undefined;
+  /** the literal region (tsdb_service region_code, exporters' region), null when unset or unknown */
+  region: string | null | undefined;
+  /** the body has been checked (its region is known) */
+  done: boolean;
+  /** region checks of references made from this block, run once it is converted */
+  regionChecks: RegionCheck[] | undefined;
+  /** its node in the run's dependency graph (cycles.ts), -1 until it has one */
+  graphNode: number;
+}
+
+export function newBlockDecl(blockType: string, type: string, name: string, labels: string[] | null, file: number, header: number, body: number, address: string | null, scoped = false): BlockDecl {
+  // An object literal: V8 notes where literals are allocated, sees that nearly all of these
+  // outlive a young-generation collection, and then allocates them in the old generation
+  // directly. Instances of a class are copied by the scavenger, twice, and a 10 MB module has
+  // tens of thousands of blocks (measured there: scavenges took 9-10 ms per run, now 5-6.5 ms).
+  return { blockType, type, name, labelList: labels, addressText: address, file, header, body, scoped, repetition: undefined, model: undefined, region: undefined, done: false, regionChecks: undefined, graphNode: -1 };
+}
+
+export function labelsOf(decl: BlockDecl): string[] {
+  return decl.labelList ?? [decl.type, decl.name];
+}
+
+/** "tsdb_service.db", "data.tsdb_vpcs.all", "provider.tsdb", "var.x", … (built when asked, not kept) */
+export function addressOf(decl: BlockDecl): string {
+  return decl.addressText ?? addressFor(decl.blockType, decl.labelList ?? [decl.type, decl.name]);
+}
+
+export function addressFor(blockType: string, labels: string[]): string {
+  switch (blockType) {
+    case "resource":
+      return `${labels[0]}.${labels[1]}`;
+    case "data":
+    case "ephemeral":
+    case "action":
+      return `${blockType}.${labels[0]}.${labels[1]}`;
+    case "variable":
+      return `var.${labels[0]}`;
+    case "provider":
+    case "output":
+    case "module":
+    case "check":
+      return `${blockType}.${labels[0]}`;
+    default:
+      return blockType;
+  }
+}
+
+/** A region rule to check once both blocks are converted: `from.attribute` references `target`. */
+export interface RegionCheck {
+  file: number;
+  /** the string node holding the reference, and the reference's offsets inside the decoded string */
+  node: number;
+  start: number;
+  end: number;
+  attribute: string;
+  target: BlockDecl;
+}
+
+/** A reference to another object found in an expression. */
+export interface FoundReference {
+  file: number;
+  /** the string node holding it */
+  node: number;
+  ref: Reference;
+  /** the whole string is exactly this reference */
+  whole: boolean;
+  /** where it was found */
+  address: string | null;
+  path: string | null;
+  /** the block holding the reference, and the attribute of our model it is the value of */
+  from?: BlockDecl;
+  attribute?: string;
+  /** the cty type the position expects, when it is an attribute of our model */
+  expects?: CtyType;
+}
+
+/** The blocks of one type, with what resolving references to them needs (built on first use). */
+export interface DeclaredType {
+  kind: "resource" | "data";
+  type: string;
+  names: BlockNames;
+  /** the last reference's verdict: from where, to which attribute, and whether that is allowed */
+  verdict: { from: TypeModel | undefined; attribute: string | undefined; expects: CtyType | undefined; target: AttributeModel; ok: boolean } | null;
+}
+
+export class Ctx {
+  readonly diagnostics: RawDiagnostic[] = [];
+  readonly blocks: BlockDecl[] = [];
+  /** references to input variables, local values and module calls found before all are declared */
+  readonly namedReferences: FoundReference[] = [];
+  /** once set, references to variables, local values and module calls are handed to it as they are found */
+  namedReferenceSink: ((found: FoundReference) => void) | null = null;
+  /** file, body, file, body, …: the locals blocks, whose values are checked after every name is declared */
+  readonly localsBodies: number[] = [];
+  /** references found before every block was declared (resolved at the end) */
+  readonly references: FoundReference[] = [];
+  /** once set, references are handed to it as they are found */
+  referenceSink: ((found: FoundReference) => void) | null = null;
+  /** resources and data sources by kind, type and name */
+  readonly declared = { resource: new Map<string, BlockNames>(), data: new Map<string, BlockNames>() };
+  /** region checks waiting for the other block to be converted */
+  readonly pendingRegions: { from: BlockDecl; check: RegionCheck }[] = [];
+  /** the last type looked up by register(): most blocks come in runs of one type */
+  lastType: { blockType: string; type: string; model: TypeModel | null; names: BlockNames | null } | null = null;
+  /** type hash → the type's names, null when two types share a hash */
+  readonly hashedTypes = { resource: new Map<number, DeclaredType | null>(), data: new Map<number, DeclaredType | null>() };
+  /** the types literal references went to last, most recent first: references come in runs */
+  readonly recentlyReferenced: DeclaredType[] = [];
+  /** one conversion at a time: its state object is reused */
+  convertState: unknown = null;
+  /** block type → type name → model (null: not ours) */
+  readonly models = new Map<string, Map<string, TypeModel | null>>();
+  /** resource, data and provider blocks, checked once every file has been read */
+  readonly pending: BlockDecl[] = [];
+  /** import blocks' targets in this module (for "not declared" warnings) */
+  readonly imports: { file: number; node: number; type: string; name: string; to: string; module: string | null }[] = [];
+  /** `${…}` references are collected only for these roots (our providers' types, and data) */
+  fileIndex = 0;
+  doc!: JsonDoc;
+  text = "";
+  /**
+   * While a resource, data, module or import block is checked: its `each` and `count` references,
+   * judged once the block's count / for_each is known. null elsewhere, where neither may be used.
+   */
+  repetitionRefs: FoundReference[] | null = null;
+  /** the list repetitionRefs is while a resource or data block is checked (one block at a time) */
+  readonly blockRepetitionRefs: FoundReference[] = [];
+  /** the local modules this module calls (module-calls.ts); null when they are not read */
+  localCalls: LocalCalls | null = null;
+  /** a module called by another: root-only rules (outputs) do not apply */
+  isChild = false;
+  /** the resource, data or provider block being checked (module.ts), to which the references found belong */
+  currentBlock: BlockDecl | null = null;
+  /** records each reference as an edge of the dependency graph (cycles.ts) */
+  dependencies: {
+    add(ctx: Ctx, found: FoundReference): void;
+    edge(from: BlockDecl, to: BlockDecl): void;
+    bare(ctx: Ctx, root: string, steps: Reference["steps"], address: string | null): void;
+  } | null = null;
+
+  constructor(readonly files: SourceFile[]) {}
+
+  use(file: number): void {
+    this.fileIndex = file;
+    this.doc = this.files[file]!.doc!;
+    this.text = this.files[file]!.text;
+  }
+
+  report(severity: Severity, code: string, message: string, start: number, end: number, address: string | null, path: string | null, file = this.fileIndex): void {
+    this.diagnostics.push({ severity, code, message, file, start, end, address, path });
+  }
+
+  /** Error at a node (its whole range). */
+  error(code: string, message: string, node: number, address: string | null, path: string | null): void {
+    this.report("error", code, message, this.doc.start(node), this.doc.end(node), address, path);
+  }
+
+  warning(code: string, message: string, node: number, address: string | null, path: string | null): void {
+    this.report("warning", code, message, this.doc.start(node), this.doc.end(node), address, path);
+  }
+
+  /** Error covering a property: from its name to the end of its value. */
+  errorAtProperty(code: string, message: string, keyNode: number, address: string | null, path: string | null): void {
+    this.report("error", code, message, this.doc.start(keyNode), this.doc.end(keyNode + 1), address, path);
+  }
+
+  /** Error at a reference: its own characters when the string has no escapes, else the whole string. */
+  errorAtReference(found: FoundReference, code: string, message: string): void {
+    this.use(found.file);
+    const doc = this.doc;
+    let start = doc.start(found.node);
+    let end = doc.end(found.node);
+    if (doc.kinds[found.node] === K_STRING) {
+      end = start + 1 + found.ref.end;
+      start = start + 1 + found.ref.start;
+    }
+    this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
+  }
+
+  addNamedReference(found: FoundReference): void {
+    this.dependencies?.add(this, found);
+    if (this.namedReferenceSink) this.namedReferenceSink(found);
+    else this.namedReferences.push(found);
+  }
+
+  addReference(found: FoundReference): void {
+    this.dependencies?.add(this, found);
+    if (this.referenceSink) this.referenceSink(found);
+    else this.references.push(found);
+  }
+
+  markSensitive(node: number): void {
+    this.files[this.fileIndex]!.sensitive.push(this.doc.starts[node]!, this.doc.ends[node]!);
+  }
+}
+
+/** Whether a resource or data block sets count or for_each (found by a scan of its body, once). */
+export function repetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | null {
+  if (decl.repetition !== undefined) return decl.repetition;
+  const doc = ctx.files[decl.file]!.doc!;
+  let found: "count" | "for_each" | null = null;
+  const end = doc.nexts[decl.body]!;
+  const text = doc.text;
+  for (let k = decl.body + 1; k < end && found === null; k = doc.nexts[k + 1]!) {
+    if (doc.kinds[k + 1] === 7 /* null */) continue;
+    const from = doc.starts[k]! + 1;
+    const length = doc.ends[k]! - from - 1;
+    if (length === 5 && text.startsWith("count", from)) found = "count";
+    else if (length === 8 && text.startsWith("for_each", from)) found = "for_each";
+    else if (doc.kinds[k] === 8 /* escaped */) {
+      const name = doc.str(k);
+      if (name === "count" || name === "for_each") found = name;
+    }
+  }
+  decl.repetition = found;
+  return found;
+}
+
+export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false): SourceFile {
+  const base = name.replace(/^.*[\\/]/, "");
+  return { name, text, doc, lines: new LineMap(text), sensitive: [], contextOnly, override: base === "override.tf.json" || base.endsWith("_override.tf.json") };
+}
+
+/** `a.b`, `tables[0].schema_name`, `labels["x y"]` */
+export function joinPath(base: string | null, segment: string | number): string {
+  if (typeof segment === "number") return `${base ?? ""}[${segment}]`;
+  if (!isIdentifier(segment)) return `${base ?? ""}[${JSON.stringify(segment)}]`;
+  return base ? `${base}.${segment}` : segment;
+}
+
+function isIdentifier(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  let c = s.charCodeAt(0);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  for (let i = 1; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+export function quote(s: string): string {
+  const shown = s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return JSON.stringify(shown);
+}

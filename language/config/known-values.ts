@@ -1,0 +1,132 @@
+// The values Terraform knows at validate time. `terraform validate` evaluates every expression
+// with input variables, resource attributes, data sources, count and each unknown, but local
+// values built from literals (and from other such locals), and operators and some functions over
+// them, are known: our providers' value rules then see the value, e.g. milli_cpu = "${local.cpu}"
+// with locals { cpu = 3 } fails as milli_cpu = 3 does. Anything else stays unknown, never guessed.
+
+import type { Ctx } from "./context.js";
+import { evaluate, EvaluationError, UNKNOWN, type Known } from "../expr/evaluate.js";
+import type { Expr } from "../expr/expressions.js";
+import { declaredLocals } from "./language.js";
+import { K_FALSE, K_NUMBER, K_OBJECT, K_TRUE, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
+import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
+
+export { asString, UNKNOWN, type Known, type Value } from "../expr/evaluate.js";
+
+/** Local values by name once evaluated (IN_PROGRESS while one is, so that a cycle stays unknown). */
+const evaluated = new WeakMap<Ctx, Map<string, Known | typeof IN_PROGRESS>>();
+const IN_PROGRESS: unique symbol = Symbol("in progress");
+
+/** The value of a template string, if Terraform knows it at validate time. */
+export function templateKnownValue(ctx: Ctx, info: TemplateInfo): Known {
+  if (info.problem !== null) return UNKNOWN;
+  try {
+    return valueOf(ctx, info);
+  } catch (error) {
+    if (error instanceof EvaluationError) return UNKNOWN;
+    throw error;
+  }
+}
+
+/**
+ * The error Terraform reports when it evaluates the template with the module's local values (the
+ * errors of literals alone are syntax-time problems of analyzeTemplate already), or null.
+ */
+export function evaluationError(ctx: Ctx, info: TemplateInfo): EvaluationError | null {
+  if (info.problem !== null) return null;
+  try {
+    valueOf(ctx, info);
+    return null;
+  } catch (error) {
+    if (error instanceof EvaluationError) return error;
+    throw error;
+  }
+}
+
+/** The last evaluation: checkString asks for its error, then the conversion for its value. */
+const last: { ctx: Ctx | null; info: TemplateInfo | null; value: Known; error: EvaluationError | null } = { ctx: null, info: null, value: UNKNOWN, error: null };
+
+function valueOf(ctx: Ctx, info: TemplateInfo): Known {
+  if (last.ctx === ctx && last.info === info) {
+    if (last.error !== null) throw last.error;
+    return last.value;
+  }
+  // set once done: evaluating a local value on the way evaluates (and caches) its own template
+  let value: Known = UNKNOWN;
+  let failure: EvaluationError | null = null;
+  try {
+    value = evaluateTemplate(ctx, info);
+  } catch (error) {
+    if (!(error instanceof EvaluationError)) throw error;
+    failure = error;
+  }
+  last.ctx = ctx;
+  last.info = info;
+  last.value = value;
+  last.error = failure;
+  if (failure !== null) throw failure;
+  return value;
+}
+
+function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
+  const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : UNKNOWN);
+  if (info.expr !== null) return evaluate(info.expr, locals);
+  // "${root.a.b}": only local.NAME… can be known
+  const ref = info.whole;
+  if (ref === null || ref.root !== "local" || ref.steps[0]?.kind !== "attr") return UNKNOWN;
+  let expr: Expr = { t: "attr", of: { t: "var", name: "local" }, name: ref.steps[0].name };
+  for (let i = 1; i < ref.steps.length; i++) {
+    const step = ref.steps[i]!;
+    if (step.kind === "attr") expr = { t: "attr", of: expr, name: step.name };
+    else if (step.kind === "index" && step.key !== null) expr = { t: "index", of: expr, key: { t: "lit", v: step.key } };
+    else return UNKNOWN;
+  }
+  return evaluate(expr, locals);
+}
+
+function localValue(ctx: Ctx, name: string | null): Known {
+  if (name === null) return UNKNOWN;
+  let cache = evaluated.get(ctx);
+  if (cache === undefined) evaluated.set(ctx, (cache = new Map()));
+  const cached = cache.get(name);
+  if (cached === IN_PROGRESS) return UNKNOWN;
+  if (cached !== undefined) return cached;
+  const where = declaredLocals(ctx).get(name) as { file: number; key: number } | undefined;
+  const doc = where === undefined ? undefined : ctx.files[where.file]?.doc;
+  if (where === undefined || doc == null) return UNKNOWN;
+  cache.set(name, IN_PROGRESS);
+  let v: Known;
+  try {
+    v = jsonValue(ctx, doc, where.key + 1);
+  } finally {
+    cache.delete(name);
+  }
+  cache.set(name, v);
+  return v;
+}
+
+/** The value of a JSON expression (a local's value): literals, and templates where known. */
+export function jsonValue(ctx: Ctx, doc: JsonDoc, node: number): Known {
+  const kind = doc.kinds[node];
+  if (kind === K_NUMBER) return doc.num(node);
+  if (kind === K_TRUE) return true;
+  if (kind === K_FALSE) return false;
+  if (doc.isString(node)) {
+    const s = doc.str(node);
+    if (hasTemplate(s)) return templateKnownValue(ctx, analyzeTemplate(s));
+    // a string without templates is still read as one: its escapes "$${" and "%%{" lose a character
+    return s.includes("{") ? s.replace(/([$%])\1\{/g, "$1{") : s;
+  }
+  if (kind === K_ARRAY) return doc.elements(node).map((e) => jsonValue(ctx, doc, e));
+  if (kind === K_OBJECT) {
+    const out: { [key: string]: Known } = Object.create(null);
+    for (const k of doc.members(node)) {
+      const key = doc.str(k);
+      if (hasTemplate(key) || Object.prototype.hasOwnProperty.call(out, key)) return UNKNOWN;
+      out[key] = jsonValue(ctx, doc, k + 1);
+    }
+    return out;
+  }
+  return null;
+}
+

@@ -1,0 +1,121 @@
+// Public entry of the HCL-JSON layer: validate Terraform JSON configuration (`*.tf.json`)
+// against the language rules and our providers' schemas.
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, join, normalize, resolve } from "node:path";
+import { loadType } from "./schema/body.js";
+import type { Diagnostic } from "./syntax/diagnostics.js";
+import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult } from "./load/module.js";
+import { decodeUtf8 } from "./syntax/utf8.js";
+import { typeKeys } from "../generated/registry.js";
+
+export type { Diagnostic, DiagnosticSource, Severity } from "./syntax/diagnostics.js";
+export { sourceOf } from "./syntax/diagnostics.js";
+export type { ModuleFile, ModuleResult } from "./load/module.js";
+export type { TypeSource } from "./schema/resource.js";
+export { validateModule, validateModuleSync, typeKeysOf, generatedTypes } from "./load/module.js";
+export { formatHuman, formatJson, formatSarif, summary } from "./format/output.js";
+export { parseJson, JsonDoc } from "./syntax/json-parser.js";
+export { hasTemplate } from "./expr/templates.js";
+export { decodeUtf8 } from "./syntax/utf8.js";
+
+export interface ValidateOptions {
+  /** shown in diagnostics; default "main.tf.json" */
+  filename?: string;
+}
+
+/** Validates one `*.tf.json` document. Loads the models and validators of the types it uses. */
+export async function validateHclJson(text: string, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const result = await validateModule([{ name: options.filename ?? "main.tf.json", text }]);
+  return result.diagnostics;
+}
+
+/** Synchronous variant: the types must be loaded first (`await preloadTypes()`). */
+export function validateHclJsonSync(text: string, options: ValidateOptions = {}): Diagnostic[] {
+  return validateModuleSync([{ name: options.filename ?? "main.tf.json", text }]).diagnostics;
+}
+
+/** Loads every type's model and validator, so that the synchronous variants can run. */
+export async function preloadTypes(): Promise<void> {
+  await Promise.all(typeKeys.map((k) => loadType(k)));
+}
+
+/** A file of a module, by its name in a directory listing: Terraform ignores names starting with "." (editors' and tools' hidden files). */
+export const TF_JSON = /^[^.].*\.tf\.json$/;
+
+/**
+ * Validates files and directories the way Terraform reads modules: a directory is its `*.tf.json`
+ * files, read together; files named directly are read together with the other `*.tf.json` files
+ * of their directory, which lend their declarations only (their bodies are not checked, their
+ * problems not reported), so references across files resolve.
+ */
+export async function validateFiles(paths: string[]): Promise<ModuleResult> {
+  const groups = await groupModules(paths);
+  const diagnostics: Diagnostic[] = [];
+  const sources: ModuleResult["sources"] = new Map();
+  for (const files of groups.values()) {
+    const result = await validateModule(files, undefined, { localModules: true });
+    // one by one: spreading 100,000+ diagnostics into push() overflows the stack
+    for (const d of result.diagnostics) diagnostics.push(d);
+    for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);
+  }
+  return { diagnostics, sources };
+}
+
+/** A file read as Terraform reads it (bytes that are not UTF-8 become U+FFFD, and are noted). */
+export async function readModuleFile(name: string): Promise<ModuleFile> {
+  const { text, replaced } = decodeUtf8(await readFile(name));
+  return replaced.length > 0 ? { name, text, replaced } : { name, text };
+}
+
+/** Reads paths into modules (by directory). Throws on I/O problems. */
+export async function groupModules(paths: string[]): Promise<Map<string, ModuleFile[]>> {
+  // modules by resolved directory; files by resolved path (a file named twice is read once)
+  const groups = new Map<string, Map<string, ModuleFile>>();
+  const named = new Map<string, { shown: string; names: Set<string> }>();
+  const add = (dir: string, file: ModuleFile) => {
+    const key = resolve(dir);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = new Map()));
+    const id = resolve(file.name);
+    const existing = g.get(id);
+    if (!existing || existing.contextOnly) g.set(id, file);
+  };
+  for (const path of paths) {
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      const names = (await readdir(path)).filter((n) => TF_JSON.test(n)).sort();
+      for (const n of names) {
+        const file = join(path, n);
+        add(path, await readModuleFile(file));
+      }
+    } else {
+      const dir = dirname(path);
+      add(dir, await readModuleFile(normalize(path)));
+      const key = resolve(dir);
+      let entry = named.get(key);
+      if (!entry) named.set(key, (entry = { shown: dir, names: new Set() }));
+      entry.names.add(basename(path));
+    }
+  }
+  // siblings of files named directly: context only
+  for (const [key, { shown, names }] of named) {
+    let siblings: string[] = [];
+    try {
+      siblings = (await readdir(shown)).filter((n) => TF_JSON.test(n) && !names.has(n)).sort();
+    } catch {
+      siblings = [];
+    }
+    for (const n of siblings) {
+      const file = join(shown, n);
+      if (groups.get(key)?.has(resolve(file))) continue;
+      try {
+        add(shown, { ...(await readModuleFile(file)), contextOnly: true });
+      } catch {
+        // an unreadable sibling only loses context
+      }
+    }
+  }
+  const out = new Map<string, ModuleFile[]>();
+  for (const [dir, g] of groups) out.set(dir, [...g.values()]);
+  return out;
+}
