@@ -3,7 +3,7 @@
 // by a hash of the name's characters (open addressing over typed arrays) and a name is never
 // needed as a separate string key. One table serves both, where a Map of names plus a Map of
 // hashes cost a string hash per block and a second table built on the first reference.
-import type { BlockDecl } from "./context.js";
+import { type BlockDecl } from "./declarations.js";
 
 /** A hash of s[from, to) (30 bits, a small integer), the same for a name and its text in the source. */
 export function nameHash(s: string, from: number, to: number): number {

@@ -1,11 +1,11 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
 import type { BlockNames } from "./block-names.js";
-import type { LocalCalls } from "./module-calls.js";
 import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
 import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap } from "../syntax/positions.js";
 import type { Reference } from "../expr/templates.js";
+import { type BlockDecl, type RegionCheck, addressOf } from "./declarations.js";
 
 export interface SourceFile {
   name: string;
@@ -18,91 +18,6 @@ export interface SourceFile {
   contextOnly: boolean;
   /** an override file (`override.tf.json`, `*_override.tf.json`): merged into other blocks */
   override: boolean;
-}
-
-/**
- * A block of the module: resource, data source, provider, … One object per block, kept for the
- * whole run, so it is lean: labels and address are built only when asked for (labelsOf,
- * addressOf). Plain data made by newBlockDecl, not a class: see there.
- */
-export interface BlockDecl {
-  /** "resource", "data", "ephemeral", "provider", "variable", … */
-  readonly blockType: string;
-  /** the first label (resource type, provider name, variable name, …), "" when none */
-  readonly type: string;
-  /** the last label (resource name; provider alias once known), "" when none */
-  name: string;
-  /** every label; null when they are [type, name] */
-  labelList: string[] | null;
-  /** the address when it is not the one the labels make (a check block's scoped data source) */
-  readonly addressText: string | null;
-  readonly file: number;
-  /** node of the last label's property name (or the block's key), where "the block" is reported */
-  readonly header: number;
-  /** the body object node */
-  readonly body: number;
-  /** a data block scoped to a check block: not visible outside it */
-  readonly scoped: boolean;
-  /** count / for_each set (instances need a key); undefined until known (see repetitionOf) */
-  repetition: "count" | "for_each" | null | undefined;
-  /** our types: the TypeModel */
-  model: TypeModel | undefined;
-  /** the literal region (tsdb_service region_code, exporters' region), null when unset or unknown */
-  region: string | null | undefined;
-  /** the body has been checked (its region is known) */
-  done: boolean;
-  /** region checks of references made from this block, run once it is converted */
-  regionChecks: RegionCheck[] | undefined;
-  /** its node in the run's dependency graph (cycles.ts), -1 until it has one */
-  graphNode: number;
-}
-
-export function newBlockDecl(blockType: string, type: string, name: string, labels: string[] | null, file: number, header: number, body: number, address: string | null, scoped = false): BlockDecl {
-  // An object literal: V8 notes where literals are allocated, sees that nearly all of these
-  // outlive a young-generation collection, and then allocates them in the old generation
-  // directly. Instances of a class are copied by the scavenger, twice, and a 10 MB module has
-  // tens of thousands of blocks (measured there: scavenges took 9-10 ms per run, now 5-6.5 ms).
-  return { blockType, type, name, labelList: labels, addressText: address, file, header, body, scoped, repetition: undefined, model: undefined, region: undefined, done: false, regionChecks: undefined, graphNode: -1 };
-}
-
-export function labelsOf(decl: BlockDecl): string[] {
-  return decl.labelList ?? [decl.type, decl.name];
-}
-
-/** "tsdb_service.db", "data.tsdb_vpcs.all", "provider.tsdb", "var.x", … (built when asked, not kept) */
-export function addressOf(decl: BlockDecl): string {
-  return decl.addressText ?? addressFor(decl.blockType, decl.labelList ?? [decl.type, decl.name]);
-}
-
-export function addressFor(blockType: string, labels: string[]): string {
-  switch (blockType) {
-    case "resource":
-      return `${labels[0]}.${labels[1]}`;
-    case "data":
-    case "ephemeral":
-    case "action":
-      return `${blockType}.${labels[0]}.${labels[1]}`;
-    case "variable":
-      return `var.${labels[0]}`;
-    case "provider":
-    case "output":
-    case "module":
-    case "check":
-      return `${blockType}.${labels[0]}`;
-    default:
-      return blockType;
-  }
-}
-
-/** A region rule to check once both blocks are converted: `from.attribute` references `target`. */
-export interface RegionCheck {
-  file: number;
-  /** the string node holding the reference, and the reference's offsets inside the decoded string */
-  node: number;
-  start: number;
-  end: number;
-  attribute: string;
-  target: BlockDecl;
 }
 
 /** A reference to another object found in an expression. */
@@ -174,8 +89,8 @@ export class Ctx {
   repetitionRefs: FoundReference[] | null = null;
   /** the list repetitionRefs is while a resource or data block is checked (one block at a time) */
   readonly blockRepetitionRefs: FoundReference[] = [];
-  /** the local modules this module calls (module-calls.ts); null when they are not read */
-  localCalls: LocalCalls | null = null;
+  /** the local modules this module calls are read (module-calls.ts holds them, setLocalCalls) */
+  readsLocalCalls = false;
   /** a module called by another: root-only rules (outputs) do not apply */
   isChild = false;
   /** the resource, data or provider block being checked (module.ts), to which the references found belong */
@@ -186,33 +101,26 @@ export class Ctx {
     edge(from: BlockDecl, to: BlockDecl): void;
     bare(ctx: Ctx, root: string, steps: Reference["steps"], address: string | null): void;
   } | null = null;
-
   constructor(readonly files: SourceFile[]) {}
-
   use(file: number): void {
     this.fileIndex = file;
     this.doc = this.files[file]!.doc!;
     this.text = this.files[file]!.text;
   }
-
   report(severity: Severity, code: string, message: string, start: number, end: number, address: string | null, path: string | null, file = this.fileIndex): void {
     this.diagnostics.push({ severity, code, message, file, start, end, address, path });
   }
-
   /** Error at a node (its whole range). */
   error(code: string, message: string, node: number, address: string | null, path: string | null): void {
     this.report("error", code, message, this.doc.start(node), this.doc.end(node), address, path);
   }
-
   warning(code: string, message: string, node: number, address: string | null, path: string | null): void {
     this.report("warning", code, message, this.doc.start(node), this.doc.end(node), address, path);
   }
-
   /** Error covering a property: from its name to the end of its value. */
   errorAtProperty(code: string, message: string, keyNode: number, address: string | null, path: string | null): void {
     this.report("error", code, message, this.doc.start(keyNode), this.doc.end(keyNode + 1), address, path);
   }
-
   /** Error at a reference: its own characters when the string has no escapes, else the whole string. */
   errorAtReference(found: FoundReference, code: string, message: string): void {
     this.use(found.file);
@@ -225,19 +133,16 @@ export class Ctx {
     }
     this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
   }
-
   addNamedReference(found: FoundReference): void {
     this.dependencies?.add(this, found);
     if (this.namedReferenceSink) this.namedReferenceSink(found);
     else this.namedReferences.push(found);
   }
-
   addReference(found: FoundReference): void {
     this.dependencies?.add(this, found);
     if (this.referenceSink) this.referenceSink(found);
     else this.references.push(found);
   }
-
   markSensitive(node: number): void {
     this.files[this.fileIndex]!.sensitive.push(this.doc.starts[node]!, this.doc.ends[node]!);
   }

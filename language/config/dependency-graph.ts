@@ -10,10 +10,12 @@
 // replace_triggered_by (language.ts hands each to DependencyGraph.bare). A module call's output
 // depends on the call's inputs as the child module says (its outputs' references, followed
 // through its local values and resources).
-import { type BlockDecl, type Ctx, type FoundReference } from "./context.js";
-import { callerProviders, childOf, moduleDecl, normalizeSource, type ChildModule } from "./module-calls.js";
+import { type Ctx, type FoundReference } from "./context.js";
+import { callerProviders, childOf, moduleDecl, normalizeSource } from "./module-calls.js";
 import { forObjects, K_ARRAY, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
 import { analyzeTemplate, hasTemplate, type Reference, type TraversalStep } from "../expr/templates.js";
+import { type BlockDecl } from "./declarations.js";
+import { type ChildModule } from "./module-summary.js";
 
 /** A reference found in a value: the string node holding it, and the reference. */
 export interface ValueReference {

@@ -8,266 +8,22 @@
 // variables and outputs we do not parse, so its arguments, outputs and files are not checked.
 // A directory that does not exist fails `terraform init` ("Unreadable module directory") and
 // then `terraform validate` ("Module not installed"): that is an error here too.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, normalize, resolve } from "node:path";
-import { quote, type BlockDecl, type Ctx, type FoundReference } from "./context.js";
-import { forObjects, K_ARRAY, K_NULL, K_OBJECT, parseJson, someString, type JsonDoc } from "../syntax/json-parser.js";
+import { quote, type Ctx, type FoundReference } from "./context.js";
+import { K_NULL, K_OBJECT, someString } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
-import { LineMap } from "../syntax/positions.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { conversionProblem, describeType, parseTypeExpression, type TypeExpr } from "../expr/type-expressions.js";
 import { templateKnownValue, UNKNOWN, type Known } from "./known-values.js";
-import { decodeUtf8 } from "../syntax/utf8.js";
-import { configurationAliases as aliasesIn } from "./required-providers.js";
-import { checkValidationRules, validationRules, type ValidationRule } from "./variable-validation.js";
+import { checkValidationRules } from "./variable-validation.js";
+import { type BlockDecl } from "./declarations.js";
+import { type LocalCalls, type ChildVariable, type ChildModule, requiredProviders, literalSource, isLocalSource, callKey } from "./module-summary.js";
 
-/** A parsed file of a module (the shape module.ts works on). */
-export interface ParsedFile {
-  file: { name: string; text: string; replaced?: number[]; contextOnly?: boolean };
-  result: ReturnType<typeof parseJson>;
-}
+/** The local modules each module being checked calls (set by the loader, load/module.ts). */
+const localCallsOf = new WeakMap<Ctx, LocalCalls>();
 
-/** What a local module call leads to. */
-export interface ChildModule {
-  /** resolved directory (identity) */
-  dir: string;
-  /** "json": only *.tf.json files, checked; "native": .tf files too (not read); "missing": no such directory; "loop": already being called */
-  kind: "json" | "native" | "missing" | "loop";
-  files: ParsedFile[];
-  /** variable name → whether it is required (no default), its literal type expression, and where it is declared */
-  variables: Map<string, ChildVariable>;
-  outputs: Set<string>;
-  /** the first provider block of the module ("tsdb" and where), which rules out count, for_each and depends_on on its calls */
-  providerBlock: { name: string; at: string } | null;
-  /** required_providers: local name → source */
-  requiredProviders: Map<string, string>;
-  /** configuration_aliases of required_providers ("tsdb.peer" → source): each call must pass them in its providers map */
-  configurationAliases: Map<string, string>;
-  /** this module's own local calls, by `callKey` */
-  calls: Map<string, ChildModule>;
-}
-
-export interface ChildVariable {
-  required: boolean;
-  type: string | null;
-  validations: ValidationRule[];
-  /** "modules/net/main.tf.json:10,5" */
-  at: string;
-}
-
-/** The local calls of one module: callKey(file, source) → child. */
-export type LocalCalls = Map<string, ChildModule>;
-
-export function callKey(fileName: string, source: string): string {
-  return `${fileName}\u0000${source}`;
-}
-
-export function isLocalSource(source: string): boolean {
-  return source.startsWith("./") || source.startsWith("../") || source.startsWith(".\\") || source.startsWith("..\\");
-}
-
-/**
- * Reads the local modules that `files` call, recursively. `stack` holds the directories being
- * read (a module that calls one of them is a loop: recorded, not read again); `cache` shares
- * the modules read once between calls of the same directory.
- */
-export function loadLocalCalls(files: ParsedFile[], stack: string[] = [], cache = new Map<string, ChildModule>()): LocalCalls {
-  const calls: LocalCalls = new Map();
-  for (const p of files) {
-    // a context-only file lends declarations: the modules it calls are not read
-    if (!p.result.ok || p.file.contextOnly) continue;
-    forEachModuleCall(p.result.doc, (_name, body) => {
-      const source = literalSource(p.result.ok ? p.result.doc : null, body);
-      if (source === null || !isLocalSource(source)) return;
-      const key = callKey(p.file.name, source);
-      if (calls.has(key)) return;
-      // Terraform reads a local path's backslashes as slashes
-      const shown = normalize(join(dirname(p.file.name), source.replace(/\\/g, "/")));
-      const dir = resolve(shown);
-      if (stack.includes(dir)) {
-        calls.set(key, emptyChild(dir, "loop"));
-        return;
-      }
-      let child = cache.get(dir);
-      if (!child) {
-        child = readChild(dir, shown);
-        cache.set(dir, child);
-        if (child.kind === "json") {
-          stack.push(dir);
-          child.calls = loadLocalCalls(child.files, stack, cache);
-          stack.pop();
-        }
-      }
-      calls.set(key, child);
-    });
-  }
-  return calls;
-}
-
-function emptyChild(dir: string, kind: ChildModule["kind"]): ChildModule {
-  return { dir, kind, files: [], variables: new Map(), outputs: new Set(), providerBlock: null, requiredProviders: new Map(), configurationAliases: new Map(), calls: new Map() };
-}
-
-function readChild(dir: string, shown: string): ChildModule {
-  let names: string[];
-  try {
-    if (!statSync(dir).isDirectory()) return emptyChild(dir, "missing");
-    names = readdirSync(dir).sort();
-  } catch {
-    return emptyChild(dir, "missing");
-  }
-  if (names.some((n) => n.endsWith(".tf"))) return emptyChild(dir, "native");
-  const child = emptyChild(dir, "json");
-  for (const n of names) {
-    // Terraform ignores hidden files (a name starting with ".")
-    if (!n.endsWith(".tf.json") || n.startsWith(".")) continue;
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(dir, n));
-    } catch {
-      continue;
-    }
-    const { text, replaced } = decodeUtf8(bytes);
-    const name = join(shown, n);
-    const file = replaced.length > 0 ? { name, text, replaced } : { name, text };
-    const result = parseJson(text);
-    child.files.push({ file, result });
-    if (result.ok) declarationsOf(result.doc, child, name, new LineMap(text));
-  }
-  return child;
-}
-
-/**
- * The providers whose default configurations a called module (and the local modules it calls)
- * may inherit: the prefixes of its resource, data and ephemeral types. "*" when that cannot be
- * known (a module we did not read, a file that does not parse, a call of a non-local module).
- */
-export function providersUsedBy(child: ChildModule, out: Set<string>, seen = new Set<ChildModule>()): void {
-  if (seen.has(child)) return;
-  seen.add(child);
-  if (child.kind !== "json") {
-    out.add("*");
-    return;
-  }
-  for (const p of child.files) {
-    if (!p.result.ok) {
-      out.add("*");
-      continue;
-    }
-    const doc = p.result.doc;
-    forObjects(doc, 0, (top) => {
-      for (const k of doc.members(top)) {
-        const kind = doc.str(k);
-        if (kind === "resource" || kind === "data" || kind === "ephemeral") {
-          forObjects(doc, k + 1, (types) => {
-            for (const t of doc.members(types)) {
-              const type = doc.str(t);
-              const underscore = type.indexOf("_");
-              out.add(underscore > 0 ? type.slice(0, underscore) : type);
-            }
-          });
-        } else if (kind === "module") {
-          forObjects(doc, k + 1, (calls) => {
-            for (const c of doc.members(calls)) {
-              forObjects(doc, c + 1, (body) => {
-                const source = literalSource(doc, body);
-                if (source === null || !isLocalSource(source)) out.add("*");
-              });
-            }
-          });
-        }
-      }
-    });
-  }
-  for (const c of child.calls.values()) providersUsedBy(c, out, seen);
-}
-
-/** Every top-level `blockType` block with one label: its name and body. */
-function forEachLabelled(doc: JsonDoc, blockType: string, each: (name: string, body: number) => void): void {
-  forObjects(doc, 0, (top) => {
-    for (const k of doc.members(top)) {
-      if (doc.str(k) !== blockType) continue;
-      forObjects(doc, k + 1, (labels) => {
-        for (const l of doc.members(labels)) forObjects(doc, l + 1, (body) => each(doc.str(l), body));
-      });
-    }
-  });
-}
-
-function forEachModuleCall(doc: JsonDoc, each: (name: string, body: number) => void): void {
-  forEachLabelled(doc, "module", each);
-}
-
-function literalSource(doc: JsonDoc | null, body: number): string | null {
-  if (!doc) return null;
-  for (const k of doc.members(body)) {
-    if (doc.str(k) === "source" && doc.isString(k + 1)) {
-      const s = doc.str(k + 1);
-      return hasTemplate(s) ? null : s;
-    }
-  }
-  return null;
-}
-
-function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, lines: LineMap): void {
-  const at = (node: number) => {
-    const p = lines.position(doc.start(node));
-    return `${file}:${p.line},${p.column}`;
-  };
-  forEachLabelled(doc, "variable", (name, body) => {
-    let required = true;
-    let type: string | null = null;
-    for (const k of doc.members(body)) {
-      if (doc.str(k) === "default") required = false;
-      else if (doc.str(k) === "type" && doc.isString(k + 1)) type = doc.str(k + 1);
-    }
-    // a variable declared twice is an error of the child; the first declaration counts
-    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at), at: at(body) });
-  });
-  forEachLabelled(doc, "output", (name) => child.outputs.add(name));
-  forEachLabelled(doc, "provider", (name, body) => {
-    child.providerBlock ??= { name, at: at(body) };
-  });
-  const aliases = new Map<string, string>();
-  for (const [name, source] of requiredProviders(doc, aliases)) if (!child.requiredProviders.has(name)) child.requiredProviders.set(name, source);
-  for (const [alias, source] of aliases) if (!child.configurationAliases.has(alias)) child.configurationAliases.set(alias, source);
-}
-
-/**
- * terraform.required_providers of a file: local name → source ("" when not given); each of an
- * entry's configuration_aliases ("tsdb.peer") is a name too, with the entry's source.
- */
-export function requiredProviders(doc: JsonDoc, configurationAliases?: Map<string, string>): Map<string, string> {
-  const out = new Map<string, string>();
-  forObjects(doc, 0, (top) => {
-    for (const k of doc.members(top)) {
-      if (doc.str(k) !== "terraform") continue;
-      forObjects(doc, k + 1, (terraform) => {
-        for (const t of doc.members(terraform)) {
-          if (doc.str(t) !== "required_providers") continue;
-          forObjects(doc, t + 1, (required) => {
-            for (const r of doc.members(required)) {
-              let source = "";
-              const aliases: string[] = [];
-              if (doc.isString(r + 1)) source = ""; // a bare version constraint
-              else forObjects(doc, r + 1, (entry) => {
-                for (const e of doc.members(entry)) {
-                  if (doc.str(e) === "source" && doc.isString(e + 1)) source = doc.str(e + 1);
-                  if (doc.str(e) === "configuration_aliases") aliases.push(...aliasesIn(doc, e + 1, doc.str(r)));
-                }
-              });
-              out.set(doc.str(r), source);
-              for (const alias of aliases) {
-                if (!out.has(alias)) out.set(alias, source);
-                if (configurationAliases && !configurationAliases.has(alias)) configurationAliases.set(alias, source);
-              }
-            }
-          });
-        }
-      });
-    }
-  });
-  return out;
+export function setLocalCalls(ctx: Ctx, calls: LocalCalls): void {
+  localCallsOf.set(ctx, calls);
+  ctx.readsLocalCalls = true;
 }
 
 /** Arguments of a module block that are Terraform's own, not the child's variables. */
@@ -461,7 +217,7 @@ function sourceOf(ctx: Ctx, decl: BlockDecl): string | null {
 export function childOf(ctx: Ctx, decl: BlockDecl): ChildModule | undefined {
   const source = sourceOf(ctx, decl);
   if (source === null || !isLocalSource(source)) return undefined;
-  return ctx.localCalls?.get(callKey(ctx.files[decl.file]!.name, source));
+  return localCallsOf.get(ctx)?.get(callKey(ctx.files[decl.file]!.name, source));
 }
 
 /**
@@ -470,7 +226,7 @@ export function childOf(ctx: Ctx, decl: BlockDecl): ChildModule | undefined {
  * alone (their references go through an index first).
  */
 export function checkModuleOutputReference(ctx: Ctx, found: FoundReference): void {
-  if (!ctx.localCalls) return;
+  if (!localCallsOf.has(ctx)) return;
   const steps = found.ref.steps;
   const call = steps[0];
   const output = steps[1];
@@ -519,14 +275,4 @@ function repeated(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | null {
     if ((name === "count" || name === "for_each") && doc.kinds[k + 1] !== K_NULL) found ??= name;
   }
   return found;
-}
-
-/** Every child module reachable from `calls`, each once (in the order they are first called). */
-export function childModules(calls: LocalCalls, out = new Map<string, ChildModule>()): Map<string, ChildModule> {
-  for (const child of calls.values()) {
-    if (child.kind !== "json" || out.has(child.dir)) continue;
-    out.set(child.dir, child);
-    childModules(child.calls, out);
-  }
-  return out;
 }

@@ -3,9 +3,12 @@
 // resource's count / for_each, its provider must be the target's, moved addresses must both be
 // resources or both modules, and removed names a managed resource or a module, never one
 // instance. Wording and positions follow Terraform 1.11.
-import { addressOf, quote, repetitionOf, type BlockDecl, type Ctx } from "./context.js";
+import { quote, repetitionOf, type Ctx } from "./context.js";
 import { K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
-import { hasTemplate, parseTraversal, type TraversalStep } from "../expr/templates.js";
+import { hasTemplate, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
+import { addressOf, type BlockDecl } from "./declarations.js";
+import { checkRepeatableBody } from "./bodies.js";
+import { IMPORT } from "./body-specs.js";
 
 export function checkAddresses(ctx: Ctx): void {
   const imported = new Map<string, BlockDecl>();
@@ -271,4 +274,62 @@ function nullRepetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | nul
     if ((name === "count" || name === "for_each") && doc.isNull(k + 1)) return name;
   }
   return null;
+}
+
+export function checkImport(ctx: Ctx, decl: BlockDecl): void {
+  const file = ctx.files[ctx.fileIndex]!;
+  if (file.override) ctx.error("import", "Invalid import block: Import blocks are not allowed in override files.", decl.header, "import", null);
+  const seen = checkRepeatableBody(ctx, decl, IMPORT, "import");
+  const doc = ctx.doc;
+  const hasId = seen.has("id") && !doc.isNull(seen.get("id")! + 1);
+  const hasIdentity = seen.has("identity") && !doc.isNull(seen.get("identity")! + 1);
+  if (hasId && hasIdentity) {
+    ctx.error("import", 'Invalid import block: Only one of "id" and "identity" may be set.', seen.get("identity")!, "import", "identity");
+  } else if (!hasId && !hasIdentity && seen.has("id")) {
+    // "id": null is a value Terraform evaluates, and refuses, at the null
+    ctx.error("import", "Invalid import id argument: The import ID cannot be null.", seen.get("id")! + 1, "import", "id");
+  } else if (!hasId && !hasIdentity) {
+    // Terraform points at the end of the block (its closing brace)
+    const close = ctx.doc.end(decl.body) - 1;
+    ctx.report("error", "import", 'Missing required argument: The argument "id" is required, but no definition was found (or use "identity" on Terraform 1.12 and later).', close, close + 1, "import", "id");
+  }
+  if (hasId) {
+    // an expression whose value converts to a string: numbers and bools do, objects and lists do not
+    const idNode = seen.get("id")! + 1;
+    const idKind = doc.kinds[idNode];
+    if (idKind === K_OBJECT || idKind === K_ARRAY) ctx.error("import", 'Incorrect attribute value type: The import "id" must be a string.', idNode, "import", "id");
+    else if (doc.isString(idNode) && doc.str(idNode) === "") ctx.error("import", "Invalid import id argument: The import ID cannot be an empty string.", idNode, "import", "id");
+  }
+  const toKey = seen.get("to");
+  if (toKey === undefined || !doc.isString(toKey + 1)) return;
+  const s = doc.str(toKey + 1);
+  const t = hasTemplate(s) ? null : parseTraversal(s, true);
+  if (!t) return; // already reported
+  let steps = [...t.steps];
+  let root = t.root;
+  let module: string | null = null;
+  // module.NAME[...] prefixes
+  while (root === "module") {
+    const name = steps[0];
+    if (!name || name.kind !== "attr") break;
+    module ??= name.name;
+    steps = steps.slice(1);
+    while (steps[0]?.kind === "index") steps = steps.slice(1);
+    const next = steps[0];
+    if (!next || next.kind !== "attr") {
+      ctx.error("import", `Invalid import address: The "to" argument must be the address of a managed resource, not a module (got ${quote(formatTraversal(t))}).`, toKey + 1, "import", "to");
+      return;
+    }
+    root = next.name;
+    steps = steps.slice(1);
+  }
+  if (root === "data") {
+    ctx.error("import", `Invalid import address: Only managed resources can be imported; ${quote(s)} is a data source.`, toKey + 1, "import", "to");
+    return;
+  }
+  if (["var", "local", "each", "count", "path", "terraform", "self"].includes(root) || steps.length === 0 || steps[0]!.kind !== "attr" || steps.slice(1).some((x) => x.kind === "attr")) {
+    ctx.error("import", `Invalid import address: The "to" argument must be the address of a managed resource, such as "tsdb_service.example" (got ${quote(s)}).`, toKey + 1, "import", "to");
+    return;
+  }
+  ctx.imports.push({ file: ctx.fileIndex, node: toKey + 1, type: root, name: (steps[0] as { name: string }).name, to: s, module });
 }

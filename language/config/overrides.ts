@@ -3,7 +3,8 @@
 // is only part of a body and is not checked on its own (module.ts skips it); one without a
 // block to override is an error ("Missing resource to override", at the override's name). So are
 // variables, local values, outputs and module calls that no primary file declares.
-import { addressOf, type Ctx } from "./context.js";
+import { type Ctx } from "./context.js";
+import { addressOf } from "./declarations.js";
 
 /** Terraform's words for an override of each kind with nothing to override. */
 const MISSING_BASE: Record<string, (name: string) => string> = {

@@ -4,10 +4,11 @@
 // given at the named file's own block, so that the file is not passed as valid.
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { BlockDecl, Ctx } from "./context.js";
+import type { Ctx } from "./context.js";
 import { isVersionConstraint, ourProviderVersion, satisfiesAll } from "./versions.js";
 import { forObjects, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { parseTraversal } from "../expr/templates.js";
+import { type BlockDecl } from "./declarations.js";
 
 export function checkRequiredProvidersOnce(ctx: Ctx): void {
   const found: { file: number; key: number }[] = [];
@@ -146,7 +147,7 @@ function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
  * read from disk whose directory holds no native `.tf` files (whose required_providers we do not read).
  */
 export function checkProviderSources(ctx: Ctx): void {
-  if (ctx.localCalls === null && !ctx.isChild) return;
+  if (!ctx.readsLocalCalls && !ctx.isChild) return;
   const sources = new Map<string, string | null>();
   ctx.files.forEach((file, index) => {
     const doc = file.doc;

@@ -5,10 +5,11 @@
 // from an ephemeral variable or resource without `ephemeral = true`. Values derive through local
 // values too; `nonsensitive(…)` and `ephemeralasnull(…)` drop the mark, as in Terraform.
 import { argumentsOf } from "./moved-import-removed.js";
-import { addressOf, type BlockDecl, type Ctx } from "./context.js";
+import { type Ctx } from "./context.js";
 import { localValues, referencesIn, refsOf, type ValueReference } from "./dependency-graph.js";
-import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, parseJson, someString, type JsonDoc } from "../syntax/json-parser.js";
+import { K_FALSE, K_NULL, K_TRUE, parseJson, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { conversionProblem, parseTypeExpression } from "../expr/type-expressions.js";
+import { addressOf, type BlockDecl } from "./declarations.js";
 
 interface Marks {
   sensitive: boolean;

@@ -6,20 +6,28 @@
 import { dirname, resolve } from "node:path";
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "../schema/body.js";
 import { BlockNames, nameHash } from "../config/block-names.js";
-import { addressOf, Ctx, labelsOf, newSourceFile, quote, repetitionOf, type BlockDecl, type SourceFile } from "../config/context.js";
+import { Ctx, newSourceFile, quote, repetitionOf, type SourceFile } from "../config/context.js";
 import { compareDiagnostics, sourceOf, type Diagnostic } from "../syntax/diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences, startNamedReferences } from "../schema/cross-references.js";
-import { checkDeclaredBodies, checkRoot, judgeRepetition, where } from "../config/language.js";
 import type { TypeModel } from "../schema/model-types.js";
 import { K_ARRAY, K_NUMBER, K_OBJECT, parseJson, type JsonDoc } from "../syntax/json-parser.js";
-import { checkProvider, checkResource, type TypeSource } from "../schema/resource.js";
+import { checkResource } from "../config/resource.js";
+import { checkProvider } from "../config/provider.js";
+import type { TypeSource } from "../schema/convert.js";
 import { checkModuleLevelRules } from "../config/module-rules.js";
 import { declNode } from "../config/moved-import-removed.js";
 import { checkCycles, DependencyGraph } from "../config/dependency-graph.js";
-import { childModules, loadLocalCalls, type LocalCalls } from "../config/module-calls.js";
+import { setLocalCalls } from "../config/module-calls.js";
+import type { LocalCalls } from "../config/module-summary.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
 import { requiredProviderNames } from "../config/required-providers.js";
+import { addressOf, labelsOf, type BlockDecl } from "../config/declarations.js";
+import { childModules } from "../config/module-summary.js";
+import { loadLocalCalls } from "./local-modules.js";
+import { checkRoot, checkDeclaredBodies } from "../config/root.js";
+import { judgeRepetition } from "../config/scope.js";
+import { where } from "../config/common-errors.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -128,7 +136,7 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   setDeclaredProviders(requiredProviderNames(parsed.map((p) => (p.result.ok ? p.result.doc : null))));
   forgetLastTemplate();
   ctx.dependencies = new DependencyGraph();
-  ctx.localCalls = calls;
+  if (calls) setLocalCalls(ctx, calls);
   ctx.isChild = isChild;
   parsed.forEach((p, i) => {
     if (!p.result.ok) {

@@ -4,12 +4,13 @@
 // small hand-written summary of Terraform 1.11's schemas and of what `terraform validate` checks
 // on them, each rule confirmed by running validate on the same file.
 import { joinPath, quote, type Ctx } from "../config/context.js";
-import { forEachLabel, unknownName } from "../config/language.js";
 import type { BlockModel, CtyType } from "./model-types.js";
-import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_TRUE } from "../syntax/json-parser.js";
+import { K_ARRAY, K_NULL, K_OBJECT } from "../syntax/json-parser.js";
 import { hasTemplate } from "../expr/templates.js";
 import { asString, UNKNOWN } from "../expr/evaluate.js";
 import { jsonValue } from "../config/known-values.js";
+import { unknownName } from "../config/common-errors.js";
+import { forEachLabel } from "../config/block-shapes.js";
 
 export const BUILTIN_PROVIDER = "terraform.io/builtin/terraform";
 

@@ -5,15 +5,16 @@
 // attaches it; a read replica is in its source's region.
 import { checkModuleOutputReference } from "../config/module-calls.js";
 import { nameHash } from "../config/block-names.js";
-import { addressOf, joinPath, quote, repetitionOf, type BlockDecl, type Ctx, type DeclaredType, type FoundReference, type RegionCheck } from "../config/context.js";
+import { joinPath, quote, repetitionOf, type Ctx, type DeclaredType, type FoundReference } from "../config/context.js";
 import type { AttributeModel, BlockModel, CtyType, NestedBlockModel, TypeModel } from "./model-types.js";
 import { K_STRING } from "../syntax/json-parser.js";
-import { locate } from "./resource.js";
-import { declaredLocals } from "../config/language.js";
+import { locate } from "./locate.js";
 import { suggest } from "../syntax/suggest.js";
 import { builtinType } from "./builtin-types.js";
 import { formatTraversal, type TraversalStep } from "../expr/templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-expressions.js";
+import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
+import { declaredLocals } from "../config/local-names.js";
 
 interface Target {
   kind: "resource" | "data";
@@ -358,7 +359,7 @@ function sameNames(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
+export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
   const steps: TraversalStep[] = found.ref.steps;
   let at = 0; // index of the next step to read
   let kind: "resource" | "data" = "resource";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BlockNames, nameHash } from "../../language/config/block-names.js";
-import { newBlockDecl } from "../../language/config/context.js";
+import { newBlockDecl } from "../../language/config/declarations.js";
 import { validateHclJson } from "../../language/index.js";
 
 const decl = (name: string) => newBlockDecl("resource", "tsdb_vpcs", name, null, 0, 0, 0, null);

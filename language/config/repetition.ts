@@ -1,0 +1,126 @@
+// count and for_each: literal values and known templates, as validate evaluates them (whole
+// numbers that fit int64, maps and sets of strings, no null).
+import { Ctx } from "./context.js";
+import { K_NULL, K_NUMBER, K_OBJECT, K_ARRAY } from "../syntax/json-parser.js";
+import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
+import { checkString, checkExpression } from "./expression-check.js";
+import { templateKnownValue } from "./known-values.js";
+import { parseNumberString } from "../expr/type-expressions.js";
+import { type Known } from "../expr/evaluate.js";
+import { UNKNOWN } from "../expr/evaluate.js";
+
+export function checkCount(ctx: Ctx, value: number, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[value];
+  let n: number | undefined;
+  if (kind === K_NULL) {
+    ctx.error("count", 'Invalid count argument: The given "count" argument value is null. An integer is required.', value, address, path);
+    return;
+  }
+  if (kind === K_NUMBER) n = doc.num(value);
+  else if (doc.isString(value)) {
+    const s = doc.str(value);
+    if (hasTemplate(s)) {
+      const before = ctx.diagnostics.length;
+      checkString(ctx, value, address, path);
+      if (ctx.diagnostics.length === before) checkKnownCount(ctx, value, templateKnownValue(ctx, analyzeTemplate(s)), address, path);
+      return;
+    }
+    n = parseNumberString(s);
+    if (n === undefined) {
+      ctx.error("count", 'Incorrect value type: Invalid expression value: a number is required for "count".', value, address, path);
+      return;
+    }
+  } else {
+    ctx.error("count", 'Incorrect value type: Invalid expression value: a number is required for "count".', value, address, path);
+    return;
+  }
+  const digits = kind === K_NUMBER ? doc.raw(value) : doc.str(value).trim();
+  if (!Number.isInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
+  else if (!fitsInt64(digits, n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
+  else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+/** A count given by a template whose value validate knows (literals, local values), in Terraform's words for it. */
+function checkKnownCount(ctx: Ctx, value: number, known: Known, address: string | null, path: string | null): void {
+  if (known === UNKNOWN) return;
+  if (known === null) {
+    ctx.error("count", 'Invalid count argument: The given "count" argument value is null. An integer is required.', value, address, path);
+    return;
+  }
+  const n = typeof known === "number" ? known : typeof known === "string" ? parseNumberString(known) : undefined;
+  if (n === undefined) ctx.error("count", "Incorrect value type: Invalid expression value: a number is required.", value, address, path);
+  else if (!Number.isSafeInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
+  else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+/** Whether a whole number (its text, and its value as a double) is within int64, Terraform's range for count. */
+function fitsInt64(text: string, n: number): boolean {
+  if (Math.abs(n) < 2 ** 62) return true;
+  // doubles cannot tell 2^63 - 1 from 2^63: decide on the digits when they are plain
+  if (/^-?[0-9]+$/.test(text)) {
+    const big = BigInt(text);
+    return big >= -(2n ** 63n) && big < 2n ** 63n;
+  }
+  return n >= -(2 ** 63) && n < 2 ** 63;
+}
+
+export function checkForEach(ctx: Ctx, value: number, address: string | null, path: string | null): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[value];
+  // an import block's for_each may also be a list (its elements are each.value, the index each.key)
+  if (kind === K_OBJECT || (kind === K_ARRAY && address === "import")) {
+    checkExpression(ctx, value, address, path);
+    return;
+  }
+  if (doc.isString(value)) {
+    const s = doc.str(value);
+    if (hasTemplate(s)) {
+      checkString(ctx, value, address, path);
+      // validate evaluates it (an import's for_each may also be a list: not judged here)
+      if (address !== "import") checkForEachValue(ctx, s, value, address, path);
+      return;
+    }
+    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type string.', value, address, path);
+    return;
+  }
+  unsuitableForEach(ctx, kind === K_NULL ? null : kind === K_ARRAY ? "tuple" : kind === K_NUMBER ? "number" : "bool", value, address, path);
+}
+
+/** Terraform's error for a for_each value of `type` (null: the value is null). */
+function unsuitableForEach(ctx: Ctx, type: string | null, value: number, address: string | null, path: string | null): void {
+  if (type === null) {
+    ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is null. A map, or set of strings is allowed.', value, address, path);
+    return;
+  }
+  ctx.error(
+    "for-each",
+    `Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}.${type === "tuple" ? ' Convert a list with "${toset(…)}".' : ""}`,
+    value,
+    address,
+    path,
+  );
+}
+
+/**
+ * A for_each template whose value validate knows: a tuple, a primitive or null is refused as the
+ * literal is; `toset([…])` of numbers or bools only is a set of numbers or bools, which
+ * for_each refuses too (a set must hold strings).
+ */
+function checkForEachValue(ctx: Ctx, text: string, value: number, address: string | null, path: string | null): void {
+  const info = analyzeTemplate(text);
+  if (info.problem !== null) return;
+  const e = info.expr;
+  if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand && e.args[0]!.t === "tuple") {
+    const items = e.args[0]!.items;
+    const kinds = new Set(items.map((item) => (item.t === "lit" ? (item.v === null ? "null" : typeof item.v) : "other")));
+    const only = kinds.size === 1 ? [...kinds][0] : null;
+    if (items.length > 0 && (only === "number" || only === "boolean")) {
+      ctx.error("for-each", `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${only === "boolean" ? "bool" : "number"}.`, value, address, path);
+    }
+    return;
+  }
+  const known = templateKnownValue(ctx, info);
+  if (known === UNKNOWN || (known !== null && typeof known === "object" && !Array.isArray(known))) return;
+  unsuitableForEach(ctx, known === null ? null : Array.isArray(known) ? "tuple" : typeof known === "boolean" ? "bool" : typeof known, value, address, path);
+}

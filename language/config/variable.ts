@@ -1,0 +1,32 @@
+// variable blocks: reserved names, the body, and a literal default converted to the declared type
+// as go-cty converts it.
+import { Ctx, quote } from "./context.js";
+import { type BlockDecl, addressOf } from "./declarations.js";
+import { checkBody } from "./bodies.js";
+import { VARIABLE } from "./body-specs.js";
+import { K_TRUE } from "../syntax/json-parser.js";
+import { parseTypeExpression, conversionProblem } from "../expr/type-expressions.js";
+
+/** Names a variable cannot have: they mean something else as arguments of a module block. */
+const RESERVED_VARIABLE_NAMES = new Set(["count", "depends_on", "for_each", "lifecycle", "locals", "providers", "provider", "source", "version"]);
+
+export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
+  if (RESERVED_VARIABLE_NAMES.has(decl.name)) {
+    ctx.error("invalid-name", `Invalid variable name: The variable name ${quote(decl.name)} is reserved due to its special meaning inside module blocks.`, decl.header, addressOf(decl), null);
+  }
+  const seen = checkBody(ctx, decl.body, VARIABLE, addressOf(decl), null, decl.header);
+  const doc = ctx.doc;
+  const typeKey = seen.get("type");
+  const defaultKey = seen.get("default");
+  const sensitiveKey = seen.get("sensitive");
+  if (defaultKey !== undefined && sensitiveKey !== undefined && doc.kinds[sensitiveKey + 1] === K_TRUE) ctx.markSensitive(defaultKey + 1);
+  if (typeKey === undefined || defaultKey === undefined || !doc.isString(typeKey + 1)) return;
+  const parsed = parseTypeExpression(doc.str(typeKey + 1));
+  if ("error" in parsed) return;
+  const where: (string | number)[] = [];
+  const problem = conversionProblem(doc, defaultKey + 1, parsed.type, where);
+  if (problem) {
+    const inside = where.length ? ` (at ${where.map((w) => (typeof w === "number" ? `[${w}]` : `.${w}`)).join("").replace(/^\./, "")})` : "";
+    ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, addressOf(decl), "default");
+  }
+}
