@@ -1,104 +1,14 @@
-// HCL's native expression syntax inside a JSON string (a template): a parser that reports the first
+// HCL's template and expression grammar over a string (a JSON string's decoded value): a parser that reports the first
 // syntax error with Terraform's words, checks function calls against Terraform's functions, and
-// builds a small syntax tree that values.ts evaluates when every input is known at validate time.
+// builds a small syntax tree (syntax-tree.ts) that evaluate.ts evaluates when every input is known at validate time.
 // It works on the decoded string (JSON escapes applied), as Terraform does; offsets are into it.
 
 import { checkCall } from "./functions.js";
-
-export type Expr =
-  | { t: "lit"; v: string | number | boolean | null }
-  | { t: "tpl"; parts: Expr[] }
-  | { t: "var"; name: string }
-  | { t: "attr"; of: Expr; name: string }
-  | { t: "index"; of: Expr; key: Expr }
-  | { t: "call"; name: string; args: Expr[]; expand: boolean }
-  | { t: "un"; op: string; x: Expr }
-  | { t: "bin"; op: string; l: Expr; r: Expr }
-  | { t: "cond"; c: Expr; a: Expr; b: Expr }
-  | { t: "tuple"; items: Expr[] }
-  | { t: "object"; keys: Expr[]; values: Expr[] }
-  /**
-   * for expressions, splats, directives: never known at validate time here; `checks` are the
-   * parts validate still evaluates on their own (a for's collection and condition, a directive's)
-   */
-  | { t: "unknown"; checks?: ValueCheck[] };
-
-/**
- * A part of an unknown expression whose known value must be of a kind: a for expression's or
- * for directive's collection must be iterable, an if directive's condition a bool, and a for
- * expression's `if` clause a bool (asked only when its collection has an element).
- */
-export type ValueCheck = { kind: "iterable"; e: Expr } | { kind: "if-directive"; e: Expr } | { kind: "for-if"; e: Expr; collection: Expr };
-
-export interface SyntaxProblem {
-  summary: string;
-  detail: string;
-  offset: number;
-}
-
-export type TraversalStep = { kind: "attr"; name: string } | { kind: "index"; key: string | number | null } | { kind: "splat" };
-
-/** A reference to another object: a name that is not a function, a literal or a for expression's own. */
-export interface Reference {
-  /** first name, e.g. "tsdb_service", "data", "var" */
-  root: string;
-  /** its attribute and index steps; an index computed by an expression is the last ({ key: null }) */
-  steps: TraversalStep[];
-  /** offsets in the decoded string */
-  start: number;
-  end: number;
-}
-
-export type ParseResult =
-  | {
-      ok: true;
-      expr: Expr;
-      refs: Reference[];
-      /** the expression's span when the template is one interpolation and nothing else */
-      only: [number, number] | null;
-    }
-  | { ok: false; problem: SyntaxProblem };
+import { EXTRA_AFTER_INTERPOLATION, Fail, fail, INVALID_EXPRESSION, isIdentPart, Lexer, quotedEscape, quoteEnd, T } from "./lexer.js";
+import type { Expr, ParseResult, Reference, ValueCheck } from "./syntax-tree.js";
 
 const UNKNOWN: Expr = { t: "unknown" };
 
-class Fail {
-  constructor(readonly problem: SyntaxProblem) {}
-}
-
-function fail(summary: string, detail: string, offset: number): never {
-  throw new Fail({ summary, detail, offset });
-}
-
-const EXTRA_AFTER_INTERPOLATION =
-  'Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with "$${" instead of just "${".';
-const INVALID_EXPRESSION = "Expected the start of an expression, but found an invalid expression token.";
-
-// token kinds
-const enum T {
-  EOF,
-  Ident,
-  Number,
-  Quote,
-  Heredoc,
-  Punct,
-  /** the "}" or "~}" that ends the interpolation or directive */
-  Close,
-}
-
-export function isIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
-}
-export function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 45;
-}
-export function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-/** punctuation by its characters' codes (c1 * 128 + c2 for two), so that no token text is sliced */
-const TWO_CHAR = new Map(["==", "!=", "<=", ">=", "&&", "||", "=>", "::"].map((p) => [p.charCodeAt(0) * 128 + p.charCodeAt(1), p]));
-const SINGLE: (string | undefined)[] = [];
-for (const p of "+-*/%<>!?:=.,()[]{}") SINGLE[p.charCodeAt(0)] = p;
 /** binary operators by precedence, loosest first */
 const BINARY_LEVEL = new Map<string, number>([["||", 0], ["&&", 1], ["==", 2], ["!=", 2], ["<", 3], [">", 3], ["<=", 3], [">=", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["%", 5]]);
 
@@ -116,18 +26,7 @@ export function parseTemplate(s: string): ParseResult {
 
 type TemplateEnd = "file" | "quote" | "heredoc";
 
-class Parser {
-  /** current token: kind, start, end, and whether a newline came before it */
-  k: T = T.EOF;
-  /** the punctuation's text, when k is Punct */
-  p = "";
-  a = 0;
-  b = 0;
-  nl = false;
-  /** where the current expression's text ends (the end of the template holding it) */
-  limit = 0;
-  /** how many "{" of objects and for expressions are open (a "}" then closes one of them) */
-  braces = 0;
+class Parser extends Lexer {
   /** the references found */
   readonly refs: Reference[] = [];
   /** the reference the term just parsed starts, which postfix() extends with its steps */
@@ -139,7 +38,7 @@ class Parser {
   /** the checks of the directives of the template being read */
   directiveChecks: ValueCheck[] | null = null;
 
-  constructor(readonly s: string) {}
+
 
   // -------------------------------------------------------------------------------------------
   // Templates
@@ -304,126 +203,6 @@ class Parser {
       `There is no closing brace for this interpolation sequence before the end of the ${endName(end)}. This might be caused by incorrect nesting inside the given expression.`,
       at,
     );
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Tokens
-
-  /** Moves to the token starting at or after `i`. */
-  seek(i: number): void {
-    this.b = i;
-    this.next();
-  }
-
-  next(): void {
-    const s = this.s;
-    let i = this.b;
-    let nl = false;
-    for (;;) {
-      if (i >= this.limit) {
-        this.k = T.EOF;
-        this.a = this.b = this.limit;
-        this.nl = nl;
-        return;
-      }
-      const c = s.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 13) i++;
-      else if (c === 10) {
-        nl = true;
-        i++;
-      } else if (c === 35 || (c === 47 && s.charCodeAt(i + 1) === 47)) {
-        // "#" and "//" comments run to the end of the line
-        while (i < this.limit && s.charCodeAt(i) !== 10) i++;
-      } else if (c === 47 && s.charCodeAt(i + 1) === 42) {
-        const close = s.indexOf("*/", i + 2);
-        i = close < 0 || close + 2 > this.limit ? this.limit : close + 2;
-      } else break;
-    }
-    this.nl = nl;
-    this.a = i;
-    const c = s.charCodeAt(i);
-    if (isIdentStart(c)) {
-      let j = i + 1;
-      while (j < this.limit && isIdentPart(s.charCodeAt(j))) j++;
-      this.k = T.Ident;
-      this.b = j;
-      return;
-    }
-    if (isDigit(c)) {
-      let j = i + 1;
-      while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-      if (s.charCodeAt(j) === 46 && isDigit(s.charCodeAt(j + 1)) && j + 1 < this.limit) {
-        j += 2;
-        while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-      }
-      const e = s.charCodeAt(j);
-      if (e === 101 || e === 69) {
-        let k = j + 1;
-        const sign = s.charCodeAt(k);
-        if (sign === 43 || sign === 45) k++;
-        if (k < this.limit && isDigit(s.charCodeAt(k))) {
-          j = k + 1;
-          while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-        }
-      }
-      this.k = T.Number;
-      this.b = j;
-      return;
-    }
-    if (c === 34) {
-      this.k = T.Quote;
-      this.b = i + 1;
-      return;
-    }
-    if (c === 126 && s.charCodeAt(i + 1) === 125) {
-      this.k = T.Close;
-      this.b = i + 2;
-      return;
-    }
-    if (c === 125) {
-      // a "}" closes the sequence unless an object or for expression opened a brace
-      this.k = this.braces === 0 ? T.Close : T.Punct;
-      this.p = "}";
-      this.b = i + 1;
-      return;
-    }
-    if (c === 60 && s.charCodeAt(i + 1) === 60 && i + 2 < this.limit) {
-      this.k = T.Heredoc;
-      this.b = i + 2;
-      return;
-    }
-    if (c === 46 && s.charCodeAt(i + 1) === 46 && s.charCodeAt(i + 2) === 46) {
-      this.k = T.Punct;
-      this.p = "...";
-      this.b = i + 3;
-      return;
-    }
-    const two = i + 2 <= this.limit ? TWO_CHAR.get(c * 128 + s.charCodeAt(i + 1)) : undefined;
-    if (two !== undefined) {
-      this.k = T.Punct;
-      this.p = two;
-      this.b = i + 2;
-      return;
-    }
-    const single = c < 128 ? SINGLE[c] : undefined;
-    if (single !== undefined) {
-      this.k = T.Punct;
-      this.p = single;
-      this.b = i + 1;
-      return;
-    }
-    if (c === 38) fail("Unsupported operator", 'Bitwise operators are not supported. Did you mean boolean AND ("&&")?', i);
-    if (c === 124) fail("Unsupported operator", 'Bitwise operators are not supported. Did you mean boolean OR ("||")?', i);
-    if (c === 39) fail("Invalid character", 'Single quotes are not valid. Use double quotes (") to enclose strings.', i);
-    fail("Invalid character", "This character is not used within the language.", i);
-  }
-
-  isPunct(p: string): boolean {
-    return this.k === T.Punct && this.p === p;
-  }
-
-  isWord(w: string): boolean {
-    return this.k === T.Ident && this.b - this.a === w.length && this.s.startsWith(w, this.a);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -776,62 +555,4 @@ function constantKey(key: Expr): string | number | null {
 
 function endName(end: TemplateEnd): string {
   return end === "quote" ? "quoted template" : end === "heredoc" ? "heredoc" : "file";
-}
-
-/** The offset of the quote closing a quoted template that starts at `from`, or -1. */
-function quoteEnd(s: string, from: number, limit: number): number {
-  let i = from;
-  let depth = 0;
-  while (i < limit) {
-    const c = s.charCodeAt(i);
-    if (c === 92) {
-      i += 2;
-      continue;
-    }
-    if (depth === 0 && c === 34) return i;
-    if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
-      depth++;
-      i += 2;
-      continue;
-    }
-    if (depth > 0) {
-      if (c === 34) {
-        // a quoted string nested inside an interpolation
-        const inner = quoteEnd(s, i + 1, limit);
-        if (inner < 0) return -1;
-        i = inner + 1;
-        continue;
-      }
-      if (c === 123) depth++;
-      else if (c === 125) depth--;
-    }
-    if (c === 10 && depth === 0) return -1;
-    i++;
-  }
-  return -1;
-}
-
-/** One backslash escape of a quoted template at `i`: its text and the offset after it. */
-function quotedEscape(s: string, i: number, to: number): [string, number] {
-  const c = s[i + 1];
-  switch (c) {
-    case "n":
-      return ["\n", i + 2];
-    case "r":
-      return ["\r", i + 2];
-    case "t":
-      return ["\t", i + 2];
-    case '"':
-      return ['"', i + 2];
-    case "\\":
-      return ["\\", i + 2];
-    case "u":
-    case "U": {
-      const n = c === "u" ? 4 : 8;
-      const hex = s.slice(i + 2, i + 2 + n);
-      if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) return [String.fromCodePoint(parseInt(hex, 16)), i + 2 + n];
-      break;
-    }
-  }
-  fail("Invalid escape sequence", `The symbol "${c ?? ""}" is not a valid escape sequence selector.`, i + 1);
 }
