@@ -274,11 +274,12 @@ export const LAUNCHER =
   'exec node "$0" "$@"\n';
 
 /**
- * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and a
- * hash of it that names its cache entry (the same sources give the same bytes and names).
+ * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and its
+ * SHA-256, which names its cache entry and binds the entry to this code (the same sources give
+ * the same bytes and names).
  */
 function unitLiteral(name, code, filenameExpression) {
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 20);
+  const hash = createHash("sha256").update(code).digest("hex");
   return `{ name: ${JSON.stringify(name)}, hash: ${JSON.stringify(hash)}, code: ${JSON.stringify(code)}, filename: ${filenameExpression} }`;
 }
 
