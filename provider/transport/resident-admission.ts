@@ -4,11 +4,13 @@
 // 50 directories started a server per directory and provider, 60-120 MB each, and a small CI
 // runner killed them for memory (which then left stale pid files behind).
 //
-// A server that starts is admitted here before it publishes its pid. When the user already has
-// as many as the cap, the least recently used idle one is asked to leave: its pid file is
-// removed (so no launcher finds it and it no longer counts) and it is sent SIGUSR2 (it then
-// retires: it serves nothing new and exits once its connections have ended). When every one of
-// them is busy, the new server does not start and launches in its directory go the direct way.
+// A server that starts is admitted here before it publishes its pid (and before it starts a
+// worker thread). When the user already has as many as the cap, the least recently used one
+// that has been idle for EVICTABLE_AFTER_MS is asked to leave: its pid file is removed (so no
+// launcher finds it and it no longer counts) and it is sent SIGUSR2 (it then retires: it serves
+// nothing new and exits once its connections have ended). When none has, every server is in use
+// (20 directories planned at once: they would only push each other out), so the new server does
+// not start, and launches in its directory go the direct way (for a minute, see resident.ts).
 // Admissions are one at a time under a lock directory in the base directory (a holder that died
 // leaves it behind: it is broken after LOCK_STALE_MS).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
@@ -21,6 +23,8 @@ export const DEFAULT_MAX_SERVERS = 8;
 export const BUSY_MARKER = "busy";
 const LOCK = "admission.lock";
 const LOCK_STALE_MS = 10_000;
+/** A server idle at least this long may be asked to leave for a new one. */
+const EVICTABLE_AFTER_MS = 10_000;
 /** Key directories: "<checksum>-<length>" (the launcher's cksum output). */
 export const KEY_NAME = /^\d+-\d+$/;
 
@@ -67,7 +71,8 @@ export function admit(base: string, own: string, publish: () => void, max = maxS
       }
       others.push({ key, ...server, lastUsed, busy: existsSync(join(key, BUSY_MARKER)) });
     }
-    const idle = others.filter((other) => !other.busy).sort((a, b) => a.lastUsed - b.lastUsed);
+    const now = Date.now();
+    const idle = others.filter((other) => !other.busy && now - other.lastUsed >= EVICTABLE_AFTER_MS).sort((a, b) => a.lastUsed - b.lastUsed);
     for (let excess = others.length + 1 - max; excess > 0; excess--) {
       const leaving = idle.shift();
       if (!leaving) return false;
