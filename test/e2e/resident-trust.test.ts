@@ -308,7 +308,6 @@ describe.runIf(process.platform === "linux")("the resident server with Terraform
       cpSync(second.ca, caBundle);
       const from = logLength();
       const rotated = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
-      process.stderr.write(`ROTATED ${rotated.code}\n${rotated.output}\n`);
       expect(rotated.code, rotated.output).toBe(0);
       expect(servedBy(logSince(from)).size).toBeGreaterThan(0);
 
