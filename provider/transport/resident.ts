@@ -192,7 +192,11 @@ export async function serveResident(options: ServeOptions, directory: string): P
     // `starting` stays (its launchers start no server for a minute) and they go the direct way.
     note("not started: the user's resident servers are all busy");
     keepStarting = true;
-    utimesSync(join(directory, "starting"), new Date(), new Date());
+    try {
+      utimesSync(join(directory, "starting"), new Date(), new Date());
+    } catch {
+      // started by hand, without a mark
+    }
     process.exit(0);
   }
   rmSync(join(directory, "starting"), { recursive: true, force: true });
