@@ -24,6 +24,9 @@
 //
 // Linux only (the launcher checks for /proc): a launcher's environment, working directory and
 // parent are read from /proc, so nothing the launcher says is taken on trust but its pid.
+// What the launcher trusts in turn (only directories and files of this user that nobody else can
+// write, a server named by pid and start time) is in LAUNCHER's comment; how many servers a user
+// keeps, in resident-admission.ts.
 import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
