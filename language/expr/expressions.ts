@@ -6,7 +6,8 @@
 import { checkCall } from "./functions.js";
 
 export type Expr =
-  | { t: "lit"; v: string | number | boolean | null }
+  /** `raw`: a number's source text (cty numbers are arbitrary-precision; a double may round it) */
+  | { t: "lit"; v: string | number | boolean | null; raw?: string }
   | { t: "tpl"; parts: Expr[] }
   | { t: "var"; name: string }
   | { t: "attr"; of: Expr; name: string }
@@ -61,6 +62,12 @@ export type ParseResult =
 
 const UNKNOWN: Expr = { t: "unknown" };
 
+/**
+ * How deeply expressions may nest (brackets, calls, templates, unary operators): every pass over
+ * the tree recurses, and a stack of this many levels is what each of them can walk.
+ */
+export const MAX_EXPRESSION_DEPTH = 1000;
+
 class Fail {
   constructor(readonly problem: SyntaxProblem) {}
 }
@@ -114,6 +121,41 @@ export function parseTemplate(s: string): ParseResult {
   }
 }
 
+/** A bare expression of a native file, read from `from` to where it ends. */
+export type NativeExpressionResult =
+  | {
+      ok: true;
+      expr: Expr;
+      refs: Reference[];
+      /** the offset just after the expression's last token */
+      end: number;
+      /** calls to unknown functions or with wrong argument counts: evaluation errors, not syntax */
+      callProblems: SyntaxProblem[];
+    }
+  | { ok: false; problem: SyntaxProblem };
+
+/**
+ * Parses the expression of a native (`.tf`) attribute starting at `from` in `text`: it ends at a
+ * newline outside brackets, as HCL's does, or where the next token cannot continue it (a `}`
+ * closing a one-line block, a comment). Offsets are into `text`.
+ */
+export function parseNativeExpression(text: string, from: number): NativeExpressionResult {
+  const p = new Parser(text);
+  p.native = true;
+  p.nlEnds = true;
+  p.limit = text.length;
+  p.callProblems = [];
+  try {
+    p.seek(from);
+    if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
+    const expr = p.expression();
+    return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, problem: e.problem };
+    throw e;
+  }
+}
+
 type TemplateEnd = "file" | "quote" | "heredoc";
 
 class Parser {
@@ -138,6 +180,20 @@ class Parser {
   only: [number, number] | null = null;
   /** the checks of the directives of the template being read */
   directiveChecks: ValueCheck[] | null = null;
+  /** reading a native file (not a JSON string): its own errors for strings split over lines */
+  native = false;
+  /** a newline ends the expression here (native syntax outside brackets and interpolations) */
+  nlEnds = false;
+  /** where the first newline before the current token is, when `nl` */
+  nlAt = 0;
+  /** the end of the token before the current one */
+  last = 0;
+  /** how deeply the expression being read is nested */
+  depth = 0;
+  /** the heredoc being read is `<<-`: its lines lose the indentation they share */
+  flush = false;
+  /** native: call problems are collected here instead of ending the parse */
+  callProblems: SyntaxProblem[] | null = null;
 
   constructor(readonly s: string) {}
 
@@ -155,6 +211,11 @@ class Parser {
     let literal = "";
     let known = true;
     let interpolations = 0;
+    // a `<<-` heredoc's line starts in literal text: [part index, offset in that part's text]
+    const lineStarts: number[] | null = end === "heredoc" && this.flush ? [] : null;
+    let atLineStart = true;
+    let indentShared = Infinity;
+    this.flush = false;
     let i = from;
     while (i < to) {
       const c = s.charCodeAt(i);
@@ -166,9 +227,19 @@ class Parser {
           if (d === 36 || d === 37 || d === 92) break;
           j++;
         }
+        if (lineStarts !== null) {
+          if (atLineStart) lineStarts.push(parts.length, literal.length);
+          for (let k = s.indexOf("\n", i); k >= 0 && k < j - 1; k = s.indexOf("\n", k + 1)) lineStarts.push(parts.length, literal.length + k + 1 - i);
+          atLineStart = s.charCodeAt(j - 1) === 10;
+        }
         literal += s.slice(i, j);
         i = j;
         continue;
+      }
+      if (lineStarts !== null) {
+        // a line starting with a sequence or an escape has no indentation to share
+        if (atLineStart) indentShared = 0;
+        atLineStart = false;
       }
       if (c === 36 && s.charCodeAt(i + 1) === 36 && s.charCodeAt(i + 2) === 123) {
         literal += "${";
@@ -192,8 +263,10 @@ class Parser {
         if (c === 36) {
           const saved = this.limit;
           const savedBraces = this.braces;
+          const savedNl = this.nlEnds;
           this.limit = to;
           this.braces = 0;
+          this.nlEnds = false;
           this.seek(j);
           if (this.k === T.EOF) fail("Missing expression", `Expected the start of an expression, but found the end of the ${endName(end)}.`, j);
           const expr = this.expression();
@@ -206,6 +279,7 @@ class Parser {
           i = this.b;
           this.limit = saved;
           this.braces = savedBraces;
+          this.nlEnds = savedNl;
         } else {
           known = false;
           i = this.directive(at, j, to, end, open);
@@ -213,7 +287,8 @@ class Parser {
         continue;
       }
       if (end === "quote" && c === 92) {
-        const [text, next] = quotedEscape(s, i, to);
+        // HCL points at the backslash; a JSON string's column is the selector's
+        const [text, next] = quotedEscape(s, i, to, this.native ? i : i + 1);
         literal += text;
         i = next;
         continue;
@@ -224,6 +299,11 @@ class Parser {
     if (open.length > 0) {
       const top = open[open.length - 1]!;
       fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
+    }
+    if (lineStarts !== null && known) {
+      if (literal !== "") parts.push({ t: "lit", v: literal });
+      literal = "";
+      stripSharedIndent(parts, lineStarts, indentShared);
     }
     const checks = this.directiveChecks as ValueCheck[] | null;
     this.directiveChecks = outerChecks;
@@ -238,8 +318,10 @@ class Parser {
   directive(at: number, j: number, to: number, end: TemplateEnd, open: { word: string; at: number; names: number }[]): number {
     const saved = this.limit;
     const savedBraces = this.braces;
+    const savedNl = this.nlEnds;
     this.limit = to;
     this.braces = 0;
+    this.nlEnds = false;
     this.seek(j);
     if (this.k !== T.Ident) {
       if (this.k === T.EOF) this.unclosed(at, end);
@@ -290,6 +372,7 @@ class Parser {
     const next = this.b;
     this.limit = saved;
     this.braces = savedBraces;
+    this.nlEnds = savedNl;
     return next;
   }
 
@@ -319,6 +402,7 @@ class Parser {
     const s = this.s;
     let i = this.b;
     let nl = false;
+    this.last = i;
     for (;;) {
       if (i >= this.limit) {
         this.k = T.EOF;
@@ -329,6 +413,7 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === 32 || c === 9 || c === 13) i++;
       else if (c === 10) {
+        if (!nl) this.nlAt = i;
         nl = true;
         i++;
       } else if (c === 35 || (c === 47 && s.charCodeAt(i + 1) === 47)) {
@@ -430,21 +515,39 @@ class Parser {
   // Expressions
 
   expression(): Expr {
+    if (++this.depth > MAX_EXPRESSION_DEPTH) this.tooDeep();
     const c = this.binary(0);
-    if (!this.isPunct("?")) return c;
+    if (!this.isPunct("?") || (this.nlEnds && this.nl)) {
+      this.depth--;
+      return c;
+    }
     this.next();
     const a = this.expression();
     if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.a);
     this.next();
     const b = this.expression();
+    this.depth--;
     return { t: "cond", c, a, b };
+  }
+
+  tooDeep(): never {
+    fail("Nesting too deep", `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, this.a);
+  }
+
+  /** Runs `read` with newlines not ending the expression (inside brackets), or ending it (`ends`). */
+  newlines<R>(ends: boolean, read: () => R): R {
+    const saved = this.nlEnds;
+    this.nlEnds = ends;
+    const out = read();
+    this.nlEnds = saved;
+    return out;
   }
 
   /** Operators of precedence `min` and tighter, left-associative. */
   binary(min: number): Expr {
     let l = this.unary();
     for (;;) {
-      if (this.k !== T.Punct) return l;
+      if (this.k !== T.Punct || (this.nlEnds && this.nl)) return l;
       const level = BINARY_LEVEL.get(this.p);
       if (level === undefined || level < min) return l;
       const op = this.p;
@@ -456,19 +559,24 @@ class Parser {
   unary(): Expr {
     if (this.isPunct("!") || this.isPunct("-")) {
       const op = this.p;
+      if (++this.depth > MAX_EXPRESSION_DEPTH) this.tooDeep();
       this.next();
-      return { t: "un", op, x: this.unary() };
+      const x = this.unary();
+      this.depth--;
+      return { t: "un", op, x };
     }
     return this.postfix(this.term());
   }
 
   term(): Expr {
     const s = this.s;
+    // native: `a =` with the value on the next line
+    if (this.nlEnds && this.nl) fail("Invalid expression", INVALID_EXPRESSION, this.nlAt);
     switch (this.k) {
       case T.Number: {
-        const v = Number(s.slice(this.a, this.b));
+        const raw = s.slice(this.a, this.b);
         this.next();
-        return { t: "lit", v };
+        return { t: "lit", v: Number(raw), raw };
       }
       case T.Ident: {
         const start = this.a;
@@ -491,9 +599,12 @@ class Parser {
         return this.heredoc();
       case T.Punct:
         if (this.isPunct("(")) {
+          const savedNl = this.nlEnds;
+          this.nlEnds = false;
           this.next();
           const inner = this.expression();
           if (!this.isPunct(")")) fail("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.a);
+          this.nlEnds = savedNl;
           this.next();
           return inner;
         }
@@ -510,6 +621,7 @@ class Parser {
     let ref = this.pendingRef;
     this.pendingRef = null;
     for (;;) {
+      if (this.nlEnds && this.nl) return e;
       if (this.isPunct(".")) {
         this.next();
         if (this.k === T.Ident) {
@@ -543,6 +655,8 @@ class Parser {
         continue;
       }
       if (this.isPunct("[")) {
+        const savedNl = this.nlEnds;
+        this.nlEnds = false;
         this.next();
         if (this.isPunct("*")) {
           this.next();
@@ -551,6 +665,7 @@ class Parser {
             ref.steps.push({ kind: "splat" });
             ref.end = this.b;
           }
+          this.nlEnds = savedNl;
           this.next();
           e = UNKNOWN;
           continue;
@@ -563,6 +678,7 @@ class Parser {
           if (constant === null) ref = null;
           else ref.end = this.b;
         }
+        this.nlEnds = savedNl;
         this.next();
         e = { t: "index", of: e, key };
         continue;
@@ -580,8 +696,11 @@ class Parser {
       this.next();
     }
     if (!this.isPunct("(")) fail("Missing function call", "Function scope resolution requires a function call.", this.a);
+    if (++this.depth > MAX_EXPRESSION_DEPTH) this.tooDeep();
     const saved = this.braces;
+    const savedNl = this.nlEnds;
     this.braces = 0;
+    this.nlEnds = false;
     this.next();
     const args: Expr[] = [];
     const argStarts: number[] = [];
@@ -605,22 +724,28 @@ class Parser {
     }
     const close = this.a;
     this.braces = saved;
+    this.nlEnds = savedNl;
+    this.depth--;
     this.next();
     const problem = checkCall(name, args.length, expand);
     if (problem !== null) {
       const offset = problem.at === "name" ? start : problem.at === "close" ? close : (argStarts[problem.extra ?? 0] ?? start);
-      fail(problem.summary, problem.detail, offset);
+      if (this.callProblems === null) fail(problem.summary, problem.detail, offset);
+      this.callProblems.push({ summary: problem.summary, detail: problem.detail, offset });
     }
     return { t: "call", name, args, expand };
   }
 
   tuple(): Expr {
     const saved = this.braces;
+    const savedNl = this.nlEnds;
     this.braces = 0;
+    this.nlEnds = false;
     this.next();
     if (this.isWord("for")) {
       const checks = this.forExpression(false);
       this.braces = saved;
+      this.nlEnds = savedNl;
       this.next();
       return { t: "unknown", checks };
     }
@@ -635,13 +760,17 @@ class Parser {
       if (!this.isPunct("]")) fail("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.a);
     }
     this.braces = saved;
+    this.nlEnds = savedNl;
     this.next();
     return { t: "tuple", items };
   }
 
   object(): Expr {
     const saved = this.braces;
+    const savedNl = this.nlEnds;
     this.braces = 1;
+    // native: newlines separate an object's attributes, and end their values
+    this.nlEnds = this.native;
     this.next();
     if (this.isWord("for")) {
       const forAt = this.a;
@@ -649,8 +778,10 @@ class Parser {
       const isFor = this.k === T.Ident;
       this.seek(forAt);
       if (isFor) {
+        this.nlEnds = false;
         const checks = this.forExpression(true);
         this.braces = saved;
+        this.nlEnds = savedNl;
         this.next();
         return { t: "unknown", checks };
       }
@@ -659,6 +790,8 @@ class Parser {
     const values: Expr[] = [];
     while (!this.isPunct("}")) {
       if (this.k === T.EOF || this.k === T.Close) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
+      // the newline before a key separates it from the previous attribute
+      this.nl = false;
       let key: Expr;
       if (this.k === T.Ident) {
         // a bare name is the key itself, not a reference
@@ -678,6 +811,7 @@ class Parser {
       if (!this.nl) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
     }
     this.braces = saved;
+    this.nlEnds = savedNl;
     this.next();
     return { t: "object", keys, values };
   }
@@ -727,7 +861,17 @@ class Parser {
     const s = this.s;
     const from = this.b;
     const end = quoteEnd(s, from, this.limit);
-    if (end < 0) fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    if (end < 0) {
+      const split = this.native ? quoteEnd(s, from, this.limit, true) : -1;
+      if (split >= 0) {
+        fail(
+          "Invalid multi-line string",
+          'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+          split,
+        );
+      }
+      fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    }
     const limit = this.limit;
     const braces = this.braces;
     const value = this.template(from, end, "quote");
@@ -741,10 +885,13 @@ class Parser {
   heredoc(): Expr {
     const s = this.s;
     let i = this.b;
-    if (s.charCodeAt(i) === 45) i++;
+    const flush = s.charCodeAt(i) === 45;
+    if (flush) i++;
     const nameStart = i;
     while (i < this.limit && isIdentPart(s.charCodeAt(i))) i++;
     const marker = s.slice(nameStart, i);
+    // the marker's line ends with LF or CRLF (a file, or a JSON string, with Windows line ends)
+    if (s.charCodeAt(i) === 13 && s.charCodeAt(i + 1) === 10) i++;
     if (marker === "" || s.charCodeAt(i) !== 10) fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
     const bodyStart = i + 1;
     let line = bodyStart;
@@ -754,15 +901,47 @@ class Parser {
       if (s.slice(line, eol).trim() === marker) {
         const limit = this.limit;
         const braces = this.braces;
-        this.template(bodyStart, line, "heredoc");
+        const savedNl = this.nlEnds;
+        const savedFlush = this.flush;
+        this.flush = flush;
+        const value = this.template(bodyStart, line, "heredoc");
+        this.flush = savedFlush;
         this.limit = limit;
         this.braces = braces;
+        this.nlEnds = savedNl;
+        // the token after the heredoc is on the line after its marker
         this.seek(eol);
-        return UNKNOWN;
+        this.last = eol > line && s.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
+        return value;
       }
       line = eol + 1;
     }
     fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+  }
+}
+
+/**
+ * `<<-` heredocs: the lines starting in literal text (`lineStarts`, pairs of part index and
+ * offset) lose the indentation all of them share, as HCL strips it; a line of spaces alone does
+ * not count, and keeps its spaces. `shared` is already 0 when a line starts with a sequence.
+ */
+function stripSharedIndent(parts: Expr[], lineStarts: number[], shared: number): void {
+  const indents: number[] = [];
+  for (let n = 0; n < lineStarts.length; n += 2) {
+    const text = (parts[lineStarts[n]!] as { v: string }).v;
+    let k = lineStarts[n + 1]!;
+    while (k < text.length && text.charCodeAt(k) !== 10 && /\s/.test(text[k]!)) k++;
+    const blank = text.charCodeAt(k) === 10;
+    indents.push(blank ? -1 : k - lineStarts[n + 1]!);
+    if (!blank) shared = Math.min(shared, k - lineStarts[n + 1]!);
+  }
+  if (shared === 0 || shared === Infinity) return;
+  // from the last line start back, so that earlier offsets stay valid
+  for (let n = lineStarts.length - 2; n >= 0; n -= 2) {
+    if (indents[n / 2]! < 0) continue;
+    const part = parts[lineStarts[n]!] as { t: "lit"; v: string };
+    const at = lineStarts[n + 1]!;
+    part.v = part.v.slice(0, at) + part.v.slice(at + shared);
   }
 }
 
@@ -779,7 +958,7 @@ function endName(end: TemplateEnd): string {
 }
 
 /** The offset of the quote closing a quoted template that starts at `from`, or -1. */
-function quoteEnd(s: string, from: number, limit: number): number {
+function quoteEnd(s: string, from: number, limit: number, newlineAt = false): number {
   let i = from;
   let depth = 0;
   while (i < limit) {
@@ -805,14 +984,14 @@ function quoteEnd(s: string, from: number, limit: number): number {
       if (c === 123) depth++;
       else if (c === 125) depth--;
     }
-    if (c === 10 && depth === 0) return -1;
+    if (c === 10 && depth === 0) return newlineAt ? (s.charCodeAt(i - 1) === 13 ? i - 1 : i) : -1;
     i++;
   }
   return -1;
 }
 
-/** One backslash escape of a quoted template at `i`: its text and the offset after it. */
-function quotedEscape(s: string, i: number, to: number): [string, number] {
+/** The backslash escape of a quoted string at `i` (`\n`, `\uNNNN`, …): its text and the offset after it, or null. */
+export function escapeAt(s: string, i: number, to = s.length): [string, number] | null {
   const c = s[i + 1];
   switch (c) {
     case "n":
@@ -829,9 +1008,19 @@ function quotedEscape(s: string, i: number, to: number): [string, number] {
     case "U": {
       const n = c === "u" ? 4 : 8;
       const hex = s.slice(i + 2, i + 2 + n);
-      if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) return [String.fromCodePoint(parseInt(hex, 16)), i + 2 + n];
+      if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) {
+        const code = parseInt(hex, 16);
+        if (code <= 0x10ffff) return [String.fromCodePoint(code), i + 2 + n];
+      }
       break;
     }
   }
-  fail("Invalid escape sequence", `The symbol "${c ?? ""}" is not a valid escape sequence selector.`, i + 1);
+  return null;
+}
+
+/** One backslash escape of a quoted template at `i`: its text and the offset after it. */
+function quotedEscape(s: string, i: number, to: number, at: number): [string, number] {
+  const escaped = escapeAt(s, i, to);
+  if (escaped !== null) return escaped;
+  fail("Invalid escape sequence", `The symbol "${s[i + 1] ?? ""}" is not a valid escape sequence selector.`, at);
 }
