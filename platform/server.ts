@@ -25,6 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { accessLogEntry, loggedPath, requestIdFrom, type AccessLogEntry } from "./access-log.js";
+import { databaseFault } from "./database-faults.js";
 import { HTTP_STATUS, PlatformError } from "./errors.js";
 import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
@@ -278,6 +279,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }
         // reading the body failed because the client went away mid-request: not our error
         if (req.destroyed && !req.complete) return undefined;
+        // the database restarting or full: nothing was committed without its answer (idempotency.ts),
+        // so the client may send the same request again
+        const fault = databaseFault(error);
+        if (fault) {
+          note = "database unavailable";
+          (options.errorLog ?? options.log)?.(`database unavailable: ${fault.cause} (${(error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))})`);
+          res.setHeader("retry-after", String(fault.retryAfterSeconds));
+          return send(res, 503, { error: { code: "unavailable", message: `${fault.cause}; retry in ${fault.retryAfterSeconds} s` } });
+        }
         // a database error can quote the values it was given: its message goes only to the
         // human-readable log, never to the access log, whose fields must carry no secret
         note = "internal error";

@@ -1,6 +1,7 @@
 // What every part of the domain core shares: the store, the secret box, the clock, the transition
 // delay and the event log.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Storage, Tx } from "../storage.js";
 import type { SecretBox } from "../secrets.js";
 import type { Warning } from "../errors.js";
@@ -13,6 +14,9 @@ export interface CoreOptions {
   /** how long each status transition takes, in milliseconds */
   transitionMs: number;
 }
+
+/** The transaction a request runs in (inOneTransaction), joined by every transaction it opens. */
+const requestTransaction = new AsyncLocalStorage<{ ctx: Ctx; tx: Tx }>();
 
 export class Ctx {
   readonly store: Storage;
@@ -38,11 +42,29 @@ export class Ctx {
 
   /** A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.store.write(fn);
+    const joined = this.#joined();
+    return joined ? fn(joined) : this.store.write(fn);
   }
 
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.store.read(fn);
+    const joined = this.#joined();
+    return joined ? fn(joined) : this.store.read(fn);
+  }
+
+  /**
+   * Runs `fn`, and every read and write of this core it makes (however deep), as ONE write
+   * transaction: the server's idempotent requests, so that the answer it stores and the object it
+   * describes commit together or not at all. Like any write, the whole of `fn` may run again
+   * after a conflict, so it must have no effect outside the database.
+   */
+  inOneTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.#joined()) throw new Error("inOneTransaction inside a transaction");
+    return this.store.write((tx) => requestTransaction.run({ ctx: this, tx }, () => fn(tx)));
+  }
+
+  #joined(): Tx | undefined {
+    const current = requestTransaction.getStore();
+    return current?.ctx === this ? current.tx : undefined;
   }
 
   /** Records an event in the write transaction `tx`; `message` must never contain a secret. */
