@@ -47,14 +47,16 @@ export class IdempotencyKeys {
   async run(request: IdempotentRequest, perform: () => Promise<Answer>): Promise<Answer> {
     if (!KEY_SHAPE.test(request.key)) throw new PlatformError("invalid", "the Idempotency-Key header must be 1 to 255 visible ASCII characters");
     const scope = JSON.stringify([request.credential, request.project, request.key]);
-    const fingerprint = this.ctx.box.mac("idempotency-request", request.request).toString("base64url");
+    // under every key: a repeat across a key rotation still matches its first request
+    const fingerprints = this.ctx.box.macs("idempotency-request", request.request).map((mac) => mac.toString("base64url"));
+    const fingerprint = fingerprints[0]!;
     const pending = this.#inFlight.get(scope);
     if (pending) {
       if (pending.request !== fingerprint) throw reused();
       return pending.answer;
     }
     const answer = this.ctx.inOneTransaction(async (tx) => {
-      const stored = await this.#lookup(tx, request, scope, fingerprint);
+      const stored = await this.#lookup(tx, request, scope, fingerprints);
       if (stored) return stored;
       const result = await perform();
       await this.#store(tx, request, scope, fingerprint, result);
@@ -68,12 +70,12 @@ export class IdempotencyKeys {
     }
   }
 
-  async #lookup(tx: Tx, request: IdempotentRequest, scope: string, fingerprint: string): Promise<Answer | undefined> {
+  async #lookup(tx: Tx, request: IdempotentRequest, scope: string, fingerprints: string[]): Promise<Answer | undefined> {
     const row = (await tx.get("SELECT fingerprint, status, answer, created FROM idempotency_keys WHERE credential = ? AND project = ? AND key = ?", request.credential, request.project, request.key)) as
       | { fingerprint: string; status: number; answer: string; created: string }
       | undefined;
     if (!row || Date.parse(row.created) < this.ctx.now() - IDEMPOTENCY_TTL_MS) return undefined;
-    if (row.fingerprint !== fingerprint) throw reused();
+    if (!fingerprints.includes(row.fingerprint)) throw reused();
     return { status: row.status, body: JSON.parse(this.ctx.box.decrypt(row.answer, scope)) as unknown };
   }
 
