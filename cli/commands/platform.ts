@@ -464,6 +464,8 @@ async function credentials(argv: string[]): Promise<number> {
       if (values["all-projects"] === (values.project !== undefined)) return fail("give exactly one of --project ID and --all-projects");
       const project = values.project ?? null;
       if (project !== null && (project.trim() === "" || /[/\s]/.test(project))) return fail("--project must be a project id without slashes or spaces");
+      // printed by `credentials list`, one line per credential: no control or bidirectional override character
+      if (/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(values.description)) return fail("--description must not contain control characters (line breaks included) or bidirectional override characters");
       const scope = project === null ? "every project" : `project ${project}`;
       if (values.token) {
         const { tokenId, token } = await core.credentials.createAccessToken(project, values.description);

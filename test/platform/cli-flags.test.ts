@@ -44,3 +44,15 @@ describe("platform commands: flags and the environment", () => {
     expect(unknown.stderr.trim().split("\n").length).toBeLessThanOrEqual(4);
   });
 });
+
+describe("platform credentials: descriptions", () => {
+  it("refuses a description with control or bidirectional override characters", async () => {
+    const dataDir = tempDir();
+    for (const description of ["bell\u0007", "two\nlines", "rtl\u202eoverride"]) {
+      const created = await runPlatformCli(["credentials", "create", "--all-projects", "--description", description, "--data-dir", dataDir]);
+      expect(created.code).toBe(2);
+      expect(created.stderr).toContain("--description must not contain control characters");
+    }
+    expect((await runPlatformCli(["credentials", "list", "--data-dir", dataDir])).stdout).toBe("no credentials\n");
+  });
+});
