@@ -10,6 +10,7 @@
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { describeNativeAddonError } from "./native-addon.js";
 import { describeStorageError } from "./storage-errors.js";
 import { MAX_TRANSACTION_ATTEMPTS, conflictBackoffMs, sleep, type Storage, type Tx } from "./storage.js";
 
@@ -167,7 +168,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // better-sqlite3 takes a loaded addon as well as a path (its typings only say path).
     db = new Database(file, options.loadNativeBinding ? { nativeBinding: options.loadNativeBinding() as unknown as string } : {});
   } catch (error) {
-    throw describeStorageError(error, options.dataDir, file);
+    throw describeNativeAddonError(error) ?? describeStorageError(error, options.dataDir, file);
   }
   try {
     if (isNew) {
