@@ -17,8 +17,8 @@
 // a repeat gets the first answer (idempotency.ts).
 // Hostile input gets a 4xx, never a 5xx: bodies must be JSON objects without prototype keys and at
 // most MAX_JSON_DEPTH deep (json-input.ts); creates and password checks are rate-limited per
-// credential (429 + Retry-After, rate-limit.ts); the timeouts and the connection cap below bound
-// what a slow or greedy client can hold.
+// credential (429 + Retry-After, rate-limit.ts; password checks shared by all replicas); the
+// timeouts and the connection cap below bound what a slow or greedy client can hold.
 
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -31,7 +31,7 @@ import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { DEFAULT_MAX_BODY_BYTES, InputRejected, readJsonObject } from "./json-input.js";
-import { DEFAULT_RATE_LIMITS, RateLimiter, limitedAction, type RateLimits } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMITS, RateLimiter, StoredRateLimiter, limitedAction, type RateLimits } from "./rate-limit.js";
 import { BadRequest, decodeArgs, matchRoute } from "./routes.js";
 
 export interface ServerOptions {
@@ -117,7 +117,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const core = await platform.core(); // open the database now, so a bad data directory fails at start
   const idempotency = new IdempotencyKeys(core.ctx);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new RateLimiter(rateLimits.passwordChecks) };
+  // creates per replica, password checks shared by the replicas through the database (rate-limit.ts)
+  const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new StoredRateLimiter(core.ctx.store, "password_checks", rateLimits.passwordChecks) };
 
   async function authenticate(req: IncomingMessage): Promise<Principal> {
     const header = req.headers.authorization;
@@ -147,10 +148,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
-  function rateLimit(principal: Principal, op: string, body: Record<string, unknown> | undefined, res: ServerResponse): void {
+  async function rateLimit(principal: Principal, op: string, body: Record<string, unknown> | undefined, res: ServerResponse): Promise<void> {
     const action = limitedAction(op, body);
     if (!action) return;
-    const retryAfter = limiters[action].take(principal.credential);
+    const retryAfter = await limiters[action].take(principal.credential);
     if (retryAfter === undefined) return;
     const { burst, perSecond } = rateLimits[action];
     res.setHeader("retry-after", String(retryAfter));
@@ -216,7 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     seen.project = match.route.project?.(args);
     await authorize(principal, seen.project);
-    rateLimit(principal, match.route.op, body, res);
+    await rateLimit(principal, match.route.op, body, res);
     const [family, name] = match.route.op.split(".") as [string, string];
     const target = (platform as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![name]!;
     const perform = async () => ({ status: match.route.status, body: await target(...args) });

@@ -335,6 +335,17 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX idempotency_keys_by_created ON idempotency_keys (created);
   `,
+  `
+  -- password-check budgets (token buckets) shared by every replica of a server (rate-limit.ts):
+  -- tokens left and when they were counted (epoch ms), per credential and action
+  CREATE TABLE rate_buckets (
+    credential TEXT NOT NULL,
+    action TEXT NOT NULL,
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (credential, action)
+  );
+  `,
 ];
 
 // Synchronous, before the store serves anything: `PRAGMA user_version` and the migrations under

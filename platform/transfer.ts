@@ -32,6 +32,7 @@ const TABLES: ReadonlyArray<{ name: string; generated?: string }> = [
   { name: "credentials" },
   { name: "access_tokens" },
   { name: "idempotency_keys" },
+  { name: "rate_buckets" },
 ];
 
 const TABLE_NAMES: ReadonlySet<string> = new Set(TABLES.map((t) => t.name));
