@@ -4,13 +4,14 @@
 // of a second object. Answers are kept in the platform's database, so a restarted server still
 // knows them; they are encrypted there, because a create's answer can hold a generated password.
 //
-// The look-up, the request and its stored answer are ONE transaction (Ctx.inOneTransaction): an
+// The request's writes and its stored answer are ONE transaction (Ctx.inOneTransaction): an
 // object is committed with the answer that describes it, or neither is. So a failure anywhere
 // (the database restarting, its disk full, this process killed) leaves either nothing (the retry
 // performs the request) or the object with its answer (the retry gets that answer): never an
-// object whose key was lost, which a retry would create a second time. Two replicas serving the
-// same key at once conflict on PostgreSQL (serializable); the one run again finds the other's
-// answer and replays it.
+// object whose key was lost, which a retry would create a second time. The key is looked up
+// again in that transaction before the answer is written: two replicas serving the same key at
+// once conflict there on PostgreSQL (serializable), and the one run again replays the other's
+// answer.
 
 import { PlatformError } from "./errors.js";
 import type { Ctx } from "./core/context.js";
@@ -55,13 +56,21 @@ export class IdempotencyKeys {
       if (pending.request !== fingerprint) throw reused();
       return pending.answer;
     }
-    const answer = this.ctx.inOneTransaction(async (tx) => {
-      const stored = await this.#lookup(tx, request, scope, fingerprints);
+    const answer = (async () => {
+      const stored = await this.ctx.read((tx) => this.#lookup(tx, request, scope, fingerprints));
       if (stored) return stored;
-      const result = await perform();
-      await this.#store(tx, request, scope, fingerprint, result);
-      return result;
-    });
+      try {
+        return await this.ctx.inOneTransaction(perform, async (tx, result) => {
+          // another replica may have answered the same key meanwhile: its answer, not a second object
+          const theirs = await this.#lookup(tx, request, scope, fingerprints);
+          if (theirs) throw new AnsweredElsewhere(theirs);
+          await this.#store(tx, request, scope, fingerprint, result);
+        });
+      } catch (error) {
+        if (error instanceof AnsweredElsewhere) return error.answer;
+        throw error;
+      }
+    })();
     this.#inFlight.set(scope, { request: fingerprint, answer });
     try {
       return await answer;
@@ -94,6 +103,13 @@ export class IdempotencyKeys {
       this.#pruned = now;
       await tx.run("DELETE FROM idempotency_keys WHERE created < ?", this.ctx.iso(now - IDEMPOTENCY_TTL_MS));
     }
+  }
+}
+
+/** The key was answered by another replica while this one performed the request: roll back, replay that. */
+class AnsweredElsewhere extends Error {
+  constructor(readonly answer: Answer) {
+    super("answered by another replica");
   }
 }
 

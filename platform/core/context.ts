@@ -1,8 +1,8 @@
 // What every part of the domain core shares: the store, the secret box, the clock, the transition
 // delay and the event log.
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Storage, Tx } from "../storage.js";
+import { inOpenRequestTransaction, requestTransactionOf, runAsOneTransaction } from "./request-transaction.js";
 import type { SecretBox } from "../secrets.js";
 import type { Warning } from "../errors.js";
 
@@ -14,9 +14,6 @@ export interface CoreOptions {
   /** how long each status transition takes, in milliseconds */
   transitionMs: number;
 }
-
-/** The transaction a request runs in (inOneTransaction), joined by every transaction it opens. */
-const requestTransaction = new AsyncLocalStorage<{ ctx: Ctx; tx: Tx }>();
 
 export class Ctx {
   readonly store: Storage;
@@ -40,31 +37,28 @@ export class Ctx {
     return new Date(ms).toISOString();
   }
 
-  /** A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database. */
+  /**
+   * A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database.
+   * Inside a request run by inOneTransaction, it joins the request's transaction.
+   */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const joined = this.#joined();
-    return joined ? fn(joined) : this.store.write(fn);
+    const joined = requestTransactionOf(this, this.store);
+    return joined ? joined.then(fn) : this.store.write(fn);
   }
 
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const joined = this.#joined();
-    return joined ? fn(joined) : this.store.read(fn);
+    return inOpenRequestTransaction(this) ? requestTransactionOf(this, this.store)!.then(fn) : this.store.read(fn);
   }
 
   /**
-   * Runs `fn`, and every read and write of this core it makes (however deep), as ONE write
-   * transaction: the server's idempotent requests, so that the answer it stores and the object it
-   * describes commit together or not at all. Like any write, the whole of `fn` may run again
-   * after a conflict, so it must have no effect outside the database.
+   * Runs `request` with every write it makes (and every read after its first write) in ONE
+   * transaction, into which `finish` writes the request's answer before it commits: the server's
+   * idempotent requests, whose stored answer commits with the object it describes or not at all
+   * (request-transaction.ts). Like any write, `request` may run again after a conflict, so it must
+   * have no effect outside the database.
    */
-  inOneTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    if (this.#joined()) throw new Error("inOneTransaction inside a transaction");
-    return this.store.write((tx) => requestTransaction.run({ ctx: this, tx }, () => fn(tx)));
-  }
-
-  #joined(): Tx | undefined {
-    const current = requestTransaction.getStore();
-    return current?.ctx === this ? current.tx : undefined;
+  inOneTransaction<T>(request: () => Promise<T>, finish: (tx: Tx, result: T) => Promise<void>): Promise<T> {
+    return runAsOneTransaction(this, this.store, request, finish);
   }
 
   /** Records an event in the write transaction `tx`; `message` must never contain a secret. */

@@ -149,6 +149,26 @@ describePostgres("two server replicas on PostgreSQL", () => {
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
   });
 
+  it("one idempotency key sent to both replicas at once creates one object, and both answer with it", async () => {
+    const basic = `Basic ${Buffer.from(`${credentials.accessKey}:${credentials.secretKey}`).toString("base64")}`;
+    for (let round = 0; round < 5; round++) {
+      const key = `same-key-${round}`;
+      const answers = await Promise.all(
+        replicas.map(async (r) => {
+          const response = await fetch(`${r.url}/tsdb/v1/projects/replica-keys/vpcs`, {
+            method: "POST",
+            headers: { authorization: basic, "content-type": "application/json", "idempotency-key": key },
+            body: JSON.stringify({ cidr: "10.9.0.0/16", region_code: "us-east-1" }),
+          });
+          return { status: response.status, body: (await response.json()) as { body: { vpcs_id: number } } };
+        }),
+      );
+      expect(answers.map((a) => a.status)).toEqual([201, 201]);
+      expect(answers[0]!.body.body.vpcs_id).toBe(answers[1]!.body.body.vpcs_id);
+    }
+    expect(await clients[0]!.vpcs.list("replica-keys")).toHaveLength(5);
+  });
+
   it("loses no update: 40 concurrent label updates through both all land", async () => {
     const { body } = await clients[0]!.restoreChannels.create({ ...CHANNEL, name: "many-writers" }, { defaultProject: PROJECT });
     await Promise.all(Array.from({ length: 40 }, (_, i) => through(i).restoreChannels.update(body.id, { labels: { [`writer-${i}`]: String(i) } }, undefined)));
