@@ -3,6 +3,7 @@
 // builds a small syntax tree that values.ts evaluates when every input is known at validate time.
 // It works on the decoded string (JSON escapes applied), as Terraform does; offsets are into it.
 
+import { suggest } from "../syntax/suggest.js";
 import { checkCall } from "./functions.js";
 
 export type Expr =
@@ -35,6 +36,8 @@ export interface SyntaxProblem {
   summary: string;
   detail: string;
   offset: number;
+  /** where Terraform's range for it ends, when that is not the end of the token at `offset` */
+  end?: number;
 }
 
 export type TraversalStep = { kind: "attr"; name: string } | { kind: "index"; key: string | number | null } | { kind: "splat" };
@@ -72,9 +75,11 @@ class Fail {
   constructor(readonly problem: SyntaxProblem) {}
 }
 
-function fail(summary: string, detail: string, offset: number): never {
-  throw new Fail({ summary, detail, offset });
+function fail(summary: string, detail: string, offset: number, end?: number): never {
+  throw new Fail(end === undefined ? { summary, detail, offset } : { summary, detail, offset, end });
 }
+
+const TEMPLATE_KEYWORDS = ["if", "else", "endif", "for", "endfor"];
 
 const EXTRA_AFTER_INTERPOLATION =
   'Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with "$${" instead of just "${".';
@@ -361,13 +366,16 @@ class Parser {
         this.closeMarker(word, at, end);
         const top = open[open.length - 1];
         const wanted = word === "endfor" ? "for" : "if";
-        if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at);
-        if (top.word !== wanted) fail(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at);
+        if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at, this.b);
+        if (top.word !== wanted) fail(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b);
         if (word !== "else") this.scope.length -= open.pop()!.names;
         break;
       }
       default:
-        fail("Invalid template control keyword", `"${word}" is not a valid template control keyword.`, wordAt);
+      {
+        const near = suggest(word, TEMPLATE_KEYWORDS);
+        fail("Invalid template control keyword", `"${word}" is not a valid template control keyword.${near === undefined ? "" : ` Did you mean "${near}"?`}`, wordAt);
+      }
     }
     const next = this.b;
     this.limit = saved;
@@ -523,11 +531,21 @@ class Parser {
     }
     this.next();
     const a = this.expression();
-    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.a);
+    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.here());
     this.next();
     const b = this.expression();
     this.depth--;
     return { t: "cond", c, a, b };
+  }
+
+  /** Where the current token is, or the newline before it when a newline ends the expression. */
+  here(): number {
+    return this.nlEnds && this.nl ? this.nlAt : this.a;
+  }
+
+  /** Native: the file ends where an expression should start. */
+  missingAtEnd(): never {
+    fail("Missing expression", "Expected the start of an expression, but found the end of the file.", this.a);
   }
 
   tooDeep(): never {
@@ -572,6 +590,7 @@ class Parser {
     const s = this.s;
     // native: `a =` with the value on the next line
     if (this.nlEnds && this.nl) fail("Invalid expression", INVALID_EXPRESSION, this.nlAt);
+    if (this.native && this.k === T.EOF) this.missingAtEnd();
     switch (this.k) {
       case T.Number: {
         const raw = s.slice(this.a, this.b);
@@ -706,6 +725,7 @@ class Parser {
     const argStarts: number[] = [];
     let expand = false;
     while (!this.isPunct(")")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Unterminated function call", "There is no closing parenthesis for this function call.", this.a);
       argStarts.push(this.a);
       args.push(this.expression());
@@ -751,6 +771,7 @@ class Parser {
     }
     const items: Expr[] = [];
     while (!this.isPunct("]")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.a);
       items.push(this.expression());
       if (this.isPunct(",")) {
@@ -789,6 +810,7 @@ class Parser {
     const keys: Expr[] = [];
     const values: Expr[] = [];
     while (!this.isPunct("}")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
       // the newline before a key separates it from the previous attribute
       this.nl = false;
@@ -862,7 +884,7 @@ class Parser {
     const from = this.b;
     const end = quoteEnd(s, from, this.limit);
     if (end < 0) {
-      const split = this.native ? quoteEnd(s, from, this.limit, true) : -1;
+      const split = this.native && end < -1 ? -2 - end : -1;
       if (split >= 0) {
         fail(
           "Invalid multi-line string",
@@ -916,7 +938,8 @@ class Parser {
       }
       line = eol + 1;
     }
-    fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    // HCL reads to the end of the file looking for the marker, and says so there
+    fail("Unterminated template string", "No closing marker was found for the string.", this.native ? this.limit : this.a);
   }
 }
 
@@ -957,35 +980,34 @@ function endName(end: TemplateEnd): string {
   return end === "quote" ? "quoted template" : end === "heredoc" ? "heredoc" : "file";
 }
 
-/** The offset of the quote closing a quoted template that starts at `from`, or -1. */
-function quoteEnd(s: string, from: number, limit: number, newlineAt = false): number {
-  let i = from;
-  let depth = 0;
-  while (i < limit) {
+/**
+ * The offset of the quote closing a quoted template that starts at `from`; when there is none,
+ * -1 at the end of the text, or `-2 - i` when a newline at `i` (before its CR, if any) splits the
+ * template's text or a string nested in its interpolations. Iterative: strings nested in
+ * interpolations nested in strings cost no call stack.
+ */
+function quoteEnd(s: string, from: number, limit: number): number {
+  // open strings and interpolations, innermost last: -1 for a string, an interpolation's brace depth
+  const open: number[] = [-1];
+  for (let i = from; i < limit; i++) {
     const c = s.charCodeAt(i);
-    if (c === 92) {
-      i += 2;
-      continue;
-    }
-    if (depth === 0 && c === 34) return i;
-    if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
-      depth++;
-      i += 2;
-      continue;
-    }
-    if (depth > 0) {
+    const top = open[open.length - 1]!;
+    if (c === 92) i++;
+    else if (top < 0) {
       if (c === 34) {
-        // a quoted string nested inside an interpolation
-        const inner = quoteEnd(s, i + 1, limit);
-        if (inner < 0) return -1;
-        i = inner + 1;
-        continue;
+        open.pop();
+        if (open.length === 0) return i;
+      } else if (c === 10) return -2 - (s.charCodeAt(i - 1) === 13 ? i - 1 : i);
+      else if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
+        open.push(0);
+        i++;
       }
-      if (c === 123) depth++;
-      else if (c === 125) depth--;
+    } else if (c === 34) open.push(-1);
+    else if (c === 123) open[open.length - 1] = top + 1;
+    else if (c === 125) {
+      if (top === 0) open.pop();
+      else open[open.length - 1] = top - 1;
     }
-    if (c === 10 && depth === 0) return newlineAt ? (s.charCodeAt(i - 1) === 13 ? i - 1 : i) : -1;
-    i++;
   }
   return -1;
 }

@@ -407,6 +407,7 @@ class BodyReader {
   /** Where an expression problem's range ends, as Terraform draws it. */
   problemEnd(problem: SyntaxProblem): number {
     const at = problem.offset;
+    if (problem.end !== undefined) return problem.end;
     // an escape's backslash and selector; the end of the file as one column past it
     if (problem.summary === "Invalid escape sequence") return Math.min(at + 2, this.text.length);
     if (at >= this.text.length) return at + 1;
