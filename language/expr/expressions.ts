@@ -145,19 +145,47 @@ export type NativeExpressionResult =
  * closing a one-line block, a comment). Offsets are into `text`.
  */
 export function parseNativeExpression(text: string, from: number): NativeExpressionResult {
-  const p = new Parser(text);
-  p.native = true;
-  p.nlEnds = true;
-  p.limit = text.length;
-  p.callProblems = [];
-  try {
-    p.seek(from);
-    if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
-    const expr = p.expression();
-    return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
-  } catch (e) {
-    if (e instanceof Fail) return { ok: false, problem: e.problem };
-    throw e;
+  return new NativeExpressionReader(text).read(from);
+}
+
+/** No problems: shared, so that an expression without any allocates no list. */
+const NO_PROBLEMS: SyntaxProblem[] = [];
+Object.freeze(NO_PROBLEMS);
+/** No references, likewise (a native reader's results share it: callers never add to `refs`). */
+const NO_REFS: Reference[] = [];
+Object.freeze(NO_REFS);
+
+/** Reads the expressions of one native file, one parser for all of them (a file has thousands). */
+export class NativeExpressionReader {
+  private readonly p: Parser;
+
+  constructor(text: string) {
+    this.p = new Parser(text);
+    this.p.native = true;
+    this.p.limit = text.length;
+  }
+
+  /** The expression starting at `from` (see parseNativeExpression). */
+  read(from: number): NativeExpressionResult {
+    const p = this.p;
+    p.refs = NO_REFS;
+    p.callProblems = NO_PROBLEMS;
+    p.nlEnds = true;
+    p.braces = 0;
+    p.depth = 0;
+    p.scope.length = 0;
+    p.pendingRef = null;
+    p.directiveChecks = null;
+    p.flush = false;
+    try {
+      p.seek(from);
+      if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
+      const expr = p.expression();
+      return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
+    } catch (e) {
+      if (e instanceof Fail) return { ok: false, problem: e.problem };
+      throw e;
+    }
   }
 }
 
@@ -176,7 +204,7 @@ class Parser {
   /** how many "{" of objects and for expressions are open (a "}" then closes one of them) */
   braces = 0;
   /** the references found */
-  readonly refs: Reference[] = [];
+  refs: Reference[] = [];
   /** the reference the term just parsed starts, which postfix() extends with its steps */
   pendingRef: Reference | null = null;
   /** names a for expression or directive declares, while in their scope */
@@ -208,8 +236,9 @@ class Parser {
   /** A template over s[from, to): literal text, interpolations and directives. */
   template(from: number, to: number, end: TemplateEnd): Expr {
     const s = this.s;
-    const parts: Expr[] = [];
-    const open: { word: string; at: number; names: number }[] = [];
+    let parts: Expr[] = [];
+    // the open directives (allocated at the first: most templates have none)
+    let open: { word: string; at: number; names: number }[] | null = null;
     // the checks of this template's own directives (allocated at the first one)
     const outerChecks = this.directiveChecks;
     this.directiveChecks = null;
@@ -287,7 +316,7 @@ class Parser {
           this.nlEnds = savedNl;
         } else {
           known = false;
-          i = this.directive(at, j, to, end, open);
+          i = this.directive(at, j, to, end, (open ??= []));
         }
         continue;
       }
@@ -301,7 +330,7 @@ class Parser {
       literal += s[i];
       i++;
     }
-    if (open.length > 0) {
+    if (open !== null && open.length > 0) {
       const top = open[open.length - 1]!;
       fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
     }
@@ -316,6 +345,10 @@ class Parser {
     if (literal !== "") parts.push({ t: "lit", v: literal });
     // a template that is one interpolation and nothing else has the value of its expression, not a string
     if (parts.length === 1 && interpolations === 1) return parts[0]!;
+    // (a list grown by push keeps room for 17 parts)
+    if (this.native && parts.length > 0) parts = parts.slice();
+    // a string or heredoc without sequences is a string literal (one node, not three)
+    if (interpolations === 0 && end !== "file") return parts.length === 0 ? { t: "lit", v: "" } : parts[0]!;
     return { t: "tpl", parts };
   }
 
@@ -607,7 +640,8 @@ class Parser {
         if (name === "null") return { t: "lit", v: null };
         if (!this.scope.includes(name)) {
           const ref: Reference = { root: name, steps: [], start, end: start + name.length };
-          this.refs.push(ref);
+          if (this.refs === NO_REFS) this.refs = [ref];
+          else this.refs.push(ref);
           this.pendingRef = ref;
         }
         return { t: "var", name };
@@ -636,6 +670,14 @@ class Parser {
 
   /** Attribute, index and splat steps after a term; those of a reference are recorded in it. */
   postfix(e: Expr): Expr {
+    const started = this.pendingRef;
+    const out = this.steps(e);
+    // a list grown by push keeps room for 17 steps: a file's references keep theirs exactly
+    if (this.native && started !== null && started.steps.length > 0) started.steps = started.steps.slice();
+    return out;
+  }
+
+  steps(e: Expr): Expr {
     // the steps are the reference's up to the first index computed by an expression
     let ref = this.pendingRef;
     this.pendingRef = null;
@@ -751,6 +793,7 @@ class Parser {
     if (problem !== null) {
       const offset = problem.at === "name" ? start : problem.at === "close" ? close : (argStarts[problem.extra ?? 0] ?? start);
       if (this.callProblems === null) fail(problem.summary, problem.detail, offset);
+      if (this.callProblems === NO_PROBLEMS) this.callProblems = [];
       this.callProblems.push({ summary: problem.summary, detail: problem.detail, offset });
     }
     return { t: "call", name, args, expand };
@@ -987,6 +1030,12 @@ function endName(end: TemplateEnd): string {
  * interpolations nested in strings cost no call stack.
  */
 function quoteEnd(s: string, from: number, limit: number): number {
+  // most strings are plain text up to their quote
+  for (let i = from; i < limit; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) return i;
+    if (c === 92 || c === 10 || c === 36 || c === 37) break;
+  }
   // open strings and interpolations, innermost last: -1 for a string, an interpolation's brace depth
   const open: number[] = [-1];
   for (let i = from; i < limit; i++) {

@@ -110,7 +110,7 @@ describe("native structure and positions", () => {
     const [timeouts, lifecycle] = blocks(resource!.body);
     expect(at(r, timeouts!.openBraceRange.start)).toBe("4:12");
     expect(at(r, timeouts!.closeBraceRange.start)).toBe("4:28");
-    expect(attr(timeouts!.body, "create").expr).toEqual({ t: "tpl", parts: [{ t: "lit", v: "5m" }] });
+    expect(attr(timeouts!.body, "create").expr).toEqual({ t: "lit", v: "5m" });
     expect(slice(r, lifecycle!.range)).toBe("lifecycle {\n    ignore_changes = [tags]\n  }");
   });
 

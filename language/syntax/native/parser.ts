@@ -13,7 +13,7 @@
 // attribute set twice is reported and reading goes on. Blocks are read with an explicit stack, so
 // nesting depth costs no call stack.
 
-import { type Expr, escapeAt, parseNativeExpression, type Reference, type SyntaxProblem, isIdentPart, isIdentStart, isDigit } from "../../expr/expressions.js";
+import { type Expr, escapeAt, NativeExpressionReader, type Reference, type SyntaxProblem, isIdentPart, isIdentStart, isDigit } from "../../expr/expressions.js";
 import { LineMap } from "../positions.js";
 
 export interface Range {
@@ -22,42 +22,134 @@ export interface Range {
 }
 
 export interface NativeAttribute {
-  kind: "attribute";
-  name: string;
-  nameRange: Range;
-  expr: Expr;
-  exprRange: Range;
+  readonly kind: "attribute";
+  readonly name: string;
+  readonly nameRange: Range;
+  readonly expr: Expr;
+  readonly exprRange: Range;
   /** the expression's source text, `text.slice(exprRange.start, exprRange.end)` */
-  source: string;
+  readonly source: string;
   /** what the expression refers to (offsets into the file) */
-  refs: Reference[];
+  readonly refs: Reference[];
   /** calls to unknown functions or with wrong argument counts (evaluation errors in Terraform) */
-  callProblems: SyntaxProblem[];
+  readonly callProblems: SyntaxProblem[];
   /** from the name to the end of the expression */
-  range: Range;
+  readonly range: Range;
+}
+
+/**
+ * An attribute keeps its offsets as numbers and makes its ranges and source text when asked: a
+ * 10 MB file has hundreds of thousands of attributes, and their garbage was most of the time.
+ */
+class Attribute implements NativeAttribute {
+  readonly kind = "attribute";
+
+  constructor(
+    private readonly text: string,
+    readonly name: string,
+    private readonly nameStart: number,
+    private readonly exprStart: number,
+    private readonly exprEnd: number,
+    readonly expr: Expr,
+    readonly refs: Reference[],
+    readonly callProblems: SyntaxProblem[],
+  ) {}
+
+  get nameRange(): Range {
+    return { start: this.nameStart, end: this.nameStart + this.name.length };
+  }
+  get exprRange(): Range {
+    return { start: this.exprStart, end: this.exprEnd };
+  }
+  get range(): Range {
+    return { start: this.nameStart, end: this.exprEnd };
+  }
+  get source(): string {
+    return this.text.slice(this.exprStart, this.exprEnd);
+  }
 }
 
 export interface NativeBlock {
-  kind: "block";
-  type: string;
-  typeRange: Range;
+  readonly kind: "block";
+  readonly type: string;
+  readonly typeRange: Range;
   /** labels' values (a quoted label's escapes applied, a bare identifier as written) */
-  labels: string[];
-  labelRanges: Range[];
-  openBraceRange: Range;
-  closeBraceRange: Range;
-  body: NativeBody;
+  readonly labels: string[];
+  readonly labelRanges: Range[];
+  readonly openBraceRange: Range;
+  readonly closeBraceRange: Range;
+  readonly body: NativeBody;
   /** from the type to the closing brace */
-  range: Range;
+  readonly range: Range;
+}
+
+/** Offsets as numbers, ranges made when asked (see Attribute). */
+class Block implements NativeBlock {
+  readonly kind = "block";
+  /** the closing brace's offset (the opening one's until it is read) */
+  closeBrace: number;
+  readonly body: Body;
+
+  constructor(
+    readonly type: string,
+    private readonly typeStart: number,
+    readonly labels: string[],
+    /** each label's start and end */
+    private readonly labelOffsets: number[],
+    private readonly openBrace: number,
+  ) {
+    this.closeBrace = openBrace;
+    this.body = new Body(openBrace + 1, openBrace + 1);
+  }
+
+  get typeRange(): Range {
+    return { start: this.typeStart, end: this.typeStart + this.type.length };
+  }
+  get labelRanges(): Range[] {
+    const out: Range[] = [];
+    for (let i = 0; i < this.labelOffsets.length; i += 2) out.push({ start: this.labelOffsets[i]!, end: this.labelOffsets[i + 1]! });
+    return out;
+  }
+  get openBraceRange(): Range {
+    return { start: this.openBrace, end: this.openBrace + 1 };
+  }
+  get closeBraceRange(): Range {
+    return { start: this.closeBrace, end: this.closeBrace + 1 };
+  }
+  get range(): Range {
+    return { start: this.typeStart, end: this.closeBrace + 1 };
+  }
 }
 
 export type NativeItem = NativeAttribute | NativeBlock;
 
 export interface NativeBody {
   /** attributes and blocks in source order */
-  items: NativeItem[];
+  readonly items: NativeItem[];
   /** the text between the braces (the whole file for the root body) */
-  range: Range;
+  readonly range: Range;
+}
+
+class Body implements NativeBody {
+  items: NativeItem[] = [];
+
+  constructor(
+    private readonly start: number,
+    public end: number,
+  ) {}
+
+  get range(): Range {
+    return { start: this.start, end: this.end };
+  }
+}
+
+/** An empty list shared by every body, block and label list that has nothing. */
+const NONE: never[] = [];
+Object.freeze(NONE);
+
+/** A list of exactly its length (one grown by push keeps room for 17 or more). */
+function exact<T>(list: T[]): T[] {
+  return list.length === 0 ? NONE : list.slice();
 }
 
 export interface NativeFile {
@@ -89,16 +181,19 @@ function stop(summary: string, detail: string, start: number, end: number): neve
   throw new Stop({ summary, detail, range: { start, end } });
 }
 
-/** One open body: the block it belongs to (null for the file) and the arguments it has set. */
+/** One open body: the block it belongs to (null for the file) and its arguments by name once it has many. */
 interface OpenBody {
-  block: NativeBlock | null;
-  body: NativeBody;
-  seen: Map<string, NativeAttribute>;
+  block: Block | null;
+  body: Body;
+  seen: Map<string, NativeAttribute> | null;
 }
+
+/** Below this many items a body is searched for an argument set twice; from it on, a hash table. */
+const SCAN_LIMIT = 16;
 
 export function parseNative(text: string, filename: string): NativeParseResult {
   const lines = new LineMap(text);
-  const root: NativeBody = { items: [], range: { start: 0, end: text.length } };
+  const root = new Body(0, text.length);
   const reader = new BodyReader(text, filename, lines);
   const problems = reader.problems;
   try {
@@ -113,23 +208,28 @@ export function parseNative(text: string, filename: string): NativeParseResult {
 class BodyReader {
   readonly problems: NativeSyntaxProblem[] = [];
   pos = 0;
+  readonly expressions: NativeExpressionReader;
 
   constructor(
     readonly text: string,
     readonly filename: string,
     readonly lines: LineMap,
-  ) {}
+  ) {
+    this.expressions = new NativeExpressionReader(text);
+  }
 
-  read(root: NativeBody): void {
+  read(root: Body): void {
     const text = this.text;
-    const stack: OpenBody[] = [{ block: null, body: root, seen: new Map() }];
+    const stack: OpenBody[] = [{ block: null, body: root, seen: null }];
     for (;;) {
       this.skipSpace(true);
       const at = this.pos;
       const top = stack[stack.length - 1]!;
       if (at >= text.length) {
+        root.items = exact(root.items);
         if (top.block !== null) {
           const brace = top.block.openBraceRange;
+          top.body.items = exact(top.body.items);
           stop("Unclosed configuration block", "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.", brace.start, brace.end);
         }
         return;
@@ -138,6 +238,7 @@ class BodyReader {
       if (c === 125 && top.block !== null) {
         this.pos = at + 1;
         this.closeBlock(top.block, at);
+        top.body.items = exact(top.body.items);
         stack.pop();
         this.endOfBlock();
         continue;
@@ -157,13 +258,13 @@ class BodyReader {
       const block = this.blockHeader(name, at, nameEnd);
       top.body.items.push(block);
       const opened = this.openBody(block);
-      if (opened) stack.push({ block, body: block.body, seen: new Map() });
+      if (opened) stack.push({ block, body: block.body, seen: null });
     }
   }
 
   /** An attribute whose name is at [start, nameEnd), the current position at its "=". */
   attribute(name: string, start: number, nameEnd: number): NativeAttribute {
-    const r = parseNativeExpression(this.text, this.pos + 1);
+    const r = this.expressions.read(this.pos + 1);
     if (!r.ok) {
       const at = r.problem.offset;
       stop(r.problem.summary, r.problem.detail, at, this.problemEnd(r.problem));
@@ -171,47 +272,53 @@ class BodyReader {
     let exprStart = this.pos + 1;
     while (isInlineSpace(this.text.charCodeAt(exprStart))) exprStart++;
     this.pos = r.end;
-    return {
-      kind: "attribute",
-      name,
-      nameRange: { start, end: nameEnd },
-      expr: r.expr,
-      exprRange: { start: exprStart, end: r.end },
-      source: this.text.slice(exprStart, r.end),
-      refs: r.refs,
-      callProblems: r.callProblems,
-      range: { start, end: r.end },
-    };
+    return new Attribute(this.text, name, start, exprStart, r.end, r.expr, r.refs, r.callProblems);
   }
 
   declare(open: OpenBody, attr: NativeAttribute): void {
-    const earlier = open.seen.get(attr.name);
+    const earlier = this.earlier(open, attr.name);
     if (earlier !== undefined) {
       this.problems.push({
         summary: "Attribute redefined",
         detail: `The argument "${attr.name}" was already set at ${this.rangeText(earlier.nameRange)}. Each argument may be set only once.`,
         range: attr.nameRange,
       });
-    } else open.seen.set(attr.name, attr);
+    } else open.seen?.set(attr.name, attr);
     open.body.items.push(attr);
   }
 
+  /** The argument of this name the body already has. */
+  earlier(open: OpenBody, name: string): NativeAttribute | undefined {
+    const items = open.body.items;
+    if (open.seen === null && items.length < SCAN_LIMIT) {
+      for (const item of items) if (item.kind === "attribute" && item.name === name) return item;
+      return undefined;
+    }
+    if (open.seen === null) {
+      open.seen = new Map();
+      // the first of each name, as found in order
+      for (const item of items) if (item.kind === "attribute" && !open.seen.has(item.name)) open.seen.set(item.name, item);
+    }
+    return open.seen.get(name);
+  }
+
   /** A block's type, labels and opening brace; the current position after the brace. */
-  blockHeader(type: string, start: number, typeEnd: number): NativeBlock {
+  blockHeader(type: string, start: number, typeEnd: number): Block {
     const text = this.text;
-    const labels: string[] = [];
-    const labelRanges: Range[] = [];
+    let labels: string[] = NONE;
+    let labelOffsets: number[] = NONE;
     for (;;) {
       const c = text.charCodeAt(this.pos);
       if (c === 34) {
         const from = this.pos;
-        labels.push(this.quotedLabel());
-        labelRanges.push({ start: from, end: this.pos });
+        const label = this.quotedLabel();
+        labels = labels.length === 0 ? [label] : [...labels, label];
+        labelOffsets = [...labelOffsets, from, this.pos];
       } else if (isIdentStart(c)) {
         const from = this.pos;
         this.pos = this.identEnd(from);
-        labels.push(text.slice(from, this.pos));
-        labelRanges.push({ start: from, end: this.pos });
+        labels = [...labels, text.slice(from, this.pos)];
+        labelOffsets = [...labelOffsets, from, this.pos];
       } else break;
       this.skipSpace(false);
     }
@@ -219,26 +326,16 @@ class BodyReader {
       // `name value`, `name` alone on its line: Terraform hints at the missing equals sign
       stop("Argument or block definition required", REQUIRED_EQUALS, start, typeEnd);
     }
-    const brace = { start: this.pos, end: this.pos + 1 };
+    const block = new Block(type, start, labels, labelOffsets, this.pos);
     this.pos++;
-    return {
-      kind: "block",
-      type,
-      typeRange: { start, end: typeEnd },
-      labels,
-      labelRanges,
-      openBraceRange: brace,
-      closeBraceRange: brace,
-      body: { items: [], range: { start: brace.end, end: brace.end } },
-      range: { start, end: brace.end },
-    };
+    return block;
   }
 
   /**
    * After a block's "{": a newline opens a body of its own lines (true: the caller reads it); on
    * the same line, the block is empty or holds one argument, and is closed here.
    */
-  openBody(block: NativeBlock): boolean {
+  openBody(block: Block): boolean {
     const text = this.text;
     this.skipSpace(false);
     if (this.atLineEnd()) return true;
@@ -266,7 +363,7 @@ class BodyReader {
       );
     }
     const attr = this.attribute(text.slice(at, nameEnd), at, nameEnd);
-    block.body.items.push(attr);
+    block.body.items = [attr];
     this.skipSpace(false);
     const close = this.pos;
     if (text.charCodeAt(close) !== 125) {
@@ -292,10 +389,9 @@ class BodyReader {
     return false;
   }
 
-  closeBlock(block: NativeBlock, brace: number): void {
-    block.closeBraceRange = { start: brace, end: brace + 1 };
-    block.body.range.end = brace;
-    block.range.end = brace + 1;
+  closeBlock(block: Block, brace: number): void {
+    block.closeBrace = brace;
+    block.body.end = brace;
   }
 
   /** After an argument's expression: only a newline (a comment, the end of the file) may follow. */
@@ -315,6 +411,13 @@ class BodyReader {
     const open = this.pos;
     let out = "";
     let i = open + 1;
+    // most labels are plain text up to their quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 34 || c === 92 || c === 10 || c === 13 || c === 36 || c === 37) break;
+      i++;
+    }
+    out = text.slice(open + 1, i);
     for (;;) {
       if (i >= text.length || text.charCodeAt(i) === 10 || (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10)) {
         stop("Unterminated template string", "No closing marker was found for the string.", open, Math.min(i, text.length));
