@@ -44,10 +44,14 @@ function nativeConfiguration(root) {
   return renderHcl(items);
 }
 
+/** Wall-clock and CPU milliseconds of `fn` (CPU: the process's, GC threads included; steadier on a busy machine). */
 function time(fn) {
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   fn();
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
 function main() {
@@ -62,8 +66,10 @@ function main() {
     jsonTimes.push(time(() => JSON.parse(json)));
     parseTimes.push(time(() => parseNative(native, "bench.tf")));
   }
-  const parseMs = median(parseTimes);
-  const jsonMs = median(jsonTimes);
+  const parseMs = median(parseTimes.map((t) => t.wall));
+  const jsonMs = median(jsonTimes.map((t) => t.wall));
+  const parseCpu = median(parseTimes.map((t) => t.cpu));
+  const jsonCpu = median(jsonTimes.map((t) => t.cpu));
   const out = {
     benchmark: "parseNative on a generated .tf file vs JSON.parse of the same configuration's .tf.json form (same process, alternating rounds, medians)",
     machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map((l) => round(l, 2)) },
@@ -76,6 +82,9 @@ function main() {
     jsonParseMs: round(jsonMs),
     nativeMBPerSecond: round(Buffer.byteLength(native) / MB / (parseMs / 1000)),
     ratioToJsonParse: round(parseMs / jsonMs, 2),
+    parseNativeCpuMs: round(parseCpu),
+    jsonParseCpuMs: round(jsonCpu),
+    cpuRatioToJsonParse: round(parseCpu / jsonCpu, 2),
   };
   log(JSON.stringify(out, null, 2));
   writeFileSync(fileURLToPath(new URL("./results/native-parse.json", import.meta.url)), `${JSON.stringify(out, null, 2)}\n`);

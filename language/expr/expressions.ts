@@ -38,6 +38,11 @@ export interface SyntaxProblem {
   offset: number;
   /** where Terraform's range for it ends, when that is not the end of the token at `offset` */
   end?: number;
+  /**
+   * a range the detail names, as Terraform names it ("main.tf:2,8-20"): `detail` says "earlier"
+   * instead; a reader that knows the file's name and lines writes `mention.detail(where)`
+   */
+  mention?: { start: number; end: number; detail: (where: string) => string };
 }
 
 export type TraversalStep = { kind: "attr"; name: string } | { kind: "index"; key: string | number | null } | { kind: "splat" };
@@ -70,6 +75,10 @@ const UNKNOWN: Expr = { t: "unknown" };
  * the tree recurses, and a stack of this many levels is what each of them can walk.
  */
 export const MAX_EXPRESSION_DEPTH = 1000;
+
+function failMentioning(summary: string, detail: string, offset: number, end: number, mention: NonNullable<SyntaxProblem["mention"]>): never {
+  throw new Fail({ summary, detail, offset, end, mention });
+}
 
 class Fail {
   constructor(readonly problem: SyntaxProblem) {}
@@ -191,6 +200,15 @@ export class NativeExpressionReader {
 
 type TemplateEnd = "file" | "quote" | "heredoc";
 
+/** An `%{if}` or `%{for}` whose end has not come: its keyword, its range, its names, whether it had an else. */
+interface OpenDirective {
+  word: string;
+  at: number;
+  end: number;
+  names: number;
+  hadElse: boolean;
+}
+
 class Parser {
   /** current token: kind, start, end, and whether a newline came before it */
   k: T = T.EOF;
@@ -238,7 +256,7 @@ class Parser {
     const s = this.s;
     let parts: Expr[] = [];
     // the open directives (allocated at the first: most templates have none)
-    let open: { word: string; at: number; names: number }[] | null = null;
+    let open: OpenDirective[] | null = null;
     // the checks of this template's own directives (allocated at the first one)
     const outerChecks = this.directiveChecks;
     this.directiveChecks = null;
@@ -332,7 +350,11 @@ class Parser {
     }
     if (open !== null && open.length > 0) {
       const top = open[open.length - 1]!;
-      fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
+      failMentioning("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to, to + 1, {
+        start: top.at,
+        end: top.end,
+        detail: (where) => `The ${top.word} directive at ${where} is missing its corresponding end${top.word} directive.`,
+      });
     }
     if (lineStarts !== null && known) {
       if (literal !== "") parts.push({ t: "lit", v: literal });
@@ -353,7 +375,7 @@ class Parser {
   }
 
   /** One `%{ … }` directive starting at `at`, its keyword at `j`; returns the offset after it. */
-  directive(at: number, j: number, to: number, end: TemplateEnd, open: { word: string; at: number; names: number }[]): number {
+  directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[]): number {
     const saved = this.limit;
     const savedBraces = this.braces;
     const savedNl = this.nlEnds;
@@ -372,7 +394,7 @@ class Parser {
       case "if":
         (this.directiveChecks ??= []).push({ kind: "if-directive", e: this.expression() });
         this.closeMarker("if", at, end);
-        open.push({ word, at, names: 0 });
+        open.push({ word, at, end: this.b, names: 0, hadElse: false });
         break;
       case "for": {
         if (this.k !== T.Ident) fail("Invalid 'for' directive", "For directive requires variable name after 'for'.", this.a);
@@ -390,7 +412,7 @@ class Parser {
         this.closeMarker("for", at, end);
         // the names are the directive's own up to its endfor
         this.scope.push(...names);
-        open.push({ word, at, names: names.length });
+        open.push({ word, at, end: this.b, names: names.length, hadElse: false });
         break;
       }
       case "else":
@@ -400,7 +422,22 @@ class Parser {
         const top = open[open.length - 1];
         const wanted = word === "endfor" ? "for" : "if";
         if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at, this.b);
-        if (top.word !== wanted) fail(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b);
+        if (word === "else" && top.word === "for") fail("Unexpected else directive", "An else clause is not expected for a for directive.", at, this.b);
+        if (word === "else" && top.hadElse) {
+          failMentioning("Unexpected else directive", "Already in the else clause for the if started earlier in this template.", at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Already in the else clause for the if started at ${where}.`,
+          });
+        }
+        if (word === "else") top.hadElse = true;
+        if (top.word !== wanted) {
+          failMentioning(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Expecting an end${top.word} directive for the ${top.word} started at ${where}.`,
+          });
+        }
         if (word !== "else") this.scope.length -= open.pop()!.names;
         break;
       }
@@ -712,7 +749,7 @@ class Parser {
           }
           this.next();
           e = UNKNOWN;
-        } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.a);
+        } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.here());
         continue;
       }
       if (this.isPunct("[")) {
@@ -756,7 +793,7 @@ class Parser {
       name += `::${this.s.slice(this.a, this.b)}`;
       this.next();
     }
-    if (!this.isPunct("(")) fail("Missing function call", "Function scope resolution requires a function call.", this.a);
+    if (!this.isPunct("(")) fail("Missing open parenthesis", "Function selector must be followed by an open parenthesis to begin the function call.", this.here());
     if (++this.depth > MAX_EXPRESSION_DEPTH) this.tooDeep();
     const saved = this.braces;
     const savedNl = this.nlEnds;
@@ -902,15 +939,17 @@ class Parser {
     this.scope.push(...names);
     if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
     this.next();
+    const first = this.a;
     this.expression();
     if (object) {
-      if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", this.a);
+      // Terraform points at the expression that should have been a key
+      if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", first, this.last);
       this.next();
       this.expression();
       if (this.isPunct("...")) this.next();
     } else {
       if (this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is not valid when building a tuple.", this.a);
-      if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a);
+      if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a, this.b);
     }
     if (this.isWord("if")) {
       this.next();
@@ -957,7 +996,11 @@ class Parser {
     const marker = s.slice(nameStart, i);
     // the marker's line ends with LF or CRLF (a file, or a JSON string, with Windows line ends)
     if (s.charCodeAt(i) === 13 && s.charCodeAt(i + 1) === 10) i++;
-    if (marker === "" || s.charCodeAt(i) !== 10) fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
+    if (marker === "" || s.charCodeAt(i) !== 10) {
+      // HCL's scanner does not read `<<` then as the start of a heredoc at all
+      if (this.native) fail("Invalid expression", INVALID_EXPRESSION, this.a);
+      fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
+    }
     const bodyStart = i + 1;
     let line = bodyStart;
     while (line < this.limit) {

@@ -266,8 +266,9 @@ class BodyReader {
   attribute(name: string, start: number, nameEnd: number): NativeAttribute {
     const r = this.expressions.read(this.pos + 1);
     if (!r.ok) {
-      const at = r.problem.offset;
-      stop(r.problem.summary, r.problem.detail, at, this.problemEnd(r.problem));
+      const p = r.problem;
+      const detail = p.mention === undefined ? p.detail : p.mention.detail(this.rangeText(p.mention));
+      stop(p.summary, detail, p.offset, this.problemEnd(p));
     }
     let exprStart = this.pos + 1;
     while (isInlineSpace(this.text.charCodeAt(exprStart))) exprStart++;
@@ -468,7 +469,8 @@ class BodyReader {
         i = eol < 0 ? text.length : text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
       } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
         const close = text.indexOf("*/", i + 2);
-        if (close < 0) stop("Unterminated comment", "There is no closing marker for this comment.", i, i + 2);
+        // Terraform: an unclosed comment is no comment, and no argument or block either
+        if (close < 0) stop("Argument or block definition required", REQUIRED, i, i + 1);
         i = close + 2;
       } else break;
     }
@@ -504,6 +506,7 @@ class BodyReader {
       return i;
     }
     if (c === 13 && text.charCodeAt(at + 1) === 10) return at + 2;
+    if (text.startsWith("...", at)) return at + 3;
     return at + (c >= 0xd800 && c < 0xdc00 ? 2 : 1);
   }
 
