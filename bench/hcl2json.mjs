@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { parseTemplate } from "../dist/language/expr/expressions.js";
+import { parseTemplate } from "../dist/language/expr/template-parser.js";
 import { preloadTypes, validateHclJsonSync } from "../dist/language/index.js";
 import { generateConfiguration } from "./validate.mjs";
 

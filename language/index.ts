@@ -11,7 +11,7 @@ import { typeKeys } from "../generated/registry.js";
 export type { Diagnostic, DiagnosticSource, Severity } from "./syntax/diagnostics.js";
 export { sourceOf } from "./syntax/diagnostics.js";
 export type { ModuleFile, ModuleResult } from "./load/module.js";
-export type { TypeSource } from "./schema/convert.js";
+export type { TypeSource } from "./schema/convert-state.js";
 export { validateModule, validateModuleSync, typeKeysOf, generatedTypes } from "./load/module.js";
 export { formatHuman, formatJson, formatSarif, summary } from "./format/output.js";
 export { parseJson, JsonDoc } from "./syntax/json-parser.js";

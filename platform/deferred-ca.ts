@@ -7,14 +7,20 @@
 // SCHEMAFORM_EXTRA_CA_CERTS (the launcher line of scripts/bundle-provider.mjs). The platform
 // HTTP client is the only https client in the plugin: for an https endpoint it trusts that file
 // here, on top of Node's root certificates, which is what Node would have done.
-import { readFileSync } from "node:fs";
+//
+// Node reads the file once per process; a resident provider server's worker (provider/transport/
+// resident-worker.ts) serves Terraform runs for many minutes, across a CA rotation. So the file
+// is looked at again (one stat) for each client: a changed file (its inode, size, modification or
+// change time) is read again, and a removed one trusts nothing more than Node's roots.
+import { readFileSync, statSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { rootCertificates } from "node:tls";
 
 /** Set by the provider executable's launcher to the NODE_EXTRA_CA_CERTS it took out of Node's start-up. */
 export const DEFERRED_CA_ENV = "SCHEMAFORM_EXTRA_CA_CERTS";
 
-const agents = new Map<string, Agent | null>();
+/** The agent for the file as it was last read, by the file's path. */
+const agents = new Map<string, { version: string; agent: Agent | null }>();
 
 /**
  * A fetch that trusts Node's root certificates plus the deferred file, or undefined when no
@@ -24,17 +30,29 @@ const agents = new Map<string, Agent | null>();
 export function deferredCaFetch(env: NodeJS.ProcessEnv = process.env): typeof fetch | undefined {
   const file = env[DEFERRED_CA_ENV];
   if (!file) return undefined;
-  let agent = agents.get(file);
-  if (agent === undefined) {
-    agent = null;
-    try {
-      agent = new Agent({ keepAlive: true, ca: [...rootCertificates, readFileSync(file, "utf8")] });
-    } catch (error) {
-      process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    agents.set(file, agent);
+  const version = fileVersion(file);
+  const known = agents.get(file);
+  if (known?.version === version) return known.agent ? fetchWith(known.agent) : undefined;
+  // The old agent is left to its client (a request in flight keeps going); its idle connections
+  // close when the server times them out.
+  let agent: Agent | null = null;
+  try {
+    agent = new Agent({ keepAlive: true, ca: [...rootCertificates, readFileSync(file, "utf8")] });
+  } catch (error) {
+    process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  agents.set(file, { version, agent });
   return agent ? fetchWith(agent) : undefined;
+}
+
+/** What tells a rewritten, replaced or removed file from the one read before. */
+function fileVersion(file: string): string {
+  try {
+    const info = statSync(file, { bigint: true });
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch {
+    return "missing";
+  }
 }
 
 /**

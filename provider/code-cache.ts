@@ -12,7 +12,15 @@
 // unit compiled without an accepted entry writes one later: the bundle's main code right after
 // the handshake (serve.ts), anything else at exit, when it holds every function that process
 // compiled.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+//
+// Cached code runs as our code, so it is taken only from where nobody else could have put it:
+// a directory that is this user's and not writable by group or others (not a symlink), and an
+// entry file that is this user's, not writable by others. V8 itself checks little of an entry
+// (its version, flags and the source's length: code made from another source of the same
+// length is accepted), so each entry starts with the full hash of the source it was made from,
+// and is used only for that source. A cache directory shared with other users (a CI cache) is
+// therefore not used at all; SCHEMAFORM_CACHE_DIR must name a private one.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
@@ -21,7 +29,7 @@ import { Script } from "node:vm";
 export interface CodeUnit {
   /** Names the cache entry: "main", "runtime-tsdb". */
   name: string;
-  /** A hash of `code`, computed when the bundle is built. */
+  /** The SHA-256 of `code` (hex), computed when the bundle is built. */
   hash: string;
   /** The body of a CommonJS module (run with UNIT_PARAMETERS). */
   code: string;
@@ -64,17 +72,15 @@ export function codeCacheDirectory(env: NodeJS.ProcessEnv = process.env, platfor
 
 export function openCodeCache(directory: string | undefined = directoryOrNone()): CodeCache {
   const unsaved = new Map<string, { script: Script; file: string }>();
+  /** The source hash of each unit compiled, by name. */
+  const units = new Map<string, string>();
   let savingAtExit = false;
 
   const cache: CodeCache = {
     compile(unit) {
-      const file = directory && join(directory, `${unit.name}-${unit.hash}-${process.version}-${process.arch}${flagsKey()}.bin`);
-      let cachedData: Buffer | undefined;
-      try {
-        if (file) cachedData = readFileSync(file);
-      } catch {
-        // no entry yet
-      }
+      const file = directory && join(directory, `${unit.name}-${unit.hash.slice(0, 20)}-${process.version}-${process.arch}${flagsKey()}.bin`);
+      const cachedData = file ? readEntry(directory, file, unit.hash) : undefined;
+      units.set(unit.name, unit.hash);
       const script = new Script(`(function (${UNIT_PARAMETERS.join(", ")}) {${unit.code}\n})`, { filename: unit.filename, cachedData });
       if (file && (cachedData === undefined || script.cachedDataRejected)) {
         unsaved.set(unit.name, { script, file });
@@ -89,7 +95,7 @@ export function openCodeCache(directory: string | undefined = directoryOrNone())
       for (const [unit, { script, file }] of unsaved) {
         if (name !== undefined && unit !== name) continue;
         unsaved.delete(unit);
-        write(directory!, file, script);
+        write(directory!, file, script, units.get(unit)!);
       }
     },
   };
@@ -115,12 +121,53 @@ function flagsKey(): string {
   return `-${(hash >>> 0).toString(16).padStart(8, "0")}`;
 }
 
-function write(directory: string, file: string, script: Script): void {
+/** What an entry starts with: the format, and the hash of the source its code was made from. */
+function entryHeader(sourceHash: string): Buffer {
+  return Buffer.from(`schemaform-v8-cache 1 ${sourceHash}\n`, "latin1");
+}
+
+/**
+ * The directory is this user's, a directory (not a symlink) and not writable by group or
+ * others. Where there are no user ids (Windows), the per-user profile's permissions apply.
+ */
+function isPrivateDirectory(directory: string): boolean {
+  const uid = process.getuid?.();
+  try {
+    const info = lstatSync(directory);
+    return info.isDirectory() && (uid === undefined || (info.uid === uid && (info.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
+/** The V8 data of an entry for the source `sourceHash`, or undefined when there is none we may trust. */
+function readEntry(directory: string, file: string, sourceHash: string): Buffer | undefined {
+  if (!isPrivateDirectory(directory)) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const info = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!info.isFile() || (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0))) return undefined;
+    const bytes = readFileSync(fd);
+    const header = entryHeader(sourceHash);
+    return bytes.subarray(0, header.length).equals(header) ? bytes.subarray(header.length) : undefined;
+  } catch {
+    // no entry yet
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function write(directory: string, file: string, script: Script, sourceHash: string): void {
   // Renamed into place: a process starting meanwhile reads a whole entry or none.
   const partial = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
-    writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+    // Not into a directory others could write: they could replace what we write.
+    if (!isPrivateDirectory(directory)) return;
+    writeFileSync(partial, Buffer.concat([entryHeader(sourceHash), script.createCachedData()]), { mode: 0o600 });
     renameSync(partial, file);
     prune(directory);
   } catch {

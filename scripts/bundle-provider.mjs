@@ -209,45 +209,66 @@ async function evaluateStaticResponses(path, code) {
  * The launcher's resident path (the default on Linux, off with SCHEMAFORM_RESIDENT=0;
  * provider/README.md "Resident server", provider/transport/resident.ts), tried before
  * `exec node`, with no Node start:
- * - the server directory: `$XDG_RUNTIME_DIR/schemaform`, else `<$TMPDIR or /tmp>/schemaform-<uid>`
- *   (0700, ours, not a symlink; else no resident path), then one directory per key: a checksum of
+ * - the server directory (the base): `$XDG_RUNTIME_DIR/schemaform`, else
+ *   `<$TMPDIR or /tmp>/schemaform-<uid>`, made 0700; then one directory per key: a checksum of
  *   the environment without go-plugin's per-launch PLUGIN_* variables, the working directory
  *   and the executable's path (the server itself checks all of it exactly, and its executable);
- * - a live server there (its `pid`, its request FIFO `q<pid>`): write "<our pid> <reply FIFO>"
- *   into the request FIFO, read the handshake line from the reply FIFO (2 s at most: a watchdog
- *   closes it), print it, relay what follows to stderr, and exit 0 when the server closes
- *   the FIFO (Shutdown, or our Terraform gone; the server removes the FIFO). SIGINT is
- *   ignored, as the Node plugin does. Forks: cksum, mkfifo, the watchdog (the user id comes
- *   from /proc/$$/status and the environment from `export -p`, builtins: each fork and exec
- *   is about a millisecond of a launch, which Terraform waits for);
+ * - trusted only when ours: a base or key directory, `pid` file or request FIFO that is not this
+ *   user's (or is a symlink) means a one-line warning on stderr and the direct way. Whoever could
+ *   write there could answer our Terraform. The modes (writable by group or others) are
+ *   checked with `find` where Node starts anyway (no live server), and by the server for each
+ *   request (it refuses with a "!<why>" line, which is printed as the warning): each fork is
+ *   about a millisecond of a launch, which Terraform waits for;
+ * - a live server there: its `pid` file names it by pid and start time (field 22 of
+ *   /proc/<pid>/stat, read with `read`), so a process that later took the pid of a dead server
+ *   is not taken for it. Write "<our pid> <reply FIFO>" into its request FIFO, read the
+ *   handshake line from the reply FIFO (2 s at most: then a watchdog writes "timeout" into it),
+ *   print it, relay what follows to stderr, and exit 0 when the server closes the FIFO
+ *   (Shutdown, or our Terraform gone; the server removes the FIFO). SIGINT is ignored, as the
+ *   Node plugin does. A server that did not answer in time is taken for hung: its `pid` file is
+ *   removed (it retires when it sees that) and a new one is started as below. Forks: cksum,
+ *   mkfifo, the watchdog (the user id comes from /proc/$$/status and the environment from
+ *   `export -p`, builtins);
  * - no live server: go on as if there were none, and start one in the background (one at a
  *   time: `starting`, stale after a minute; its output discarded) when an earlier Terraform
  *   command already launched us with this key (`seen` holds the pid of the Terraform that did;
  *   ours is $PPID): a directory used by one command only, as tools and test suites do by the
  *   hundred, never gets a server;
- * - anything else (no answer, a refusal): on to `exec node`, today's path.
+ * - anything else (a refusal): on to `exec node`, today's path.
  */
-const RESIDENT =
-  'if [ "${SCHEMAFORM_RESIDENT-}" != 0 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then ' +
-  'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else while read -r _sf_a _sf_x _sf_u _sf_x; do [ "$_sf_a" = Uid: ] && break; done </proc/$$/status; _sf_b="${TMPDIR:-/tmp}/schemaform-$_sf_u"; fi; [ -d "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null; ' +
-  'if [ -d "$_sf_b" ] && [ ! -L "$_sf_b" ] && [ -O "$_sf_b" ]; then ' +
-  '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { export -p; pwd; echo "$0"; } | LC_ALL=C cksum); ' +
-  '_sf_s="$_sf_b/${_sf_k%% *}-${_sf_k##* }"; ' +
-  'if read -r _sf_p 2>/dev/null <"$_sf_s/pid" && [ -p "$_sf_s/q$_sf_p" ] && kill -0 "$_sf_p" 2>/dev/null; then ' +
-  '_sf_r="$_sf_s/r$$"; if LC_ALL=C mkfifo -m 600 "$_sf_r" 2>/dev/null; then ' +
-  "trap '' INT; " +
+const RESIDENT = [
+  'if [ "${SCHEMAFORM_RESIDENT-}" != 0 ] && [ -n "${PLUGIN_CLIENT_CERT-}" ] && [ -z "${TF_DISABLE_PLUGIN_TLS-}" ] && [ -r /proc/$$/environ ]; then',
+  '_sf_warn() { echo "${0##*/}: not using the resident server: $1; starting the plugin directly" >&2; };',
+  'if [ -n "${XDG_RUNTIME_DIR-}" ]; then _sf_b="$XDG_RUNTIME_DIR/schemaform"; else while read -r _sf_a _sf_x _sf_u _sf_x; do [ "$_sf_a" = Uid: ] && break; done </proc/$$/status; _sf_b="${TMPDIR:-/tmp}/schemaform-$_sf_u"; fi;',
+  '[ -e "$_sf_b" ] || [ -L "$_sf_b" ] || mkdir -m 700 "$_sf_b" 2>/dev/null;',
+  'if [ -L "$_sf_b" ] || { [ -e "$_sf_b" ] && { [ ! -d "$_sf_b" ] || [ ! -O "$_sf_b" ]; }; }; then _sf_warn "$_sf_b is not a directory of this user (did another user make it first?)";',
+  'elif [ -d "$_sf_b" ]; then',
+  '_sf_k=$(unset PLUGIN_CLIENT_CERT PLUGIN_PROTOCOL_VERSIONS PLUGIN_MIN_PORT PLUGIN_MAX_PORT _ SHLVL OLDPWD; { export -p; pwd; echo "$0"; } | LC_ALL=C cksum);',
+  '_sf_s="$_sf_b/${_sf_k%% *}-${_sf_k##* }"; _sf_g=;',
+  'if [ -L "$_sf_s" ] || { [ -e "$_sf_s" ] && { [ ! -d "$_sf_s" ] || [ ! -O "$_sf_s" ]; }; }; then _sf_warn "$_sf_s is not a directory of this user";',
+  'elif ! read -r _sf_p _sf_q 2>/dev/null <"$_sf_s/pid"; then _sf_g=1;',
+  'elif [ ! -O "$_sf_s/pid" ] || { [ -e "$_sf_s/q$_sf_p" ] && [ ! -O "$_sf_s/q$_sf_p" ]; }; then _sf_warn "the pid file or request FIFO in $_sf_s is not this user\'s";',
+  'elif [ -p "$_sf_s/q$_sf_p" ] && read -r _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_x _sf_t _sf_x 2>/dev/null </proc/$_sf_p/stat && [ "$_sf_t" = "$_sf_q" ]; then',
+  '_sf_r="$_sf_s/r$$"; if LC_ALL=C mkfifo -m 600 "$_sf_r" 2>/dev/null; then',
+  "trap '' INT;",
   // The watchdog: killed once the answer is in, and then its sleep goes with it.
-  '{ trap "kill \\$_sf_z 2>/dev/null; exit 0" TERM; sleep 2 & _sf_z=$!; wait $_sf_z; [ -p "$_sf_r" ] && : >"$_sf_r"; } </dev/null >/dev/null 2>&1 & _sf_w=$!; ' +
-  'printf "%s %s\\n" "$$" "$_sf_r" 1<>"$_sf_s/q$_sf_p"; ' +
-  'if command exec 4<"$_sf_r" && IFS= read -r _sf_h <&4 && [ "${_sf_h#1|6|unix|}" != "$_sf_h" ]; then ' +
-  'kill "$_sf_w" 2>/dev/null; printf "%s\\n" "$_sf_h"; ' +
-  'while IFS= read -r _sf_l <&4; do printf "%s\\n" "$_sf_l" >&2; done; exit 0; fi; ' +
-  'kill "$_sf_w" 2>/dev/null; exec 4<&-; rm -f "$_sf_r"; trap - INT; fi; ' +
-  'else mkdir -m 700 "$_sf_s" 2>/dev/null; ' +
-  'if read -r _sf_t 2>/dev/null <"$_sf_s/seen" && [ "$_sf_t" != "$PPID" ]; then ' +
-  'if mkdir "$_sf_s/starting" 2>/dev/null || [ -n "$(find "$_sf_s/starting" -prune -mmin +1 2>/dev/null)" ]; then ' +
-  'node "$0" --schemaform-resident "$_sf_s" </dev/null >/dev/null 2>&1 & fi; ' +
-  'else echo "$PPID" 2>/dev/null >"$_sf_s/seen"; fi; fi; fi; fi; ';
+  '{ trap "kill \\$_sf_z 2>/dev/null; exit 0" TERM; sleep 2 & _sf_z=$!; wait $_sf_z; [ -p "$_sf_r" ] && echo timeout >"$_sf_r"; } </dev/null >/dev/null 2>&1 & _sf_w=$!;',
+  'printf "%s %s\\n" "$$" "$_sf_r" 1<>"$_sf_s/q$_sf_p";',
+  '_sf_h=; if command exec 4<"$_sf_r" && IFS= read -r _sf_h <&4 && [ "${_sf_h#1|6|unix|}" != "$_sf_h" ]; then',
+  'kill "$_sf_w" 2>/dev/null; printf "%s\\n" "$_sf_h";',
+  'while IFS= read -r _sf_l <&4; do printf "%s\\n" "$_sf_l" >&2; done; exit 0; fi;',
+  'kill "$_sf_w" 2>/dev/null; exec 4<&-; rm -f "$_sf_r"; trap - INT;',
+  'case $_sf_h in timeout) if read -r _sf_a _sf_x 2>/dev/null <"$_sf_s/pid" && [ "$_sf_a $_sf_x" = "$_sf_p $_sf_q" ]; then rm -f "$_sf_s/pid"; fi; _sf_g=1;; "!"*) _sf_warn "${_sf_h#!}";; esac;',
+  'fi;',
+  'else _sf_g=1; fi;',
+  'if [ -n "$_sf_g" ]; then',
+  'if [ -n "$(find "$_sf_b" "$_sf_s" -prune \\( -perm -020 -o -perm -002 \\) -print 2>/dev/null)" ]; then _sf_warn "$_sf_b or $_sf_s is writable by group or others";',
+  'else mkdir -m 700 "$_sf_s" 2>/dev/null;',
+  'if read -r _sf_t 2>/dev/null <"$_sf_s/seen" && [ "$_sf_t" != "$PPID" ]; then',
+  'if mkdir "$_sf_s/starting" 2>/dev/null || [ -n "$(find "$_sf_s/starting" -prune -mmin +1 2>/dev/null)" ]; then',
+  'node "$0" --schemaform-resident "$_sf_s" </dev/null >/dev/null 2>&1 & fi;',
+  'else echo "$PPID" 2>/dev/null >"$_sf_s/seen"; fi; fi; fi; fi; fi; ',
+].join(" ");
 
 /**
  * The executable's first two lines, which make it a POSIX sh script as well as JavaScript: sh
@@ -274,11 +295,12 @@ export const LAUNCHER =
   'exec node "$0" "$@"\n';
 
 /**
- * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and a
- * hash of it that names its cache entry (the same sources give the same bytes and names).
+ * A code unit (provider/code-cache.ts) as a JavaScript expression: its code as a string, and its
+ * SHA-256, which names its cache entry and binds the entry to this code (the same sources give
+ * the same bytes and names).
  */
 function unitLiteral(name, code, filenameExpression) {
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 20);
+  const hash = createHash("sha256").update(code).digest("hex");
   return `{ name: ${JSON.stringify(name)}, hash: ${JSON.stringify(hash)}, code: ${JSON.stringify(code)}, filename: ${filenameExpression} }`;
 }
 

@@ -12,7 +12,7 @@ import { parseBoolString, parseTypeExpression } from "../expr/type-expressions.j
 import { checkCount, checkForEach } from "./repetition.js";
 import { undeclaredAlias, providerAddress } from "./provider-references.js";
 import { isName } from "./block-shapes.js";
-import { type Reference } from "../expr/expressions.js";
+import { type Reference } from "../expr/syntax-tree.js";
 
 /** Checks a bare reference string; returns the traversal when valid. */
 function checkRef(ctx: Ctx, node: number, address: string | null, path: string | null, dynamicIndex = false) {

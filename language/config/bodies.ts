@@ -7,7 +7,7 @@ import { scope, judgeRepetition } from "./scope.js";
 import { duplicateArgument, where, unknownName } from "./common-errors.js";
 import { checkAttribute } from "./arguments.js";
 import { walkNestedLabels, forEachInstance } from "./block-shapes.js";
-import { type Reference } from "../expr/expressions.js";
+import { type Reference } from "../expr/syntax-tree.js";
 import { K_OBJECT, K_ARRAY, K_STRING } from "../syntax/json-parser.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
 import { LITERAL_WORDS, checkExpression, checkString } from "./expression-check.js";

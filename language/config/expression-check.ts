@@ -7,7 +7,7 @@ import { where } from "./common-errors.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
 import { type BlockDecl } from "./declarations.js";
 import { evaluationError } from "./known-values.js";
-import { parseTemplate } from "../expr/expressions.js";
+import { parseTemplate } from "../expr/template-parser.js";
 import { scope, REPETITION_WORDING } from "./scope.js";
 import { builtinType } from "../schema/builtin-types.js";
 

@@ -6,7 +6,7 @@
 
 import type { Ctx } from "./context.js";
 import { evaluate, EvaluationError, UNKNOWN, type Known } from "../expr/evaluate.js";
-import type { Expr } from "../expr/expressions.js";
+import type { Expr } from "../expr/syntax-tree.js";
 import { K_FALSE, K_NUMBER, K_OBJECT, K_TRUE, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
 import { declaredLocals } from "./local-names.js";

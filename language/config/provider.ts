@@ -6,12 +6,13 @@ import { K_NUMBER, K_OBJECT } from "../syntax/json-parser.js";
 import { childOf } from "./module-calls.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
 import { providersUsedBy } from "./module-summary.js";
-import { type TypeSource, type ConvertState, resetState, newAccumulator, convertMember } from "../schema/convert.js";
+import { convertMember } from "../schema/convert.js";
 import { duplicateArgument } from "./common-errors.js";
 import { checkAttribute } from "./arguments.js";
 import { isName } from "./block-shapes.js";
 import { checkLooseMember, hasMember } from "./resource.js";
 import { validateCanonical } from "../schema/canonical-issues.js";
+import { type TypeSource, type ConvertState, resetState, newAccumulator } from "../schema/convert-state.js";
 
 const PROVIDER_META = ["alias", "version"];
 

@@ -9,7 +9,7 @@ import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate, keywordOf, parseTraversal, type TraversalStep } from "../expr/templates.js";
 import { builtinType, checkBuiltinArgument, checkBuiltinDynamic, finishBuiltinBody } from "../schema/builtin-types.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
-import { type TypeSource, tableOf, type ConvertState, resetState, type Accumulator, topAccumulator, lookup, convertEntry, convertMember } from "../schema/convert.js";
+import { convertEntry, convertMember } from "../schema/convert.js";
 import { duplicateArgument, where } from "./common-errors.js";
 import { checkAttribute } from "./arguments.js";
 import { checkProviderConfigured } from "./provider-references.js";
@@ -19,6 +19,7 @@ import { LIFECYCLE_RESOURCE, LIFECYCLE_DATA, provisionerSpec, checkProvisionerAr
 import { validateCanonical } from "../schema/canonical-issues.js";
 import { checkExpression, checkString } from "./expression-check.js";
 import { checkDynamicBody } from "./dynamic-blocks.js";
+import { type TypeSource, tableOf, type ConvertState, resetState, type Accumulator, topAccumulator, lookup } from "../schema/convert-state.js";
 
 const RESOURCE_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection", "dynamic", "_"];
 

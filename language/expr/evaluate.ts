@@ -3,7 +3,7 @@
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
-import type { Expr, ValueCheck } from "./expressions.js";
+import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 
 /** A value not known at validate time. */

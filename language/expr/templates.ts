@@ -5,7 +5,9 @@
 // All functions work on the decoded string (JSON escapes already applied), as Terraform does.
 
 import { evaluate, EvaluationError } from "./evaluate.js";
-import { type Expr, isDigit, isIdentPart, isIdentStart, parseTemplate, type Reference, type TraversalStep } from "./expressions.js";
+import { parseTemplate } from "./template-parser.js";
+import type { Expr, Reference, TraversalStep } from "./syntax-tree.js";
+import { isDigit, isIdentPart, isIdentStart } from "./lexer.js";
 
 /** True when the string holds an unescaped `${` or `%{`: an HCL template, i.e. an unknown value. */
 export function hasTemplate(s: string): boolean {
@@ -18,7 +20,7 @@ export function hasTemplate(s: string): boolean {
   return false;
 }
 
-export type { Reference, TraversalStep } from "./expressions.js";
+export type { Reference, TraversalStep } from "./syntax-tree.js";
 
 export interface TemplateProblem {
   summary: string;

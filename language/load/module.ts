@@ -13,7 +13,6 @@ import type { TypeModel } from "../schema/model-types.js";
 import { K_ARRAY, K_NUMBER, K_OBJECT, parseJson, type JsonDoc } from "../syntax/json-parser.js";
 import { checkResource } from "../config/resource.js";
 import { checkProvider } from "../config/provider.js";
-import type { TypeSource } from "../schema/convert.js";
 import { checkModuleLevelRules } from "../config/module-rules.js";
 import { declNode } from "../config/moved-import-removed.js";
 import { checkCycles, DependencyGraph } from "../config/dependency-graph.js";
@@ -28,6 +27,7 @@ import { loadLocalCalls } from "./local-modules.js";
 import { checkRoot, checkDeclaredBodies } from "../config/root.js";
 import { judgeRepetition } from "../config/scope.js";
 import { where } from "../config/common-errors.js";
+import { type TypeSource } from "../schema/convert-state.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */

@@ -4,8 +4,9 @@
 import { joinPath, quote, type Ctx } from "../config/context.js";
 import { type Issue, type TypeModel } from "./model-types.js";
 import { addressOf } from "../config/declarations.js";
-import { type ConvertState, type TypeSource, describeInside } from "./convert.js";
+import { describeInside } from "./convert.js";
 import { presentNull, locate, locateMissing, insideTemplate, closingBraceIfAbsent, attributeHolding } from "./locate.js";
+import { type ConvertState, type TypeSource } from "./convert-state.js";
 
 function formatIssuePath(path: (string | number)[]): string {
   let out: string | null = null;

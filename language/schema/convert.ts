@@ -4,207 +4,22 @@
 // literal strings are converted to numbers and bools as go-cty does, and every problem found on
 // the way is reported at its node.
 import { joinPath, quote, type Ctx } from "../config/context.js";
-import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
+import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type NestedBlockModel } from "./model-types.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "../config/known-values.js";
-import { fastReference } from "./cross-references.js";
+import { fastReference, fastVariableReference } from "./cross-references.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
-import { addressOf, type BlockDecl } from "../config/declarations.js";
+import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
 import { forEachInstance, blockElementError, blockShapeError, forEachLabel } from "../config/block-shapes.js";
 import { checkLooseBody } from "../config/bodies.js";
 import { checkDynamicBody } from "../config/dynamic-blocks.js";
 import { checkString } from "../config/expression-check.js";
-
-/** Where models and validators of our types come from (schema/body.ts in production). */
-export interface TypeSource {
-  /** The loaded model of a type key such as "resource.tsdb_service", or undefined when not ours. */
-  model(key: string): TypeModel | undefined;
-  /** Full validation with messages (validateBody). */
-  validate(key: string, body: Record<string, unknown>): Issue[];
-  /** Optional fast check: true when the body is valid (then validate() is not called unless needed). */
-  check?(key: string, body: Record<string, unknown>): boolean;
-}
+import { type ConvertState, type Accumulator, lookup, tableOf, addReported, type Entry, markSeen, firstKey, newAccumulator, reportAt, hasOwn } from "./convert-state.js";
 
 const NO_NAMES: readonly string[] = [];
-
-interface Entry {
-  name: string;
-  /** char code of the first letter: most candidates of one length differ there */
-  first: number;
-  /** position in its table: a bit in an accumulator's "seen" mask */
-  index: number;
-  attr: AttributeModel | null;
-  block: NestedBlockModel | null;
-}
-
-type BodyClass = new () => Record<string, unknown>;
-
-/** What converting bodies of one block type needs, made once per type. */
-interface Table {
-  /** entries by name length */
-  byLength: (Entry[] | undefined)[];
-  /**
-   * The constructor of the type's canonical bodies: V8 sizes the objects a constructor makes to
-   * the properties they end up with, so a body of eleven arguments is built in place instead of
-   * growing its property storage on the way (measured: validate 5-7% faster than with `{}`).
-   */
-  Body: BodyClass;
-}
-
-const tables = new WeakMap<BlockModel, Table>();
-
-// blocks come in runs of one type, with nested blocks in between: two entries in front of the WeakMap
-let lastBlock: BlockModel | null = null;
-
-let lastTable: Table | null = null;
-
-let previousBlock: BlockModel | null = null;
-
-let previousTable: Table | null = null;
-
-export function tableOf(block: BlockModel): Table {
-  if (block === lastBlock) return lastTable!;
-  let table: Table | undefined;
-  if (block === previousBlock) table = previousTable!;
-  else {
-    table = tables.get(block);
-    if (table === undefined) {
-      table = { byLength: [], Body: class {} as unknown as BodyClass };
-      const byLength = table.byLength;
-      let index = 0;
-      const add = (e: Entry) => (byLength[e.name.length] ??= []).push(e);
-      for (const name of Object.keys(block.attributes)) add({ name, first: name.charCodeAt(0), index: index++, attr: block.attributes[name]!, block: null });
-      for (const name of Object.keys(block.blocks)) add({ name, first: name.charCodeAt(0), index: index++, attr: null, block: block.blocks[name]! });
-      tables.set(block, table);
-    }
-  }
-  previousBlock = lastBlock;
-  previousTable = lastTable;
-  lastBlock = block;
-  lastTable = table;
-  return table;
-}
-
-export function lookup(doc: JsonDoc, k: number, table: Table): Entry | undefined {
-  if (doc.kinds[k] === K_STRING) {
-    const from = doc.starts[k]! + 1;
-    const candidates = table.byLength[doc.ends[k]! - from - 1];
-    if (candidates === undefined) return undefined;
-    const text = doc.text;
-    const first = text.charCodeAt(from);
-    for (let i = 0; i < candidates.length; i++) {
-      const e = candidates[i]!;
-      if (e.first === first && text.startsWith(e.name, from)) return e;
-    }
-    return undefined;
-  }
-  const name = doc.str(k);
-  return table.byLength[name.length]?.find((e) => e.name === name);
-}
-
-export interface ConvertState {
-  decl: BlockDecl;
-  /** paths (formatted) already reported here: validateBody issues at or under them are dropped */
-  reported: string[] | null;
-  /** paths of nested blocks generated by dynamic blocks: their item counts cannot be checked */
-  dynamicBlocks: string[] | null;
-  deprecated: boolean;
-  /**
-   * The attribute whose value is being converted (not a nested block: blocks are not values):
-   * Terraform reports any problem inside a value at the value's start, naming this attribute.
-   */
-  attr: AttributeModel | null;
-  attrPath: string;
-  attrValue: number;
-}
-
-export interface Accumulator {
-  /** the body object (and a "_" escape body) the members come from */
-  body: number;
-  escape: number;
-  /** attributes set so far, by Entry.index (two 32-bit masks, then a list) */
-  seenLo: number;
-  seenHi: number;
-  seenMore: number[] | null;
-}
-
-/** The accumulator of a block's top level, reused from one block to the next (they never nest). */
-const sharedTop: Accumulator = { body: 0, escape: -1, seenLo: 0, seenHi: 0, seenMore: null };
-
-export function topAccumulator(body: number): Accumulator {
-  sharedTop.body = body;
-  sharedTop.escape = -1;
-  sharedTop.seenLo = 0;
-  sharedTop.seenHi = 0;
-  sharedTop.seenMore = null;
-  return sharedTop;
-}
-
-export function newAccumulator(body: number): Accumulator {
-  return { body, escape: -1, seenLo: 0, seenHi: 0, seenMore: null };
-}
-
-const hasOwnProperty = Object.prototype.hasOwnProperty;
-
-function hasOwn(o: object, k: string): boolean {
-  return hasOwnProperty.call(o, k);
-}
-
-/** The conversion state, reused from one block to the next (conversions never nest). */
-export function resetState(ctx: Ctx, decl: BlockDecl): ConvertState {
-  let st = ctx.convertState as ConvertState | null;
-  if (st === null) {
-    st = { decl, reported: null, dynamicBlocks: null, deprecated: false, attr: null, attrPath: "", attrValue: 0 };
-    ctx.convertState = st;
-    return st;
-  }
-  st.decl = decl;
-  st.reported = null;
-  st.dynamicBlocks = null;
-  st.deprecated = false;
-  return st;
-}
-
-function addReported(st: ConvertState, path: string): void {
-  (st.reported ??= []).push(path);
-}
-
-function reportAt(ctx: Ctx, st: ConvertState, severity: "error", code: string, message: string, node: number, path: string | null): void {
-  if (path !== null) addReported(st, path);
-  ctx.error(code, message, node, addressOf(st.decl), path);
-}
-
-/** The first property named `name` in the bodies of an accumulator (for "already set at"). */
-function firstKey(ctx: Ctx, acc: Accumulator, name: string): number {
-  const doc = ctx.doc;
-  for (const body of acc.escape >= 0 ? [acc.body, acc.escape] : [acc.body]) {
-    for (const m of doc.members(body)) if (doc.str(m) === name) return m;
-  }
-  return acc.body;
-}
-
-/** Marks an entry as set; true when it already was (a duplicate). */
-function markSeen(acc: Accumulator, index: number): boolean {
-  if (index < 32) {
-    const bit = 1 << index;
-    if (acc.seenLo & bit) return true;
-    acc.seenLo |= bit;
-    return false;
-  }
-  if (index < 64) {
-    const bit = 1 << (index - 32);
-    if (acc.seenHi & bit) return true;
-    acc.seenHi |= bit;
-    return false;
-  }
-  const more = (acc.seenMore ??= []);
-  if (more.includes(index)) return true;
-  more.push(index);
-  return false;
-}
 
 export function convertMember(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>, acc: Accumulator, escaped = false, extraNames: readonly string[] = NO_NAMES): void {
   const doc = ctx.doc;
@@ -457,6 +272,7 @@ function numberText(doc: JsonDoc, node: number): string {
 /** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
+  if (fastVariableReference(ctx, node, s)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   // a template Terraform evaluates at validate time (local values of literals, operators,
   // functions): the value rules see its value. A lone reference to anything but a local value is

@@ -6,18 +6,24 @@
 // its command line does, together with the TF_CLI_ARGS variables Terraform adds to it and the
 // plugin inherits. Looked up once per Terraform process, and only when a plan would fail. A
 // resident provider server (transport/resident.ts) serves several Terraforms: it names the
-// Terraform of each connection.
+// Terraform of each connection. It lives for many Terraform runs, during which pids are reused,
+// so the answer is kept per process, named by its pid and its start time (a later process with
+// the same pid has another start time and is asked again).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { startTime } from "../proc-stat.js";
 
-const cached = new Map<number, boolean>();
+const cached = new Map<string, boolean>();
 
 /** `terraform`: the process id of the Terraform to ask about (default: our parent). */
 export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
-  let destroying = cached.get(terraform);
+  // Without /proc (macOS) there is no start time; there, only a plugin started directly asks,
+  // and only about its own parent, which no other process can take the place of while it runs.
+  const key = `${terraform} ${startTime(terraform) ?? ""}`;
+  let destroying = cached.get(key);
   if (destroying === undefined) {
     destroying = isDestroyCommand(processArguments(terraform), env);
-    cached.set(terraform, destroying);
+    cached.set(key, destroying);
   }
   return destroying;
 }

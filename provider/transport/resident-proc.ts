@@ -2,6 +2,9 @@
 // need: their log, and what /proc says about a launcher. Nothing a launcher says is taken on
 // trust but its pid; its environment, working directory and parent are read here.
 import { appendFileSync, readFileSync } from "node:fs";
+import { startTime } from "../proc-stat.js";
+
+export { parentOf, startTime } from "../proc-stat.js";
 
 /**
  * The server's own messages (connections, refusals, a crash), one line each with its pid, in
@@ -18,15 +21,14 @@ export function note(message: string): void {
   }
 }
 
-/** The parent of a live process, or undefined once it is gone (or a zombie). */
-export function parentOf(pid: number): number | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return state === "Z" ? undefined : Number(ppid);
-  } catch {
-    return undefined;
-  }
+/**
+ * A process as the launcher names a server: "<pid> <start time>", which is what `pid` files hold
+ * (the launcher reads field 22 of /proc/<pid>/stat with the shell's `read`, so a server's
+ * command name must hold no space: it is `node`). Undefined once the process is gone.
+ */
+export function processIdentity(pid: number): string | undefined {
+  const start = startTime(pid);
+  return start === undefined ? undefined : `${pid} ${start}`;
 }
 
 export function processEnvironment(pid: number): Map<string, string> {

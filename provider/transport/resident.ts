@@ -24,14 +24,18 @@
 //
 // Linux only (the launcher checks for /proc): a launcher's environment, working directory and
 // parent are read from /proc, so nothing the launcher says is taken on trust but its pid.
+// What the launcher trusts in turn (only directories and files of this user that nobody else can
+// write, a server named by pid and start time) is in LAUNCHER's comment; how many servers a user
+// keeps, in resident-admission.ts.
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { isMainThread, Worker } from "node:worker_threads";
 import { MAX_SOCKET_PATH } from "./listen.js";
 import { RESIDENT_FLAG } from "./resident-flag.js";
-import { note, parentOf, processEnvironment } from "./resident-proc.js";
+import { admit, BUSY_MARKER, KEY_NAME, liveServer } from "./resident-admission.js";
+import { note, parentOf, processEnvironment, processIdentity } from "./resident-proc.js";
 import { serveConnections, SOCKET_NAME_MAX, type ConnectionJob, type FromWorker, type ToWorker } from "./resident-worker.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, type ServeOptions } from "./serve.js";
 
@@ -68,26 +72,53 @@ function sameEnvironment(a: Map<string, string>, b: Map<string, string>): boolea
   return true;
 }
 
-/** Only a private directory of ours: anyone who could write there could answer our launchers. */
+/**
+ * Why a directory is not a private one of ours (undefined when it is): anyone who could write
+ * there could answer our launchers.
+ */
+function notPrivate(path: string): string | undefined {
+  try {
+    const info = lstatSync(path);
+    if (!info.isDirectory()) return `${path} is not a directory`;
+    if (info.uid !== process.getuid?.()) return `${path} belongs to another user`;
+    if ((info.mode & 0o022) !== 0) return `${path} is writable by group or others`;
+    return undefined;
+  } catch (error) {
+    return `${path} cannot be read (${(error as NodeJS.ErrnoException).code})`;
+  }
+}
+
 function assertPrivateDirectory(path: string): void {
-  const info = lstatSync(path);
-  const uid = process.getuid?.();
-  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o077) !== 0) {
-    throw new Error(`${path} is not a private directory of this user`);
+  const why = notPrivate(path);
+  if (why) throw new Error(why);
+}
+
+/** A directory's identity: a path may come to name another directory (moved away, recreated). */
+function directoryIdentity(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * Tells a launcher no: its reply FIFO is opened and closed without a word, so its read ends
- * and it starts Node the direct way.
+ * Tells a launcher no: its reply FIFO is opened and closed, so its read ends and it starts Node
+ * the direct way. With a `warning` (a line starting with "!"), the launcher also prints it on
+ * its stderr: for what the user should fix (a directory others can write).
  */
-function refuseReply(replyPath: string): void {
+function refuseReply(replyPath: string, warning?: string): void {
+  let fd: number | undefined;
   try {
-    const fd = openSync(replyPath, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-    closeSync(fd);
+    fd = openSync(replyPath, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    writeSync(fd, warning ? `!${warning.replace(/\n/g, " ")}\n` : "-\n");
   } catch {
     // the launcher has gone (it removes its FIFO)
   }
+  // Held open a moment: a FIFO that nobody holds open loses what was written to it, and the
+  // launcher may not have opened its end yet.
+  if (fd !== undefined) setTimeout(() => closeSync(fd), 1000).unref();
 }
 
 /** A worker thread and what it is doing. */
@@ -111,14 +142,25 @@ export async function serveResident(options: ServeOptions, directory: string): P
   // work through StopProvider; nothing else is ours to print to.
   process.on("SIGINT", () => {});
   process.on("SIGHUP", () => {});
-  // However this process ends, the next launcher may start another server at once.
-  process.once("exit", () => rmSync(join(directory, "starting"), { recursive: true, force: true }));
-  assertPrivateDirectory(dirname(directory));
+  // However this process ends, the next launcher may start another server at once (unless
+  // this one was not admitted: then not for a minute, see below).
+  let keepStarting = false;
+  // Before the pid is published: another server's admission may send it at once.
+  let onLeaveRequest = () => {};
+  process.on("SIGUSR2", () => onLeaveRequest());
+  process.once("exit", () => keepStarting || rmSync(join(directory, "starting"), { recursive: true, force: true }));
+  const base = dirname(directory);
+  assertPrivateDirectory(base);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   assertPrivateDirectory(directory);
   for (const key of Object.keys(process.env)) if (key.startsWith("PLUGIN_")) delete process.env[key];
   const ownEnvironment = comparable(new Map(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)));
+  // The working directory as a directory, not a path: a checkout moved away and recreated at the
+  // same path is another directory (with a relative SCHEMAFORM_DATA_DIR, another platform).
   const ownDirectory = realpathSync(process.cwd());
+  const ownCwd = directoryIdentity("/proc/self/cwd");
+  const ownIdentity = processIdentity(process.pid);
+  if (!ownCwd || !ownIdentity) throw new Error("this process's working directory or start time cannot be read from /proc");
 
   const requests = join(directory, `q${process.pid}`);
   const pidFile = join(directory, "pid");
@@ -128,7 +170,8 @@ export async function serveResident(options: ServeOptions, directory: string): P
     rmSync(requests, { force: true });
     for (const slot of slots) if (slot.socketPath) rmSync(slot.socketPath, { force: true });
     try {
-      if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
+      rmSync(join(directory, BUSY_MARKER), { force: true });
+      if (readFileSync(pidFile, "utf8").trim() === ownIdentity) rmSync(pidFile, { force: true });
       // The key's directory goes with its last server (rmdir fails while anything is left).
       rmdirSync(directory);
     } catch {
@@ -141,9 +184,24 @@ export async function serveResident(options: ServeOptions, directory: string): P
   execFileSync("mkfifo", ["-m", "600", requests]);
   // Read and write: the FIFO never reaches end-of-file when a launcher closes its end.
   const input = new Socket({ fd: openSync(requests, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
-  // Published last, atomically: a launcher that reads the pid finds the FIFO ready.
-  writeFileSync(`${pidFile}.${process.pid}`, `${process.pid}\n`, { mode: 0o600 });
-  renameSync(`${pidFile}.${process.pid}`, pidFile);
+  // Published last, atomically: a launcher that reads the pid (and checks the start time, so a
+  // process that later takes the pid of a dead server is not taken for it) finds the FIFO ready.
+  // Only when admitted: the user's servers are capped (resident-admission.ts).
+  const admitted = admit(base, directory, () => {
+    writeFileSync(`${pidFile}.${process.pid}`, `${ownIdentity}\n`, { mode: 0o600 });
+    renameSync(`${pidFile}.${process.pid}`, pidFile);
+  });
+  if (!admitted) {
+    // `starting` stays (its launchers start no server for a minute) and they go the direct way.
+    note("not started: the user's resident servers are all busy");
+    keepStarting = true;
+    try {
+      utimesSync(join(directory, "starting"), new Date(), new Date());
+    } catch {
+      // started by hand, without a mark
+    }
+    process.exit(0);
+  }
   rmSync(join(directory, "starting"), { recursive: true, force: true });
   removeLeftovers(directory);
   removeAbandonedKeys(dirname(directory));
@@ -160,7 +218,7 @@ export async function serveResident(options: ServeOptions, directory: string): P
     // the direct way.
     rmSync(requests, { force: true });
     try {
-      if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
+      if (readFileSync(pidFile, "utf8").trim() === ownIdentity) rmSync(pidFile, { force: true });
     } catch {
       // replaced meanwhile
     }
@@ -171,20 +229,46 @@ export async function serveResident(options: ServeOptions, directory: string): P
     void Promise.all(exited).then(() => process.exit(0));
   };
   let idleTimer: NodeJS.Timeout | undefined;
+  let wasBusy = false;
   const armIdleExit = () => {
     clearTimeout(idleTimer);
-    idleTimer = busy() === 0 ? setTimeout(leave, IDLE_EXIT_MS) : undefined;
+    const isBusy = busy() > 0;
+    idleTimer = isBusy ? undefined : setTimeout(leave, IDLE_EXIT_MS);
+    // For the cap (resident-admission.ts): a busy server is not asked to leave, and the idle
+    // one used least recently (its pid file's modification time) is asked first.
+    if (isBusy === wasBusy) return;
+    wasBusy = isBusy;
+    try {
+      if (isBusy) writeFileSync(join(directory, BUSY_MARKER), "");
+      else rmSync(join(directory, BUSY_MARKER), { force: true });
+      utimesSync(pidFile, new Date(), new Date());
+    } catch {
+      // asked to leave meanwhile (its pid file removed)
+    }
   };
-  // Superseded (another server published its pid: two launchers started one each) or stale
-  // (the executable was reinstalled or changed): no new connections; gone once idle.
+  // Superseded (another server published its pid: two launchers started one each; or asked to
+  // leave for the cap, or by a launcher that waited in vain: pid file removed), stale (the
+  // executable was reinstalled or changed), its working directory no longer at its path (moved
+  // away or removed), or its directories no longer private: no new connections; gone once idle.
   const executable = executableIdentity();
   let retiring = false;
   const stillCurrent = () => {
     try {
-      return readFileSync(pidFile, "utf8").trim() === String(process.pid) && executableIdentity() === executable && existsSync(ownDirectory);
+      return (
+        readFileSync(pidFile, "utf8").trim() === ownIdentity &&
+        executableIdentity() === executable &&
+        directoryIdentity(ownDirectory) === ownCwd &&
+        notPrivate(base) === undefined &&
+        notPrivate(directory) === undefined
+      );
     } catch {
       return false;
     }
+  };
+  // Asked to leave for the cap (resident-admission.ts), which has removed our pid file.
+  onLeaveRequest = () => {
+    retiring = true;
+    if (busy() === 0) leave();
   };
   setInterval(() => {
     if (!stillCurrent()) retiring = true;
@@ -278,20 +362,25 @@ export async function serveResident(options: ServeOptions, directory: string): P
   const accept = (launcher: number, replyPath: string) => {
     // A FIFO the launcher made in our directory for this request, and nothing else.
     if (dirname(replyPath) !== directory || !/^r\d+$/.test(replyPath.slice(directory.length + 1))) return;
-    const refused = (why: string) => {
+    const refused = (why: string, warning?: string) => {
       note(`refused launcher ${launcher}: ${why}`);
-      refuseReply(replyPath);
+      refuseReply(replyPath, warning);
+      // Retiring and idle: gone now, so that the launcher after this one starts a new server.
+      if (retiring && busy() === 0) leave();
     };
     if (!retiring && !stillCurrent()) retiring = true;
     try {
       if (statSync(`/proc/${launcher}`).uid !== process.getuid?.()) return note(`refused launcher ${launcher}: a launcher of another user`);
       const info = lstatSync(replyPath);
       if (!info.isFIFO() || info.uid !== process.getuid?.()) return note(`refused launcher ${launcher}: its reply is not a FIFO of ours`);
-      if (retiring || leaving) return refused("this server is superseded, its executable changed, or it is leaving");
+      const exposed = notPrivate(base) ?? notPrivate(directory);
+      if (exposed) return refused(exposed, exposed);
+      if (retiring || leaving) return refused("this server is superseded, its executable changed, its working directory moved, or it is leaving");
       const terraform = parentOf(launcher);
       if (terraform === undefined) return refused("the launcher is gone");
       const env = processEnvironment(launcher);
-      if (!sameEnvironment(comparable(env), ownEnvironment) || realpathSync(readlinkSync(`/proc/${launcher}/cwd`)) !== ownDirectory) {
+      // The same directory, not merely the same path (the path may name a new directory now).
+      if (!sameEnvironment(comparable(env), ownEnvironment) || directoryIdentity(`/proc/${launcher}/cwd`) !== ownCwd) {
         return refused("the launcher's environment or working directory differs");
       }
       const clientCert = env.get("PLUGIN_CLIENT_CERT");
@@ -345,18 +434,12 @@ function removeLeftovers(directory: string): void {
 function removeAbandonedKeys(base: string): void {
   const minuteAgo = Date.now() - 60_000;
   for (const name of readdirSync(base)) {
-    if (!/^\d+-\d+$/.test(name)) continue;
+    if (!KEY_NAME.test(name)) continue;
     const key = join(base, name);
     try {
       if (statSync(key).mtimeMs > minuteAgo) continue;
       if (existsSync(join(key, "starting")) && statSync(join(key, "starting")).mtimeMs > minuteAgo) continue;
-      let pid = 0;
-      try {
-        pid = Number(readFileSync(join(key, "pid"), "utf8"));
-      } catch {
-        // no server published there
-      }
-      if (pid > 0 && parentOf(pid) !== undefined) continue;
+      if (liveServer(key)) continue;
       rmSync(key, { recursive: true, force: true });
     } catch {
       // gone meanwhile, or not ours to judge

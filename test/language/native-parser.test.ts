@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attribute, block, renderHcl, type BodyItem, type HclValue } from "../../generator/hcl-native.js";
 import { evaluate, UNKNOWN } from "../../language/expr/evaluate.js";
-import { parseTemplate, type Expr } from "../../language/expr/expressions.js";
+import type { Expr } from "../../language/expr/syntax-tree.js";
+import { parseTemplate } from "../../language/expr/template-parser.js";
 import { literalJson } from "../../language/syntax/native/literals.js";
 import { parseNative, type NativeAttribute, type NativeBlock, type NativeBody, type NativeParseResult, type Range } from "../../language/syntax/native/parser.js";
 

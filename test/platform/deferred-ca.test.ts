@@ -33,8 +33,10 @@ describe("an https platform endpoint signed by a private CA", () => {
   let endpoint: string;
   const previous = process.env[DEFERRED_CA_ENV];
 
+  let pki: Awaited<ReturnType<typeof privatePki>>;
+
   beforeAll(async () => {
-    const pki = await privatePki();
+    pki = await privatePki();
     writeFileSync(caFile, pki.caPem);
     harness = await startServerHarness();
     proxy = await tlsProxy(pki, harness.server.url);
@@ -77,6 +79,27 @@ describe("an https platform endpoint signed by a private CA", () => {
       expect((await rejection(() => quiet.restoreChannels.list("tls-project"))).code).toBe("timeout");
     } finally {
       silent.close();
+    }
+  });
+
+  it("reads the file again when it changes: a rotated CA is trusted by the next client, a removed one by none", async () => {
+    const rotated = await privatePki();
+    const second = await tlsProxy(rotated, harness.server.url);
+    const rotatedEndpoint = `https://127.0.0.1:${(second.address() as AddressInfo).port}`;
+    const clientOf = (url: string) => createHttpClient({ endpoint: url, credentials: { accessKey: harness.accessKey, secretKey: harness.secretKey } });
+    try {
+      process.env[DEFERRED_CA_ENV] = caFile;
+      expect(await clientOf(endpoint).restoreChannels.list("tls-project")).toEqual([]);
+      // The CA rotates: the same file now holds the new CA, whose server is the second proxy.
+      writeFileSync(caFile, rotated.caPem);
+      expect(await clientOf(rotatedEndpoint).restoreChannels.list("tls-project")).toEqual([]);
+      expect((await rejection(() => clientOf(endpoint).restoreChannels.list("tls-project"))).message).toMatch(/cannot reach the platform/);
+      // Removed: nothing beyond Node's own roots is trusted.
+      rmSync(caFile);
+      expect((await rejection(() => clientOf(rotatedEndpoint).restoreChannels.list("tls-project"))).message).toMatch(/cannot reach the platform/);
+    } finally {
+      await new Promise((resolve) => second.close(resolve));
+      writeFileSync(caFile, pki.caPem);
     }
   });
 

@@ -1,7 +1,13 @@
 // Which Terraform commands count as a destroy (plan-time check failures are then warnings, so
 // that a destroy is never blocked): read from Terraform's command line and TF_CLI_ARGS.
-import { describe, expect, test } from "vitest";
-import { isDestroyCommand } from "../../provider/framework/terraform-command.js";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { isDestroyCommand, terraformIsDestroying } from "../../provider/framework/terraform-command.js";
+import { spawnWithPid } from "../support/reused-pid.js";
+import { until } from "../support/until.js";
 
 const tf = (line: string, env: NodeJS.ProcessEnv = {}) => isDestroyCommand(line.split(" "), env);
 
@@ -27,5 +33,35 @@ describe("a destroy is recognised from Terraform's command line", () => {
     expect(tf("terraform plan", { TF_CLI_ARGS_plan: "-destroy -input=false" })).toBe(true);
     expect(tf("terraform apply", { TF_CLI_ARGS: "-destroy" })).toBe(true);
     expect(tf("terraform apply", { TF_CLI_ARGS_plan: "-destroy" })).toBe(false);
+  });
+});
+
+describe.runIf(process.platform === "linux")("a destroy is remembered per Terraform process, not per pid", () => {
+  const work = mkdtempSync(join(tmpdir(), "schemaform-terraform-command-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** A process whose command line is `terraform -f <command>` (tail follows a file of that name). */
+  const terraformLike = (command: string, pid?: number) => {
+    writeFileSync(join(work, command), "");
+    const args = ["-c", `exec -a terraform tail -f ${command}`];
+    return pid === undefined ? spawn("bash", args, { cwd: work, stdio: "ignore" }) : spawnWithPid(pid, "bash", args, { cwd: work, stdio: "ignore" });
+  };
+  const commandLine = (pid: number) => until(`process ${pid} to exec`, 5000, () => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("terraform\0"));
+
+  test("a plan whose pid a destroying Terraform had is no destroy", async () => {
+    const destroying = terraformLike("destroy") as ChildProcess;
+    const pid = destroying.pid!;
+    await commandLine(pid);
+    expect(terraformIsDestroying({}, pid)).toBe(true);
+    destroying.kill("SIGKILL");
+    await new Promise((resolve) => destroying.once("exit", resolve));
+
+    const planning = await terraformLike("plan", pid);
+    try {
+      await commandLine(pid);
+      expect(terraformIsDestroying({}, pid)).toBe(false);
+    } finally {
+      planning.kill("SIGKILL");
+    }
   });
 });

@@ -3,7 +3,7 @@
 // schema conversion). Numbers keep the text they were written with: cty numbers are
 // arbitrary-precision, and a double would round `1.0000000000000000001` to a whole number.
 
-import type { Expr } from "../../expr/expressions.js";
+import type { Expr } from "../../expr/syntax-tree.js";
 
 /**
  * The JSON text of `e` when it is a literal (string, number, bool, null, a template of literal

@@ -1,6 +1,6 @@
 // HCL native syntax (`.tf`, `.tftest.hcl`): the body structure (attributes and blocks, one-line
 // blocks, comments, newlines as separators) with positions, and each attribute's expression read by
-// the project's one expression grammar (expr/expressions.ts parseNativeExpression), so that an
+// the project's one expression grammar (expr/template-parser.ts NativeExpressionReader), so that an
 // expression of a `.tf` file is the same `Expr` tree, with the same references, as one inside a
 // `.tf.json` string.
 //
@@ -13,7 +13,9 @@
 // attribute set twice is reported and reading goes on. Blocks are read with an explicit stack, so
 // nesting depth costs no call stack.
 
-import { type Expr, escapeAt, NativeExpressionReader, type Reference, type SyntaxProblem, isIdentPart, isIdentStart, isDigit } from "../../expr/expressions.js";
+import type { Expr, Reference, SyntaxProblem } from "../../expr/syntax-tree.js";
+import { escapeAt, isDigit, isIdentPart, isIdentStart } from "../../expr/lexer.js";
+import { NativeExpressionReader } from "../../expr/template-parser.js";
 import { LineMap } from "../positions.js";
 
 export interface Range {

@@ -1,0 +1,410 @@
+// HCL's templates (literal text, interpolations, directives, quoted strings, heredocs) over a
+// string, on top of the expression grammar (expression-parser.ts): the first syntax error with
+// Terraform's words, the references, and a small syntax tree (syntax-tree.ts) that evaluate.ts
+// evaluates when every input is known at validate time. A JSON string is read decoded (JSON
+// escapes applied), as Terraform does, and a native file's expression in place; offsets are into
+// the text read.
+
+import { suggest } from "../syntax/suggest.js";
+import { ExpressionParser, NO_PROBLEMS, NO_REFS, UNKNOWN } from "./expression-parser.js";
+import { EXTRA_AFTER_INTERPOLATION, Fail, fail, failMentioning, INVALID_EXPRESSION, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
+import type { Expr, ParseResult, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
+
+/** Parses the template `s` (a JSON string's decoded value). */
+export function parseTemplate(s: string): ParseResult {
+  const p = new Parser(s);
+  try {
+    const expr = p.template(0, s.length, "file");
+    return { ok: true, expr, refs: p.refs, only: p.only };
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, problem: e.problem };
+    throw e;
+  }
+}
+
+/** A bare expression of a native file, read from `from` to where it ends. */
+export type NativeExpressionResult =
+  | {
+      ok: true;
+      expr: Expr;
+      refs: Reference[];
+      /** the offset just after the expression's last token */
+      end: number;
+      /** calls to unknown functions or with wrong argument counts: evaluation errors, not syntax */
+      callProblems: SyntaxProblem[];
+    }
+  | { ok: false; problem: SyntaxProblem };
+
+/**
+ * Parses the expression of a native (`.tf`) attribute starting at `from` in `text`: it ends at a
+ * newline outside brackets, as HCL's does, or where the next token cannot continue it (a `}`
+ * closing a one-line block, a comment). Offsets are into `text`.
+ */
+export function parseNativeExpression(text: string, from: number): NativeExpressionResult {
+  return new NativeExpressionReader(text).read(from);
+}
+
+/** Reads the expressions of one native file, one parser for all of them (a file has thousands). */
+export class NativeExpressionReader {
+  private readonly p: Parser;
+
+  constructor(text: string) {
+    this.p = new Parser(text);
+    this.p.native = true;
+    this.p.limit = text.length;
+  }
+
+  /** The expression starting at `from` (see parseNativeExpression). */
+  read(from: number): NativeExpressionResult {
+    const p = this.p;
+    p.refs = NO_REFS;
+    p.callProblems = NO_PROBLEMS;
+    p.nlEnds = true;
+    p.braces = 0;
+    p.depth = 0;
+    p.scope.length = 0;
+    p.pendingRef = null;
+    p.directiveChecks = null;
+    p.flush = false;
+    try {
+      p.seek(from);
+      if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
+      const expr = p.expression();
+      return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
+    } catch (e) {
+      if (e instanceof Fail) return { ok: false, problem: e.problem };
+      throw e;
+    }
+  }
+}
+
+type TemplateEnd = "file" | "quote" | "heredoc";
+
+const TEMPLATE_KEYWORDS = ["if", "else", "endif", "for", "endfor"];
+
+/** An `%{if}` or `%{for}` whose end has not come: its keyword, its range, its names, whether it had an else. */
+interface OpenDirective {
+  word: string;
+  at: number;
+  end: number;
+  names: number;
+  hadElse: boolean;
+}
+
+class Parser extends ExpressionParser {
+  // -------------------------------------------------------------------------------------------
+  // Templates
+
+  /** A template over s[from, to): literal text, interpolations and directives. */
+  template(from: number, to: number, end: TemplateEnd): Expr {
+    const s = this.s;
+    let parts: Expr[] = [];
+    // the open directives (allocated at the first: most templates have none)
+    let open: OpenDirective[] | null = null;
+    // the checks of this template's own directives (allocated at the first one)
+    const outerChecks = this.directiveChecks;
+    this.directiveChecks = null;
+    let literal = "";
+    let known = true;
+    let interpolations = 0;
+    // a `<<-` heredoc's line starts in literal text: [part index, offset in that part's text]
+    const lineStarts: number[] | null = end === "heredoc" && this.flush ? [] : null;
+    let atLineStart = true;
+    let indentShared = Infinity;
+    this.flush = false;
+    let i = from;
+    while (i < to) {
+      const c = s.charCodeAt(i);
+      if (c !== 36 && c !== 37 && c !== 92) {
+        // a run of plain text
+        let j = i + 1;
+        while (j < to) {
+          const d = s.charCodeAt(j);
+          if (d === 36 || d === 37 || d === 92) break;
+          j++;
+        }
+        if (lineStarts !== null) {
+          if (atLineStart) lineStarts.push(parts.length, literal.length);
+          for (let k = s.indexOf("\n", i); k >= 0 && k < j - 1; k = s.indexOf("\n", k + 1)) lineStarts.push(parts.length, literal.length + k + 1 - i);
+          atLineStart = s.charCodeAt(j - 1) === 10;
+        }
+        literal += s.slice(i, j);
+        i = j;
+        continue;
+      }
+      if (lineStarts !== null) {
+        // a line starting with a sequence or an escape has no indentation to share
+        if (atLineStart) indentShared = 0;
+        atLineStart = false;
+      }
+      if (c === 36 && s.charCodeAt(i + 1) === 36 && s.charCodeAt(i + 2) === 123) {
+        literal += "${";
+        i += 3;
+        continue;
+      }
+      if (c === 37 && s.charCodeAt(i + 1) === 37 && s.charCodeAt(i + 2) === 123) {
+        literal += "%{";
+        i += 3;
+        continue;
+      }
+      if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123) {
+        if (literal !== "") parts.push({ t: "lit", v: literal });
+        literal = "";
+        const at = i;
+        let j = i + 2;
+        if (s.charCodeAt(j) === 126) {
+          j++; // "~" strip marker: trims the text around it, which this parser does not model
+          known = false;
+        }
+        if (c === 36) {
+          const saved = this.limit;
+          const savedBraces = this.braces;
+          const savedNl = this.nlEnds;
+          this.limit = to;
+          this.braces = 0;
+          this.nlEnds = false;
+          this.seek(j);
+          if (this.k === T.EOF) fail("Missing expression", `Expected the start of an expression, but found the end of the ${endName(end)}.`, j);
+          const expr = this.expression();
+          if ((this.k as T) === T.EOF) this.unclosed(at, end);
+          if (this.k !== T.Close) fail("Extra characters after interpolation expression", EXTRA_AFTER_INTERPOLATION, this.a);
+          parts.push(expr);
+          interpolations++;
+          if (from === 0 && at === 0 && end === "file" && this.b === to) this.only = [j, this.a];
+          if (s.charCodeAt(this.a) === 126) known = false;
+          i = this.b;
+          this.limit = saved;
+          this.braces = savedBraces;
+          this.nlEnds = savedNl;
+        } else {
+          known = false;
+          i = this.directive(at, j, to, end, (open ??= []));
+        }
+        continue;
+      }
+      if (end === "quote" && c === 92) {
+        // HCL points at the backslash; a JSON string's column is the selector's
+        const [text, next] = quotedEscape(s, i, to, this.native ? i : i + 1);
+        literal += text;
+        i = next;
+        continue;
+      }
+      literal += s[i];
+      i++;
+    }
+    if (open !== null && open.length > 0) {
+      const top = open[open.length - 1]!;
+      failMentioning("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to, to + 1, {
+        start: top.at,
+        end: top.end,
+        detail: (where) => `The ${top.word} directive at ${where} is missing its corresponding end${top.word} directive.`,
+      });
+    }
+    if (lineStarts !== null && known) {
+      if (literal !== "") parts.push({ t: "lit", v: literal });
+      literal = "";
+      stripSharedIndent(parts, lineStarts, indentShared);
+    }
+    const checks = this.directiveChecks as ValueCheck[] | null;
+    this.directiveChecks = outerChecks;
+    if (!known) return checks !== null ? { t: "unknown", checks } : UNKNOWN;
+    if (literal !== "") parts.push({ t: "lit", v: literal });
+    // a template that is one interpolation and nothing else has the value of its expression, not a string
+    if (parts.length === 1 && interpolations === 1) return parts[0]!;
+    // a string or heredoc without sequences is a string literal (one node, not three)
+    if (interpolations === 0 && end !== "file") return parts.length === 0 ? { t: "lit", v: "" } : parts[0]!;
+    // (a list grown by push keeps room for 17 parts)
+    if (this.native && parts.length > 0) parts = parts.slice();
+    return { t: "tpl", parts };
+  }
+
+  /** One `%{ … }` directive starting at `at`, its keyword at `j`; returns the offset after it. */
+  directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[]): number {
+    const saved = this.limit;
+    const savedBraces = this.braces;
+    const savedNl = this.nlEnds;
+    this.limit = to;
+    this.braces = 0;
+    this.nlEnds = false;
+    this.seek(j);
+    if (this.k !== T.Ident) {
+      if (this.k === T.EOF) this.unclosed(at, end);
+      fail("Invalid template directive", 'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.', this.a);
+    }
+    const word = this.s.slice(this.a, this.b);
+    const wordAt = this.a;
+    this.next();
+    switch (word) {
+      case "if":
+        (this.directiveChecks ??= []).push({ kind: "if-directive", e: this.expression() });
+        this.closeMarker("if", at, end);
+        open.push({ word, at, end: this.b, names: 0, hadElse: false });
+        break;
+      case "for": {
+        if (this.k !== T.Ident) fail("Invalid 'for' directive", "For directive requires variable name after 'for'.", this.a);
+        const names = [this.s.slice(this.a, this.b)];
+        this.next();
+        if (this.isPunct(",")) {
+          this.next();
+          if (this.k !== T.Ident) fail("Invalid 'for' directive", "For directive requires value variable name after comma.", this.a);
+          names.push(this.s.slice(this.a, this.b));
+          this.next();
+        }
+        if (!this.isWord("in")) fail("Invalid 'for' directive", "For directive requires 'in' keyword after names.", this.a);
+        this.next();
+        (this.directiveChecks ??= []).push({ kind: "iterable", e: this.expression() });
+        this.closeMarker("for", at, end);
+        // the names are the directive's own up to its endfor
+        this.scope.push(...names);
+        open.push({ word, at, end: this.b, names: names.length, hadElse: false });
+        break;
+      }
+      case "else":
+      case "endif":
+      case "endfor": {
+        this.closeMarker(word, at, end);
+        const top = open[open.length - 1];
+        const wanted = word === "endfor" ? "for" : "if";
+        if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at, this.b);
+        if (word === "else" && top.word === "for") fail("Unexpected else directive", "An else clause is not expected for a for directive.", at, this.b);
+        if (word === "else" && top.hadElse) {
+          failMentioning("Unexpected else directive", "Already in the else clause for the if started earlier in this template.", at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Already in the else clause for the if started at ${where}.`,
+          });
+        }
+        if (word === "else") top.hadElse = true;
+        if (top.word !== wanted) {
+          failMentioning(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Expecting an end${top.word} directive for the ${top.word} started at ${where}.`,
+          });
+        }
+        if (word !== "else") this.scope.length -= open.pop()!.names;
+        break;
+      }
+      default: {
+        const near = suggest(word, TEMPLATE_KEYWORDS);
+        fail("Invalid template control keyword", `"${word}" is not a valid template control keyword.${near === undefined ? "" : ` Did you mean "${near}"?`}`, wordAt);
+      }
+    }
+    const next = this.b;
+    this.limit = saved;
+    this.braces = savedBraces;
+    this.nlEnds = savedNl;
+    return next;
+  }
+
+  closeMarker(word: string, at: number, end: TemplateEnd): void {
+    if (this.k === T.EOF) this.unclosed(at, end);
+    if (this.k !== T.Close) fail(`Extra characters in ${word} marker`, "Expected a closing brace to end the sequence, but found extra characters.", this.a);
+  }
+
+  unclosed(at: number, end: TemplateEnd): never {
+    fail(
+      "Unclosed template interpolation sequence",
+      `There is no closing brace for this interpolation sequence before the end of the ${endName(end)}. This might be caused by incorrect nesting inside the given expression.`,
+      at,
+    );
+  }
+
+  /** A quoted string inside an expression: a template of its own, up to its closing quote. */
+  quoted(): Expr {
+    const s = this.s;
+    const from = this.b;
+    const end = quoteEnd(s, from, this.limit);
+    if (end < 0) {
+      const split = this.native && end < -1 ? -2 - end : -1;
+      if (split >= 0) {
+        fail(
+          "Invalid multi-line string",
+          'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+          split,
+        );
+      }
+      fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    }
+    const limit = this.limit;
+    const braces = this.braces;
+    const value = this.template(from, end, "quote");
+    this.limit = limit;
+    this.braces = braces;
+    this.seek(end + 1);
+    return value;
+  }
+
+  /** `<<EOT` … `EOT` (or `<<-EOT`): a template over the lines between. */
+  heredoc(): Expr {
+    const s = this.s;
+    let i = this.b;
+    const flush = s.charCodeAt(i) === 45;
+    if (flush) i++;
+    const nameStart = i;
+    while (i < this.limit && isIdentPart(s.charCodeAt(i))) i++;
+    const marker = s.slice(nameStart, i);
+    // the marker's line ends with LF or CRLF (a file, or a JSON string, with Windows line ends)
+    if (s.charCodeAt(i) === 13 && s.charCodeAt(i + 1) === 10) i++;
+    if (marker === "" || s.charCodeAt(i) !== 10) {
+      // HCL's scanner does not read `<<` then as the start of a heredoc at all
+      if (this.native) fail("Invalid expression", INVALID_EXPRESSION, this.a);
+      fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
+    }
+    const bodyStart = i + 1;
+    let line = bodyStart;
+    while (line < this.limit) {
+      let eol = s.indexOf("\n", line);
+      if (eol < 0 || eol > this.limit) eol = this.limit;
+      if (s.slice(line, eol).trim() === marker) {
+        const limit = this.limit;
+        const braces = this.braces;
+        const savedNl = this.nlEnds;
+        const savedFlush = this.flush;
+        this.flush = flush;
+        const value = this.template(bodyStart, line, "heredoc");
+        this.flush = savedFlush;
+        this.limit = limit;
+        this.braces = braces;
+        this.nlEnds = savedNl;
+        // the token after the heredoc is on the line after its marker
+        this.seek(eol);
+        this.last = eol > line && s.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
+        return value;
+      }
+      line = eol + 1;
+    }
+    // HCL reads to the end of the file looking for the marker, and says so there
+    fail("Unterminated template string", "No closing marker was found for the string.", this.native ? this.limit : this.a);
+  }
+}
+
+/**
+ * `<<-` heredocs: the lines starting in literal text (`lineStarts`, pairs of part index and
+ * offset) lose the indentation all of them share, as HCL strips it; a line of spaces alone does
+ * not count, and keeps its spaces. `shared` is already 0 when a line starts with a sequence.
+ */
+function stripSharedIndent(parts: Expr[], lineStarts: number[], shared: number): void {
+  const indents: number[] = [];
+  for (let n = 0; n < lineStarts.length; n += 2) {
+    const text = (parts[lineStarts[n]!] as { v: string }).v;
+    let k = lineStarts[n + 1]!;
+    while (k < text.length && text.charCodeAt(k) !== 10 && /\s/.test(text[k]!)) k++;
+    const blank = text.charCodeAt(k) === 10;
+    indents.push(blank ? -1 : k - lineStarts[n + 1]!);
+    if (!blank) shared = Math.min(shared, k - lineStarts[n + 1]!);
+  }
+  if (shared === 0 || shared === Infinity) return;
+  // from the last line start back, so that earlier offsets stay valid
+  for (let n = lineStarts.length - 2; n >= 0; n -= 2) {
+    if (indents[n / 2]! < 0) continue;
+    const part = parts[lineStarts[n]!] as { t: "lit"; v: string };
+    const at = lineStarts[n + 1]!;
+    part.v = part.v.slice(0, at) + part.v.slice(at + shared);
+  }
+}
+
+
+function endName(end: TemplateEnd): string {
+  return end === "quote" ? "quoted template" : end === "heredoc" ? "heredoc" : "file";
+}
