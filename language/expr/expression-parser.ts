@@ -356,14 +356,23 @@ export abstract class ExpressionParser extends Lexer {
       let key: Expr;
       if (this.k === T.Ident) {
         // a bare name is the key itself, not a reference
+        const keyStart = this.a;
         const name = this.s.slice(this.a, this.b);
         this.next();
-        key = this.isPunct("=") || this.isPunct(":") ? { t: "lit", v: name } : this.postfix({ t: "var", name });
+        if (this.native && this.nl) fail("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.nlAt);
+        if (this.isPunct("=") || this.isPunct(":")) key = { t: "lit", v: name };
+        else if (this.native) {
+          // any other key is an expression (`a % b`, `local.k`), as HCL reads it
+          this.seek(keyStart);
+          key = this.expression();
+        } else key = this.postfix({ t: "var", name });
       } else key = this.expression();
       if (!this.isPunct("=") && !this.isPunct(":")) fail("Missing key/value separator", 'Expected an equals sign ("=") to mark the beginning of the attribute value.', this.a);
       this.next();
       keys.push(key);
       values.push(this.expression());
+      // native: a newline ends the attribute, and a comma after it starts nothing
+      if (this.native && this.nl) continue;
       if (this.isPunct(",")) {
         this.next();
         continue;
