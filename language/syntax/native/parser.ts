@@ -245,7 +245,7 @@ class BodyReader {
         this.endOfBlock();
         continue;
       }
-      if (!isIdentStart(c)) stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
+      if (!isIdentStart(c)) this.notAnItem(at);
       const nameEnd = this.identEnd(at);
       const name = text.slice(at, nameEnd);
       this.pos = nameEnd;
@@ -326,6 +326,9 @@ class BodyReader {
       this.skipSpace(false);
     }
     if (text.charCodeAt(this.pos) !== 123) {
+      if (labels.length > 0 && text.charCodeAt(this.pos) === 61) {
+        stop("Invalid block definition", 'The equals sign "=" indicates an argument definition, and must not be used when defining a block.', this.pos, this.pos + 1);
+      }
       // `name value`, `name` alone on its line: Terraform hints at the missing equals sign
       stop("Argument or block definition required", REQUIRED_EQUALS, start, typeEnd);
     }
@@ -350,20 +353,22 @@ class BodyReader {
     }
     const at = this.pos;
     const c = text.charCodeAt(at);
-    if (!isIdentStart(c)) stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
+    if (!isIdentStart(c)) this.notAnItem(at);
     const nameEnd = this.identEnd(at);
     this.pos = nameEnd;
     this.skipSpace(false);
-    if (text.charCodeAt(this.pos) !== 61 || text.charCodeAt(this.pos + 1) === 61) {
-      const name = text.slice(at, nameEnd);
-      let end = this.pos;
-      while (end < text.length && text.charCodeAt(end) !== 123 && text.charCodeAt(end) !== 10) end++;
-      stop(
-        "Argument definition required",
-        `A single-line block definition can contain only a single argument. If you meant to define argument "${name}", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.`,
-        at,
-        text.charCodeAt(end) === 123 ? end + 1 : nameEnd,
-      );
+    const next = text.charCodeAt(this.pos);
+    if (next !== 61 || text.charCodeAt(this.pos + 1) === 61) {
+      // a nested block (a brace or a label next): Terraform's range ends after that token's first character
+      if (next === 123 || next === 34 || isIdentStart(next)) {
+        stop(
+          "Argument definition required",
+          `A single-line block definition can contain only a single argument. If you meant to define argument "${text.slice(at, nameEnd)}", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.`,
+          at,
+          this.pos + 1,
+        );
+      }
+      stop("Argument or block definition required", REQUIRED_EQUALS, at, nameEnd);
     }
     const attr = this.attribute(text.slice(at, nameEnd), at, nameEnd);
     block.body.items = [attr];
@@ -390,6 +395,21 @@ class BodyReader {
     this.closeBlock(block, close);
     this.endOfBlock();
     return false;
+  }
+
+  /** A body item that does not start with a name: a quoted name before "=" is named as such. */
+  notAnItem(at: number): never {
+    const text = this.text;
+    if (text.charCodeAt(at) === 34) {
+      const close = text.indexOf('"', at + 1);
+      const eol = text.indexOf("\n", at);
+      if (close > 0 && (eol < 0 || close < eol)) {
+        let i = close + 1;
+        while (isInlineSpace(text.charCodeAt(i))) i++;
+        if (text.charCodeAt(i) === 61 && text.charCodeAt(i + 1) !== 61) stop("Invalid argument name", "Argument names must not be quoted.", at, at + 1);
+      }
+    }
+    stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
   }
 
   closeBlock(block: Block, brace: number): void {
@@ -422,8 +442,14 @@ class BodyReader {
     }
     out = text.slice(open + 1, i);
     for (;;) {
-      if (i >= text.length || text.charCodeAt(i) === 10 || (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10)) {
-        stop("Unterminated template string", "No closing marker was found for the string.", open, Math.min(i, text.length));
+      if (i >= text.length) stop("Unterminated template string", "No closing marker was found for the string.", open, i);
+      if (text.charCodeAt(i) === 10 || (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10)) {
+        stop(
+          "Invalid multi-line string",
+          'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+          i,
+          this.afterLineBreak(i),
+        );
       }
       const c = text.charCodeAt(i);
       if (c === 34) break;
