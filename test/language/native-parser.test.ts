@@ -194,6 +194,31 @@ describe("native expression values (Terraform's from `terraform console` 1.11.4)
   });
 });
 
+describe("heredocs and escapes as Terraform 1.11.4 reads them (values from `terraform console`)", () => {
+  const text =
+    'locals {\n  a = <<-EOT\n\t\tx\n\t  y\n\n   \n\t\tz\n  EOT\n  b = <<-EOT\n    ${"i"} one\n      two\n    EOT\n  c = <<-EOT\n      one ${"i"}\n    two\n        three\n    EOT\n' +
+    '  d = <<-EOT\n    $${x}\n      y\n    EOT\n  e = "a\\u00e9\\U0001F600"\n  f = <<EOT\r\nx\r\nEOT\n}\n';
+  const r = parse(text);
+  const locals = blocks(r.file.body)[0]!.body;
+  const terraform: Record<string, string> = {
+    // tabs are characters like spaces; a line of spaces alone keeps them
+    a: "x\n y\n\n   \nz\n",
+    // the spaces before a sequence at a line's start count
+    b: "i one\n  two\n",
+    c: "  one i\ntwo\n    three\n",
+    d: "${x}\n  y\n",
+    e: "aé😀",
+    // CRLF line ends stay in the value
+    f: "x\r\n",
+  };
+  for (const [name, expected] of Object.entries(terraform)) {
+    it(`local.${name}`, () => {
+      expect(r.problems).toEqual([]);
+      expect(value(attr(locals, name).expr)).toBe(expected);
+    });
+  }
+});
+
 describe("literal values", () => {
   it("are JSON text with numbers as written", () => {
     const r = parse('a = { "k" = [1.0000000000000000001, -2, true, null, "s"], n = 007 }\nb = x\nc = "${x}"\n');
