@@ -32,11 +32,30 @@ export const enum T {
   Close,
 }
 
+/**
+ * Non-ASCII identifier characters as HCL's scanner reads them (Unicode ID_Start, ID_Continue), by
+ * UTF-16 code unit, looked up once each: 1 start, 2 continue only, 3 neither. The halves of a
+ * surrogate pair pass (a letter outside the BMP is rare, and Terraform takes it).
+ */
+const UNICODE_IDENT = new Uint8Array(65536);
+const ID_START = /^\p{ID_Start}$/u;
+const ID_CONTINUE = /^\p{ID_Continue}$/u;
+
+function unicodeIdent(c: number): number {
+  let kind = UNICODE_IDENT[c]!;
+  if (kind === 0) {
+    const ch = String.fromCharCode(c);
+    kind = (c >= 0xd800 && c <= 0xdfff) || ID_START.test(ch) ? 1 : ID_CONTINUE.test(ch) ? 2 : 3;
+    UNICODE_IDENT[c] = kind;
+  }
+  return kind;
+}
+
 export function isIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && unicodeIdent(c) === 1);
 }
 export function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 45;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57) || c === 45 || (c > 127 && unicodeIdent(c) <= 2);
 }
 export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;

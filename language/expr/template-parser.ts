@@ -125,7 +125,7 @@ class Parser extends ExpressionParser {
         }
         if (lineStarts !== null) {
           if (atLineStart) lineStarts.push(parts.length, literal.length);
-          for (let k = s.indexOf("\n", i); k >= 0 && k < j - 1; k = s.indexOf("\n", k + 1)) lineStarts.push(parts.length, literal.length + k + 1 - i);
+          for (let k = i; k < j - 1; k++) if (s.charCodeAt(k) === 10) lineStarts.push(parts.length, literal.length + k + 1 - i);
           atLineStart = s.charCodeAt(j - 1) === 10;
         }
         literal += s.slice(i, j);

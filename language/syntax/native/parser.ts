@@ -197,6 +197,8 @@ export function parseNative(text: string, filename: string): NativeParseResult {
   const lines = new LineMap(text);
   const root = new Body(0, text.length);
   const reader = new BodyReader(text, filename, lines);
+  // Terraform reads a file that starts with a byte order mark as if it had none
+  if (text.charCodeAt(0) === 0xfeff) reader.pos = 1;
   const problems = reader.problems;
   try {
     reader.read(root);
@@ -409,6 +411,9 @@ class BodyReader {
         if (text.charCodeAt(i) === 61 && text.charCodeAt(i + 1) !== 61) stop("Invalid argument name", "Argument names must not be quoted.", at, at + 1);
       }
     }
+    const c = text.charCodeAt(at);
+    if (c === 39) stop("Invalid character", 'Single quotes are not valid. Use double quotes (") to enclose strings.', at, at + 1);
+    if (!isLanguageCharacter(c)) stop("Invalid character", "This character is not used within the language.", at, this.tokenEnd(at));
     stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
   }
 
@@ -555,6 +560,11 @@ class BodyReader {
     const end = from.line === to.line ? `${to.column}` : `${to.line},${to.column}`;
     return `${this.filename}:${from.line},${from.column}-${end}`;
   }
+}
+
+/** A character some token of the language starts with (punctuation, a quote, a digit, a name). */
+function isLanguageCharacter(c: number): boolean {
+  return isIdentStart(c) || isDigit(c) || (c < 128 && '"+-*/%<>!?:=.,()[]{}&|$#~'.includes(String.fromCharCode(c)));
 }
 
 function isInlineSpace(c: number): boolean {
