@@ -11,7 +11,8 @@
 // running `terraform validate` on the same text: test/language/native-parser.test.ts). Reading stops
 // at the first problem that leaves the structure unknown (HCL recovers and may report more); an
 // attribute set twice is reported and reading goes on. Blocks are read with an explicit stack, so
-// nesting depth costs no call stack.
+// nesting depth costs no call stack. Every list in the result (items, labels, refs,
+// callProblems) may be a shared, frozen empty list: read them, never add to them.
 
 import type { Expr, Reference, SyntaxProblem } from "../../expr/syntax-tree.js";
 import { escapeAt, isDigit, isIdentPart, isIdentStart } from "../../expr/lexer.js";
