@@ -1,25 +1,13 @@
-// Evaluation of a parsed template (expressions.ts) over the values known at validate time. Local
-// values come from the caller (values.ts reads them from the module; without a module every
+// Evaluation of a parsed template (template-parser.ts) over the values known at validate time. Local
+// values come from the caller (config/known-values.ts reads them from the module; without a module every
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
+export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known } from "./known.js";
 import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
-
-/** A value not known at validate time. */
-export const UNKNOWN: unique symbol = Symbol("unknown");
-
-/** A value; inside a tuple or object, an element may be unknown while the others are known, as in cty. */
-export type Value = string | number | boolean | null | Known[] | { [key: string]: Known };
-export type Known = Value | typeof UNKNOWN;
-
-/** An error of evaluation, as Terraform words it. */
-export class EvaluationError {
-  constructor(
-    readonly summary: string,
-    readonly detail: string,
-  ) {}
-}
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
+import { cidrhost, cidrsubnet } from "./network-functions.js";
 
 /**
  * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
@@ -27,10 +15,6 @@ export class EvaluationError {
  * literal (the child's validation rules see it).
  */
 export type Locals = ((root: string, name: string) => Known) | null;
-
-function fail(summary: string, detail: string): never {
-  throw new EvaluationError(summary, detail);
-}
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
 export function evaluate(e: Expr, locals: Locals): Known {
@@ -72,8 +56,22 @@ export function evaluate(e: Expr, locals: Locals): Known {
       if (b === UNKNOWN) fail("Invalid operand", "Unsuitable value for unary operand: a bool is required.");
       return !b;
     }
-    case "bin":
-      return binary(e.op, evaluate(e.l, locals), evaluate(e.r, locals));
+    case "bin": {
+      // operators of one precedence are a left-deep chain ("1 + 1 + … + 1", as long as the text
+      // is): walked down its left side in a loop, so its length costs no call stack
+      const chain: Expr[] = [];
+      let left: Expr = e;
+      while (left.t === "bin") {
+        chain.push(left);
+        left = left.l;
+      }
+      let value = evaluate(left, locals);
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const link = chain[i] as Extract<Expr, { t: "bin" }>;
+        value = binary(link.op, value, evaluate(link.r, locals));
+      }
+      return value;
+    }
     case "cond": {
       // both results are evaluated (their types must agree), but only the chosen one's errors
       // count; with an unknown condition, neither's (the result is unknown)
@@ -157,21 +155,6 @@ function attempt(args: Expr[], locals: Locals): Known {
       if (!(error instanceof EvaluationError)) throw error;
     }
   }
-  return UNKNOWN;
-}
-
-/** A primitive as a string, as Terraform converts it in a template or to a string attribute. */
-export function asString(v: Known): string | typeof UNKNOWN {
-  if (typeof v === "string") return v;
-  // where JavaScript would write an exponent, Terraform writes every digit: left unknown
-  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  return UNKNOWN;
-}
-
-export function asNumber(v: Known): number | typeof UNKNOWN {
-  if (typeof v === "number") return v;
-  if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(v)) return Number(v);
   return UNKNOWN;
 }
 
@@ -373,11 +356,8 @@ function call(name: string, values: Known[], expand: boolean): Known {
   return UNKNOWN;
 }
 
-function callFailed(name: string, why: string): never {
-  return fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
-}
-const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+
 const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
@@ -530,45 +510,6 @@ function fromJson(v: unknown): Known {
 }
 
 /**
- * cidrsubnet(prefix, newbits, netnum) over IPv4: an invalid prefix, more bits than the address
- * has, or a network number that does not fit are the call's errors; IPv6 is left unknown.
- */
-function cidrsubnet(prefix: string, newbits: Known, netnum: Known): Known {
-  const parsed = ipv4Prefix(prefix);
-  if (parsed === "ipv6") return UNKNOWN;
-  if (parsed === null) callFailed("cidrsubnet", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
-  const extra = asNumber(newbits);
-  const n = asNumber(netnum);
-  if (extra === UNKNOWN || n === UNKNOWN || !Number.isInteger(extra) || !Number.isInteger(n)) return UNKNOWN;
-  const { base, bits } = parsed;
-  if (extra < 0 || n < 0) return UNKNOWN;
-  if (bits + extra > 32) callFailed("cidrsubnet", `insufficient address space to extend prefix of ${bits} by ${extra}`);
-  if (n >= 2 ** extra) callFailed("cidrsubnet", `prefix extension of ${extra} does not accommodate a subnet numbered ${n}`);
-  const size = 2 ** (32 - bits);
-  const network = base - (base % size) + n * 2 ** (32 - bits - extra);
-  return `${[24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join(".")}/${bits + extra}`;
-}
-
-/**
- * cidrhost(prefix, hostnum) for IPv4 prefixes; an invalid prefix, or a host number outside it, is
- * the error Terraform reports (so `can(cidrhost(var.cidr, 0))` is false). IPv6 is left unknown.
- */
-function cidrhost(prefix: string, hostnum: Known): Known {
-  const parsed = ipv4Prefix(prefix);
-  if (parsed === "ipv6") return UNKNOWN;
-  if (parsed === null) fail("Invalid function argument", `Invalid value for "prefix" parameter: invalid CIDR expression: invalid CIDR address: ${prefix}.`);
-  const n = asNumber(hostnum);
-  if (n === UNKNOWN || !Number.isInteger(n)) return UNKNOWN;
-  const { base, bits } = parsed;
-  const size = 2 ** (32 - bits);
-  const host = n < 0 ? size + n : n;
-  if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} bits cannot accommodate a host numbered ${n}.`);
-  const network = base - (base % size);
-  const value = network + host;
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
-}
-
-/**
  * Patterns whose meaning is the same in RE2 (Terraform) and JavaScript: no flags or group syntax
  * `(?…)`, no POSIX classes `[:…:]`, no `\s` (Unicode spaces in JavaScript, ASCII in RE2), no
  * Unicode classes. Others are left unknown.
@@ -592,16 +533,4 @@ function regex(pattern: string, text: string): Known {
   const match = re.exec(text);
   if (match === null) fail("Error in function call", `Call to function "regex" failed: pattern did not match any part of the given string.`);
   return match.length === 1 ? match[0] : UNKNOWN;
-}
-
-/** An IPv4 prefix "a.b.c.d/n" as its address and bits; "ipv6" for an IPv6 one (left unknown); null when invalid. */
-function ipv4Prefix(prefix: string): { base: number; bits: number } | "ipv6" | null {
-  const slash = prefix.indexOf("/");
-  const address = slash < 0 ? prefix : prefix.slice(0, slash);
-  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
-  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return "ipv6";
-  const octets = address.split(".");
-  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
-  if (!valid) return null;
-  return { base: octets.reduce((acc, o) => acc * 256 + Number(o), 0), bits: Number(bitsText) };
 }
