@@ -59,8 +59,7 @@ function settableNames(block: BlockModel, extraNames: readonly string[]): string
 export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base: string | null, out: Record<string, unknown>, acc: Accumulator): void {
   const doc = ctx.doc;
   const name = entry.name;
-  const native = ctx.files[ctx.fileIndex]!.native;
-  if (native !== undefined && native.blockKeys.has(doc.start(k)) !== (entry.block !== null)) {
+  if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null)) {
     // a native file says which it is: `timeouts {…}` is a block, `timeouts = {…}` an argument
     const path = base === null ? name : `${base}.${name}`;
     addReported(st, path);
