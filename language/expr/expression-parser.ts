@@ -123,8 +123,10 @@ export abstract class ExpressionParser extends Lexer {
     switch (this.k) {
       case T.Number: {
         const raw = s.slice(this.a, this.b);
+        const v = Number(raw);
+        if (Number.isNaN(v)) fail("Invalid number literal", "Failed to recognize the value of this number literal.", this.a, this.b);
         this.next();
-        return { t: "lit", v: Number(raw), raw };
+        return { t: "lit", v, raw };
       }
       case T.Ident: {
         const start = this.a;
@@ -359,14 +361,15 @@ export abstract class ExpressionParser extends Lexer {
         const keyStart = this.a;
         const name = this.s.slice(this.a, this.b);
         this.next();
-        if (this.native && this.nl) fail("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.nlAt);
-        if (this.isPunct("=") || this.isPunct(":")) key = { t: "lit", v: name };
+        if ((this.isPunct("=") || this.isPunct(":")) && !(this.native && this.nl)) key = { t: "lit", v: name };
         else if (this.native) {
           // any other key is an expression (`a % b`, `local.k`), as HCL reads it
           this.seek(keyStart);
           key = this.expression();
         } else key = this.postfix({ t: "var", name });
       } else key = this.expression();
+      // native: the key's line ends before its "="
+      if (this.native && this.nl) fail("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.nlAt);
       if (!this.isPunct("=") && !this.isPunct(":")) fail("Missing key/value separator", 'Expected an equals sign ("=") to mark the beginning of the attribute value.', this.a);
       this.next();
       keys.push(key);

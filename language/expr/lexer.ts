@@ -129,21 +129,16 @@ export class Lexer {
       return;
     }
     if (isDigit(c)) {
+      // HCL's scanner takes digits, dots and exponents ("e5", "e-5") as one number token, never
+      // ending in a dot: "1.30.e-309" is one (invalid) number, "1.foo" a number and an attribute
       let j = i + 1;
-      while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-      if (s.charCodeAt(j) === 46 && isDigit(s.charCodeAt(j + 1)) && j + 1 < this.limit) {
-        j += 2;
-        while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-      }
-      const e = s.charCodeAt(j);
-      if (e === 101 || e === 69) {
-        let k = j + 1;
-        const sign = s.charCodeAt(k);
-        if (sign === 43 || sign === 45) k++;
-        if (k < this.limit && isDigit(s.charCodeAt(k))) {
-          j = k + 1;
-          while (j < this.limit && isDigit(s.charCodeAt(j))) j++;
-        }
+      while (j < this.limit) {
+        const d = s.charCodeAt(j);
+        const exponent = d === 101 || d === 69 ? exponentLength(s, j, this.limit) : 0;
+        if (isDigit(d)) j++;
+        else if (exponent > 0) j += exponent;
+        else if (d === 46 && j + 1 < this.limit && (isDigit(s.charCodeAt(j + 1)) || exponentLength(s, j + 1, this.limit) > 0)) j++;
+        else break;
       }
       this.k = T.Number;
       this.b = j;
@@ -205,6 +200,16 @@ export class Lexer {
     return this.k === T.Ident && this.b - this.a === w.length && this.s.startsWith(w, this.a);
   }
 
+}
+
+/** The length of an exponent ("e5", "E+5", "e-5") at `j`, or 0. */
+function exponentLength(s: string, j: number, limit: number): number {
+  const e = s.charCodeAt(j);
+  if (e !== 101 && e !== 69) return 0;
+  let k = j + 1;
+  const sign = s.charCodeAt(k);
+  if (sign === 43 || sign === 45) k++;
+  return k < limit && isDigit(s.charCodeAt(k)) ? k + 1 - j : 0;
 }
 
 /**
