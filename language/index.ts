@@ -83,7 +83,8 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const path of paths) {
     const info = await stat(path);
     if (info.isDirectory()) {
-      const names = (await readdir(path)).filter((n) => TF_JSON.test(n)).sort();
+      // a directory named like a file of the module is not one (Terraform skips directories)
+      const names = (await readdir(path, { withFileTypes: true })).filter((e) => !e.isDirectory() && TF_JSON.test(e.name)).map((e) => e.name).sort();
       for (const n of names) {
         const file = join(path, n);
         add(path, await readModuleFile(file));
@@ -101,7 +102,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const [key, { shown, names }] of named) {
     let siblings: string[] = [];
     try {
-      siblings = (await readdir(shown)).filter((n) => TF_JSON.test(n) && !names.has(n)).sort();
+      siblings = (await readdir(shown, { withFileTypes: true })).filter((e) => !e.isDirectory() && TF_JSON.test(e.name) && !names.has(e.name)).map((e) => e.name).sort();
     } catch {
       siblings = [];
     }

@@ -5,6 +5,7 @@
 
 import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
+import { ipv4Prefix } from "./ipv4.js";
 
 /** A value not known at validate time. */
 export const UNKNOWN: unique symbol = Symbol("unknown");
@@ -57,9 +58,9 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return UNKNOWN;
     case "attr":
       if (e.of.t === "var") return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
-      return attribute(evaluate(e.of, locals), e.name);
+      return chain(e, locals);
     case "index":
-      return index(evaluate(e.of, locals), evaluate(e.key, locals));
+      return chain(e, locals);
     case "un": {
       const x = evaluate(e.x, locals);
       if (x === UNKNOWN) return UNKNOWN;
@@ -73,7 +74,7 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return !b;
     }
     case "bin":
-      return binary(e.op, evaluate(e.l, locals), evaluate(e.r, locals));
+      return chain(e, locals);
     case "cond": {
       // both results are evaluated (their types must agree), but only the chosen one's errors
       // count; with an unknown condition, neither's (the result is unknown)
@@ -108,6 +109,23 @@ export function evaluate(e: Expr, locals: Locals): Known {
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A chain of binary operators, attributes and indexes (`1 + 1 + …`, `local.x.a.a…`, `x[0][0]…`)
+ * parses as a left spine as deep as it is long: walked without recursion, operands left to right,
+ * so a 100,000-term expression cannot exhaust the stack; `local.NAME` is looked up whole.
+ */
+function chain(e: Expr & { t: "bin" | "attr" | "index" }, locals: Locals): Known {
+  const spine: (Expr & { t: "bin" | "attr" | "index" })[] = [];
+  let first: Expr = e;
+  for (; first.t === "bin" || first.t === "index" || (first.t === "attr" && first.of.t !== "var"); first = first.t === "bin" ? first.l : first.of) spine.push(first);
+  let value = evaluate(first, locals);
+  for (let i = spine.length - 1; i >= 0; i--) {
+    const step = spine[i]!;
+    value = step.t === "bin" ? binary(step.op, value, evaluate(step.r, locals)) : step.t === "attr" ? attribute(value, step.name) : index(value, evaluate(step.key, locals));
+  }
+  return value;
 }
 
 /** One part of an unknown expression that validate evaluates anyway (see ValueCheck). */
@@ -592,16 +610,4 @@ function regex(pattern: string, text: string): Known {
   const match = re.exec(text);
   if (match === null) fail("Error in function call", `Call to function "regex" failed: pattern did not match any part of the given string.`);
   return match.length === 1 ? match[0] : UNKNOWN;
-}
-
-/** An IPv4 prefix "a.b.c.d/n" as its address and bits; "ipv6" for an IPv6 one (left unknown); null when invalid. */
-function ipv4Prefix(prefix: string): { base: number; bits: number } | "ipv6" | null {
-  const slash = prefix.indexOf("/");
-  const address = slash < 0 ? prefix : prefix.slice(0, slash);
-  const bitsText = slash < 0 ? "" : prefix.slice(slash + 1);
-  if (address.includes(":") && /^[0-9]{1,3}$/.test(bitsText)) return "ipv6";
-  const octets = address.split(".");
-  const valid = octets.length === 4 && octets.every((o) => /^(0|[1-9][0-9]{0,2})$/.test(o) && Number(o) <= 255) && /^(0|[1-9][0-9]?)$/.test(bitsText) && Number(bitsText) <= 32;
-  if (!valid) return null;
-  return { base: octets.reduce((acc, o) => acc * 256 + Number(o), 0), bits: Number(bitsText) };
 }

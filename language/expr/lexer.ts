@@ -178,17 +178,27 @@ export class Lexer {
 
 }
 
-/** The offset of the quote closing a quoted template that starts at `from`, or -1. */
+/**
+ * The offset of the quote closing a quoted template that starts at `from`, or -1. Quoted strings
+ * nested in its interpolations are followed on a stack of their brace depths, not by recursion.
+ */
 export function quoteEnd(s: string, from: number, limit: number): number {
   let i = from;
   let depth = 0;
+  // the brace depth of each enclosing quoted string, innermost last
+  const outer: number[] = [];
   while (i < limit) {
     const c = s.charCodeAt(i);
     if (c === 92) {
       i += 2;
       continue;
     }
-    if (depth === 0 && c === 34) return i;
+    if (depth === 0 && c === 34) {
+      if (outer.length === 0) return i;
+      depth = outer.pop()!;
+      i++;
+      continue;
+    }
     if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
       depth++;
       i += 2;
@@ -197,9 +207,9 @@ export function quoteEnd(s: string, from: number, limit: number): number {
     if (depth > 0) {
       if (c === 34) {
         // a quoted string nested inside an interpolation
-        const inner = quoteEnd(s, i + 1, limit);
-        if (inner < 0) return -1;
-        i = inner + 1;
+        outer.push(depth);
+        depth = 0;
+        i++;
         continue;
       }
       if (c === 123) depth++;
@@ -229,7 +239,12 @@ export function quotedEscape(s: string, i: number, to: number): [string, number]
     case "U": {
       const n = c === "u" ? 4 : 8;
       const hex = s.slice(i + 2, i + 2 + n);
-      if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) return [String.fromCodePoint(parseInt(hex, 16)), i + 2 + n];
+      if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) {
+        // a surrogate half or a number past U+10FFFF is no character (HCL escapes runes, not UTF-16 units)
+        const code = parseInt(hex, 16);
+        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) fail("Invalid escape sequence", `The sequence ${JSON.stringify(s.slice(i, i + 2 + n))} is not a valid Unicode escape sequence.`, i);
+        return [String.fromCodePoint(code), i + 2 + n];
+      }
       break;
     }
   }

@@ -9,6 +9,9 @@ import type { Expr, ParseResult, Reference, ValueCheck } from "./syntax-tree.js"
 
 const UNKNOWN: Expr = { t: "unknown" };
 
+/** how deeply expressions may nest, as json-parser.ts's MAX_DEPTH for objects and arrays */
+const MAX_EXPRESSION_DEPTH = 2500;
+
 /** binary operators by precedence, loosest first */
 const BINARY_LEVEL = new Map<string, number>([["||", 0], ["&&", 1], ["==", 2], ["!=", 2], ["<", 3], [">", 3], ["<=", 3], [">=", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["%", 5]]);
 
@@ -20,6 +23,9 @@ export function parseTemplate(s: string): ParseResult {
     return { ok: true, expr, refs: p.refs, only: p.only };
   } catch (e) {
     if (e instanceof Fail) return { ok: false, problem: e.problem };
+    // nesting that is heavier per level than the bound allows for (objects, calls and quoted
+    // templates in each other) runs out of stack first: the same answer, not a crash
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return { ok: false, problem: { summary: "Nesting too deep", detail: `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, offset: 0 } };
     throw e;
   }
 }
@@ -37,6 +43,8 @@ class Parser extends Lexer {
   only: [number, number] | null = null;
   /** the checks of the directives of the template being read */
   directiveChecks: ValueCheck[] | null = null;
+  /** how many expressions the one being read is nested in (see deeper) */
+  depth = 0;
 
 
 
@@ -209,14 +217,28 @@ class Parser extends Lexer {
   // Expressions
 
   expression(): Expr {
+    this.deeper();
     const c = this.binary(0);
-    if (!this.isPunct("?")) return c;
+    if (!this.isPunct("?")) {
+      this.depth--;
+      return c;
+    }
     this.next();
     const a = this.expression();
     if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.a);
     this.next();
     const b = this.expression();
+    this.depth--;
     return { t: "cond", c, a, b };
+  }
+
+  /**
+   * One level deeper into nested expressions (parentheses, brackets, conditionals, templates in
+   * strings, unary operators): the parser and evaluate.ts recurse per level, so the nesting is
+   * bounded as the JSON parser bounds objects (Terraform's is not; a run out of stack is no verdict).
+   */
+  deeper(): void {
+    if (++this.depth > MAX_EXPRESSION_DEPTH) fail("Nesting too deep", `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, this.a);
   }
 
   /** Operators of precedence `min` and tighter, left-associative. */
@@ -236,7 +258,10 @@ class Parser extends Lexer {
     if (this.isPunct("!") || this.isPunct("-")) {
       const op = this.p;
       this.next();
-      return { t: "un", op, x: this.unary() };
+      this.deeper();
+      const x = this.unary();
+      this.depth--;
+      return { t: "un", op, x };
     }
     return this.postfix(this.term());
   }
