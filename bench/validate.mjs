@@ -76,12 +76,25 @@ export function generateConfiguration(target, style = "cdktf") {
         [`channel${i}`]: { destination_project: "projects/restore-target", location: "us-central1", description: `channel ${i}`, labels: { team: "data", index: String(i) } },
       },
     };
-    if (style === "cdktf") {
+    if (style === "cdktf" || style === "expressions-heavy") {
       for (const [type, blocks] of Object.entries(r)) {
         for (const [name, body] of Object.entries(blocks)) {
           blocks[name] = { "//": { metadata: { path: `bench/${type}/${name}`, uniqueId: `${type}_${name}` } }, ...body };
         }
       }
+    }
+    if (style === "expressions-heavy") {
+      // CDKTF-shaped, and most values reference another resource or an input variable as one
+      // bare traversal ("${var.ha}", "${tsdb_service.db1.name}"), as a stack with variables writes them
+      const service = r.tsdb_service[`db${i}`];
+      Object.assign(service, { ha_replicas: "${var.ha}", environment_tag: "${var.environment}", connection_pooler_enabled: "${var.pooler}" });
+      r.tsdb_vpcs[`net${i}`].name = "${var.network_name}";
+      r.tsdb_log_exporter[`logs${i}`].cloudmon.role_arn = "${var.role_arn}";
+      r.tsdb_metric_exporter[`metrics${i}`].saasmon.api_key = "${var.api_key}";
+      r.tsdb_connector_src_db[`src${i}`].display_name = `\${tsdb_service.db${i}.name}`;
+      r.tsdb_connector_src_db[`src${i}`].connection_string = "${var.source_url}";
+      r.tsdb_peering_connection[`peer${i}`].peer_account_id = "${var.peer_account}";
+      r.containerbackup_restore_channel[`channel${i}`].destination_project = "${var.project}";
     }
     if (style === "expressions") {
       const service = r.tsdb_service[`db${i}`];
@@ -97,6 +110,11 @@ export function generateConfiguration(target, style = "cdktf") {
   }
   // one object per resource type, as CDKTF and most generators emit it
   if (style === "expressions") root.locals = { env: "prod", cpu: 1000, ha: false };
+  if (style === "expressions-heavy") {
+    root.variable = Object.fromEntries(
+      ["environment", "network_name", "role_arn", "source_url", "peer_account", "project"].map((name) => [name, { type: "string" }]).concat([["ha", { type: "number", default: 1 }], ["pooler", { type: "bool", default: true }], ["api_key", { type: "string", sensitive: true }]]),
+    );
+  }
   for (const part of parts) {
     for (const [type, blocks] of Object.entries(part)) Object.assign((root.resource[type] ??= {}), blocks);
   }
@@ -308,7 +326,7 @@ function measureLarge(style, rounds) {
 async function main() {
   await preloadTypes();
   const results = [];
-  for (const style of ["cdktf", "compact", "minified", "expressions"]) {
+  for (const style of (process.env.BENCH_STYLES ?? "cdktf,compact,minified,expressions,expressions-heavy").split(",")) {
     results.push(await measure("1MB", 1 * MB, 25, style));
     results.push(await measure("10MB", 10 * MB, 25, style));
   }
@@ -317,7 +335,7 @@ async function main() {
   const out = {
     benchmark:
       "schemaform validate vs JSON.parse (same text, same process, alternating rounds): ratioToJsonParse = median validate time / median JSON.parse time; medianOfRoundRatios = median over rounds of that round's validate/JSON.parse; ratioOfFastestRuns = fastest validate / fastest JSON.parse",
-    styles: { cdktf: "as cdktf synth writes it: every resource carries a \"//\" metadata comment", compact: "hand-written: two-space indents, no comments", minified: "no whitespace, no comments", expressions: "as compact, with values through local values and templates (functions, operators) that validate parses and evaluates" },
+    styles: { cdktf: "as cdktf synth writes it: every resource carries a \"//\" metadata comment", compact: "hand-written: two-space indents, no comments", minified: "no whitespace, no comments", expressions: "as compact, with values through local values and templates (functions, operators) that validate parses and evaluates", "expressions-heavy": "as cdktf, with most values one reference to another resource or an input variable (\"${var.ha}\", \"${tsdb_service.db1.name}\")" },
     node: process.version,
     cpu: cpus()[0]?.model ?? "unknown",
     date: new Date().toISOString(),

@@ -56,6 +56,10 @@ export class Lexer {
   limit = 0;
   /** how many "{" of objects and for expressions are open (a "}" then closes one of them) */
   braces = 0;
+  /** where the first newline before the current token is, when `nl` */
+  nlAt = 0;
+  /** the end of the token before the current one */
+  last = 0;
 
   constructor(readonly s: string) {}
 
@@ -69,6 +73,7 @@ export class Lexer {
     const s = this.s;
     let i = this.b;
     let nl = false;
+    this.last = i;
     for (;;) {
       if (i >= this.limit) {
         this.k = T.EOF;
@@ -79,6 +84,7 @@ export class Lexer {
       const c = s.charCodeAt(i);
       if (c === 32 || c === 9 || c === 13) i++;
       else if (c === 10) {
+        if (!nl) this.nlAt = i;
         nl = true;
         i++;
       } else if (c === 35 || (c === 47 && s.charCodeAt(i + 1) === 47)) {
@@ -182,7 +188,7 @@ export class Lexer {
  * The offset of the quote closing a quoted template that starts at `from`, or -1. Quoted strings
  * nested in its interpolations are followed on a stack of their brace depths, not by recursion.
  */
-export function quoteEnd(s: string, from: number, limit: number): number {
+export function quoteEnd(s: string, from: number, limit: number, newlineAt = false): number {
   let i = from;
   let depth = 0;
   // the brace depth of each enclosing quoted string, innermost last
@@ -215,14 +221,18 @@ export function quoteEnd(s: string, from: number, limit: number): number {
       if (c === 123) depth++;
       else if (c === 125) depth--;
     }
-    if (c === 10 && depth === 0) return -1;
+    if (c === 10 && depth === 0) {
+      // a newline ends only the outermost string (newlineAt: where it ends); inside a nested one, nothing
+      if (outer.length > 0) return -1;
+      return newlineAt ? (s.charCodeAt(i - 1) === 13 ? i - 1 : i) : -1;
+    }
     i++;
   }
   return -1;
 }
 
-/** One backslash escape of a quoted template at `i`: its text and the offset after it. */
-export function quotedEscape(s: string, i: number, to: number): [string, number] {
+/** The backslash escape of a quoted string at `i` (`\n`, `\uNNNN`, …): its text and the offset after it, or null. */
+export function escapeAt(s: string, i: number, to = s.length): [string, number] | null {
   const c = s[i + 1];
   switch (c) {
     case "n":
@@ -240,13 +250,19 @@ export function quotedEscape(s: string, i: number, to: number): [string, number]
       const n = c === "u" ? 4 : 8;
       const hex = s.slice(i + 2, i + 2 + n);
       if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) {
-        // a surrogate half or a number past U+10FFFF is no character (HCL escapes runes, not UTF-16 units)
         const code = parseInt(hex, 16);
-        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) fail("Invalid escape sequence", `The sequence ${JSON.stringify(s.slice(i, i + 2 + n))} is not a valid Unicode escape sequence.`, i);
-        return [String.fromCodePoint(code), i + 2 + n];
+        // a surrogate half is no character either (HCL escapes runes, not UTF-16 units)
+        if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) return [String.fromCodePoint(code), i + 2 + n];
       }
       break;
     }
   }
-  fail("Invalid escape sequence", `The symbol "${c ?? ""}" is not a valid escape sequence selector.`, i + 1);
+  return null;
+}
+
+/** One backslash escape of a quoted template at `i`: its text and the offset after it. */
+export function quotedEscape(s: string, i: number, to: number, at: number): [string, number] {
+  const escaped = escapeAt(s, i, to);
+  if (escaped !== null) return escaped;
+  fail("Invalid escape sequence", `The symbol "${s[i + 1] ?? ""}" is not a valid escape sequence selector.`, at);
 }

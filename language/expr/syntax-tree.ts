@@ -2,7 +2,8 @@
 // references an expression makes, and the first syntax problem with Terraform's words.
 
 export type Expr =
-  | { t: "lit"; v: string | number | boolean | null }
+  /** `raw`: a number's source text (cty numbers are arbitrary-precision; a double may round it) */
+  | { t: "lit"; v: string | number | boolean | null; raw?: string }
   | { t: "tpl"; parts: Expr[] }
   | { t: "var"; name: string }
   | { t: "attr"; of: Expr; name: string }

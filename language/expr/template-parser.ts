@@ -1,19 +1,13 @@
-// HCL's template and expression grammar over a string (a JSON string's decoded value): a parser that reports the first
-// syntax error with Terraform's words, checks function calls against Terraform's functions, and
-// builds a small syntax tree (syntax-tree.ts) that evaluate.ts evaluates when every input is known at validate time.
-// It works on the decoded string (JSON escapes applied), as Terraform does; offsets are into it.
+// HCL's templates (literal text, interpolations, directives, quoted strings, heredocs) over a
+// string, on top of the expression grammar (expression-parser.ts): the first syntax error with
+// Terraform's words, the references, and a small syntax tree (syntax-tree.ts) that evaluate.ts
+// evaluates when every input is known at validate time. A JSON string is read decoded (JSON
+// escapes applied), as Terraform does, and a native file's expression in place; offsets are into
+// the text read.
 
-import { checkCall } from "./functions.js";
-import { EXTRA_AFTER_INTERPOLATION, Fail, fail, INVALID_EXPRESSION, isIdentPart, Lexer, quotedEscape, quoteEnd, T } from "./lexer.js";
-import type { Expr, ParseResult, Reference, ValueCheck } from "./syntax-tree.js";
-
-const UNKNOWN: Expr = { t: "unknown" };
-
-/** how deeply expressions may nest, as json-parser.ts's MAX_DEPTH for objects and arrays */
-const MAX_EXPRESSION_DEPTH = 2500;
-
-/** binary operators by precedence, loosest first */
-const BINARY_LEVEL = new Map<string, number>([["||", 0], ["&&", 1], ["==", 2], ["!=", 2], ["<", 3], [">", 3], ["<=", 3], [">=", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["%", 5]]);
+import { ExpressionParser, MAX_EXPRESSION_DEPTH, UNKNOWN } from "./expression-parser.js";
+import { EXTRA_AFTER_INTERPOLATION, Fail, fail, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
+import type { Expr, ParseResult, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
 
 /** Parses the template `s` (a JSON string's decoded value). */
 export function parseTemplate(s: string): ParseResult {
@@ -22,32 +16,57 @@ export function parseTemplate(s: string): ParseResult {
     const expr = p.template(0, s.length, "file");
     return { ok: true, expr, refs: p.refs, only: p.only };
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, problem: e.problem };
-    // nesting that is heavier per level than the bound allows for (objects, calls and quoted
-    // templates in each other) runs out of stack first: the same answer, not a crash
-    if (e instanceof RangeError && /call stack/i.test(e.message)) return { ok: false, problem: { summary: "Nesting too deep", detail: `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, offset: 0 } };
-    throw e;
+    return problemOf(e);
   }
+}
+
+/** A bare expression of a native file, read from `from` to where it ends. */
+export type NativeExpressionResult =
+  | {
+      ok: true;
+      expr: Expr;
+      refs: Reference[];
+      /** the offset just after the expression's last token */
+      end: number;
+      /** calls to unknown functions or with wrong argument counts: evaluation errors, not syntax */
+      callProblems: SyntaxProblem[];
+    }
+  | { ok: false; problem: SyntaxProblem };
+
+/**
+ * Parses the expression of a native (`.tf`) attribute starting at `from` in `text`: it ends at a
+ * newline outside brackets, as HCL's does, or where the next token cannot continue it (a `}`
+ * closing a one-line block, a comment). Offsets are into `text`.
+ */
+export function parseNativeExpression(text: string, from: number): NativeExpressionResult {
+  const p = new Parser(text);
+  p.native = true;
+  p.nlEnds = true;
+  p.limit = text.length;
+  p.callProblems = [];
+  try {
+    p.seek(from);
+    if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
+    const expr = p.expression();
+    return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
+  } catch (e) {
+    return problemOf(e);
+  }
+}
+
+/**
+ * A syntax error's problem. Nesting heavier per level than the bound allows for (objects, calls
+ * and quoted templates in each other) runs out of stack first: the same answer, not a crash.
+ */
+function problemOf(e: unknown): { ok: false; problem: SyntaxProblem } {
+  if (e instanceof Fail) return { ok: false, problem: e.problem };
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return { ok: false, problem: { summary: "Nesting too deep", detail: `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, offset: 0 } };
+  throw e;
 }
 
 type TemplateEnd = "file" | "quote" | "heredoc";
 
-class Parser extends Lexer {
-  /** the references found */
-  readonly refs: Reference[] = [];
-  /** the reference the term just parsed starts, which postfix() extends with its steps */
-  pendingRef: Reference | null = null;
-  /** names a for expression or directive declares, while in their scope */
-  readonly scope: string[] = [];
-  /** set when the whole template is one interpolation: its expression's span */
-  only: [number, number] | null = null;
-  /** the checks of the directives of the template being read */
-  directiveChecks: ValueCheck[] | null = null;
-  /** how many expressions the one being read is nested in (see deeper) */
-  depth = 0;
-
-
-
+class Parser extends ExpressionParser {
   // -------------------------------------------------------------------------------------------
   // Templates
 
@@ -62,6 +81,11 @@ class Parser extends Lexer {
     let literal = "";
     let known = true;
     let interpolations = 0;
+    // a `<<-` heredoc's line starts in literal text: [part index, offset in that part's text]
+    const lineStarts: number[] | null = end === "heredoc" && this.flush ? [] : null;
+    let atLineStart = true;
+    let indentShared = Infinity;
+    this.flush = false;
     let i = from;
     while (i < to) {
       const c = s.charCodeAt(i);
@@ -73,9 +97,19 @@ class Parser extends Lexer {
           if (d === 36 || d === 37 || d === 92) break;
           j++;
         }
+        if (lineStarts !== null) {
+          if (atLineStart) lineStarts.push(parts.length, literal.length);
+          for (let k = s.indexOf("\n", i); k >= 0 && k < j - 1; k = s.indexOf("\n", k + 1)) lineStarts.push(parts.length, literal.length + k + 1 - i);
+          atLineStart = s.charCodeAt(j - 1) === 10;
+        }
         literal += s.slice(i, j);
         i = j;
         continue;
+      }
+      if (lineStarts !== null) {
+        // a line starting with a sequence or an escape has no indentation to share
+        if (atLineStart) indentShared = 0;
+        atLineStart = false;
       }
       if (c === 36 && s.charCodeAt(i + 1) === 36 && s.charCodeAt(i + 2) === 123) {
         literal += "${";
@@ -99,8 +133,10 @@ class Parser extends Lexer {
         if (c === 36) {
           const saved = this.limit;
           const savedBraces = this.braces;
+          const savedNl = this.nlEnds;
           this.limit = to;
           this.braces = 0;
+          this.nlEnds = false;
           this.seek(j);
           if (this.k === T.EOF) fail("Missing expression", `Expected the start of an expression, but found the end of the ${endName(end)}.`, j);
           const expr = this.expression();
@@ -113,6 +149,7 @@ class Parser extends Lexer {
           i = this.b;
           this.limit = saved;
           this.braces = savedBraces;
+          this.nlEnds = savedNl;
         } else {
           known = false;
           i = this.directive(at, j, to, end, open);
@@ -120,7 +157,8 @@ class Parser extends Lexer {
         continue;
       }
       if (end === "quote" && c === 92) {
-        const [text, next] = quotedEscape(s, i, to);
+        // HCL points at the backslash; a JSON string's column is the selector's
+        const [text, next] = quotedEscape(s, i, to, this.native ? i : i + 1);
         literal += text;
         i = next;
         continue;
@@ -131,6 +169,11 @@ class Parser extends Lexer {
     if (open.length > 0) {
       const top = open[open.length - 1]!;
       fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
+    }
+    if (lineStarts !== null && known) {
+      if (literal !== "") parts.push({ t: "lit", v: literal });
+      literal = "";
+      stripSharedIndent(parts, lineStarts, indentShared);
     }
     const checks = this.directiveChecks as ValueCheck[] | null;
     this.directiveChecks = outerChecks;
@@ -145,8 +188,10 @@ class Parser extends Lexer {
   directive(at: number, j: number, to: number, end: TemplateEnd, open: { word: string; at: number; names: number }[]): number {
     const saved = this.limit;
     const savedBraces = this.braces;
+    const savedNl = this.nlEnds;
     this.limit = to;
     this.braces = 0;
+    this.nlEnds = false;
     this.seek(j);
     if (this.k !== T.Ident) {
       if (this.k === T.EOF) this.unclosed(at, end);
@@ -197,6 +242,7 @@ class Parser extends Lexer {
     const next = this.b;
     this.limit = saved;
     this.braces = savedBraces;
+    this.nlEnds = savedNl;
     return next;
   }
 
@@ -213,325 +259,22 @@ class Parser extends Lexer {
     );
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Expressions
-
-  expression(): Expr {
-    this.deeper();
-    const c = this.binary(0);
-    if (!this.isPunct("?")) {
-      this.depth--;
-      return c;
-    }
-    this.next();
-    const a = this.expression();
-    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.a);
-    this.next();
-    const b = this.expression();
-    this.depth--;
-    return { t: "cond", c, a, b };
-  }
-
-  /**
-   * One level deeper into nested expressions (parentheses, brackets, conditionals, templates in
-   * strings, unary operators): the parser and evaluate.ts recurse per level, so the nesting is
-   * bounded as the JSON parser bounds objects (Terraform's is not; a run out of stack is no verdict).
-   */
-  deeper(): void {
-    if (++this.depth > MAX_EXPRESSION_DEPTH) fail("Nesting too deep", `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, this.a);
-  }
-
-  /** Operators of precedence `min` and tighter, left-associative. */
-  binary(min: number): Expr {
-    let l = this.unary();
-    for (;;) {
-      if (this.k !== T.Punct) return l;
-      const level = BINARY_LEVEL.get(this.p);
-      if (level === undefined || level < min) return l;
-      const op = this.p;
-      this.next();
-      l = { t: "bin", op, l, r: this.binary(level + 1) };
-    }
-  }
-
-  unary(): Expr {
-    if (this.isPunct("!") || this.isPunct("-")) {
-      const op = this.p;
-      this.next();
-      this.deeper();
-      const x = this.unary();
-      this.depth--;
-      return { t: "un", op, x };
-    }
-    return this.postfix(this.term());
-  }
-
-  term(): Expr {
-    const s = this.s;
-    switch (this.k) {
-      case T.Number: {
-        const v = Number(s.slice(this.a, this.b));
-        this.next();
-        return { t: "lit", v };
-      }
-      case T.Ident: {
-        const start = this.a;
-        const name = s.slice(this.a, this.b);
-        this.next();
-        if (this.isPunct("::") || this.isPunct("(")) return this.call(start, name);
-        if (name === "true") return { t: "lit", v: true };
-        if (name === "false") return { t: "lit", v: false };
-        if (name === "null") return { t: "lit", v: null };
-        if (!this.scope.includes(name)) {
-          const ref: Reference = { root: name, steps: [], start, end: start + name.length };
-          this.refs.push(ref);
-          this.pendingRef = ref;
-        }
-        return { t: "var", name };
-      }
-      case T.Quote:
-        return this.quoted();
-      case T.Heredoc:
-        return this.heredoc();
-      case T.Punct:
-        if (this.isPunct("(")) {
-          this.next();
-          const inner = this.expression();
-          if (!this.isPunct(")")) fail("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.a);
-          this.next();
-          return inner;
-        }
-        if (this.isPunct("[")) return this.tuple();
-        if (this.isPunct("{")) return this.object();
-        break;
-    }
-    fail("Invalid expression", INVALID_EXPRESSION, this.a);
-  }
-
-  /** Attribute, index and splat steps after a term; those of a reference are recorded in it. */
-  postfix(e: Expr): Expr {
-    // the steps are the reference's up to the first index computed by an expression
-    let ref = this.pendingRef;
-    this.pendingRef = null;
-    for (;;) {
-      if (this.isPunct(".")) {
-        this.next();
-        if (this.k === T.Ident) {
-          const name = this.s.slice(this.a, this.b);
-          e = { t: "attr", of: e, name };
-          if (ref !== null) {
-            ref.steps.push({ kind: "attr", name });
-            ref.end = this.b;
-          }
-          this.next();
-        } else if (this.k === T.Number) {
-          const digits = this.s.slice(this.a, this.b);
-          if (!/^\d+$/.test(digits)) {
-            // "a.0.0" reads as "a" "." "0.0"
-            fail("Invalid legacy index syntax", "When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [0][0].", this.a);
-          }
-          e = { t: "index", of: e, key: { t: "lit", v: Number(digits) } };
-          if (ref !== null) {
-            ref.steps.push({ kind: "index", key: Number(digits) });
-            ref.end = this.b;
-          }
-          this.next();
-        } else if (this.isPunct("*")) {
-          if (ref !== null) {
-            ref.steps.push({ kind: "splat" });
-            ref.end = this.b;
-          }
-          this.next();
-          e = UNKNOWN;
-        } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.a);
-        continue;
-      }
-      if (this.isPunct("[")) {
-        this.next();
-        if (this.isPunct("*")) {
-          this.next();
-          if (!this.isPunct("]")) fail("Missing close bracket on splat index", 'The star for a full splat operator must be immediately followed by a closing bracket ("]").', this.a);
-          if (ref !== null) {
-            ref.steps.push({ kind: "splat" });
-            ref.end = this.b;
-          }
-          this.next();
-          e = UNKNOWN;
-          continue;
-        }
-        const key = this.expression();
-        if (!this.isPunct("]")) fail("Missing close bracket on index", 'The index operator must end with a closing bracket ("]").', this.a);
-        if (ref !== null) {
-          const constant = constantKey(key);
-          ref.steps.push({ kind: "index", key: constant });
-          if (constant === null) ref = null;
-          else ref.end = this.b;
-        }
-        this.next();
-        e = { t: "index", of: e, key };
-        continue;
-      }
-      return e;
-    }
-  }
-
-  call(start: number, first: string): Expr {
-    let name = first;
-    while (this.isPunct("::")) {
-      this.next();
-      if (this.k !== T.Ident) fail("Missing function name", "Function scope resolution symbol :: must be followed by a function name in this scope.", this.a);
-      name += `::${this.s.slice(this.a, this.b)}`;
-      this.next();
-    }
-    if (!this.isPunct("(")) fail("Missing function call", "Function scope resolution requires a function call.", this.a);
-    const saved = this.braces;
-    this.braces = 0;
-    this.next();
-    const args: Expr[] = [];
-    const argStarts: number[] = [];
-    let expand = false;
-    while (!this.isPunct(")")) {
-      if (this.k === T.EOF || this.k === T.Close) fail("Unterminated function call", "There is no closing parenthesis for this function call.", this.a);
-      argStarts.push(this.a);
-      args.push(this.expression());
-      if (this.isPunct("...")) {
-        expand = true;
-        this.next();
-        if (!this.isPunct(")")) fail("Missing closing parenthesis", "An expanded function argument (with ...) must be immediately followed by closing parentheses.", this.a);
-        break;
-      }
-      if (this.isPunct(",")) {
-        this.next();
-        continue;
-      }
-      if (this.isPunct(")")) break;
-      fail("Missing argument separator", "A comma is required to separate each function argument from the next.", this.a);
-    }
-    const close = this.a;
-    this.braces = saved;
-    this.next();
-    const problem = checkCall(name, args.length, expand);
-    if (problem !== null) {
-      const offset = problem.at === "name" ? start : problem.at === "close" ? close : (argStarts[problem.extra ?? 0] ?? start);
-      fail(problem.summary, problem.detail, offset);
-    }
-    return { t: "call", name, args, expand };
-  }
-
-  tuple(): Expr {
-    const saved = this.braces;
-    this.braces = 0;
-    this.next();
-    if (this.isWord("for")) {
-      const checks = this.forExpression(false);
-      this.braces = saved;
-      this.next();
-      return { t: "unknown", checks };
-    }
-    const items: Expr[] = [];
-    while (!this.isPunct("]")) {
-      if (this.k === T.EOF || this.k === T.Close) fail("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.a);
-      items.push(this.expression());
-      if (this.isPunct(",")) {
-        this.next();
-        continue;
-      }
-      if (!this.isPunct("]")) fail("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.a);
-    }
-    this.braces = saved;
-    this.next();
-    return { t: "tuple", items };
-  }
-
-  object(): Expr {
-    const saved = this.braces;
-    this.braces = 1;
-    this.next();
-    if (this.isWord("for")) {
-      const forAt = this.a;
-      this.next();
-      const isFor = this.k === T.Ident;
-      this.seek(forAt);
-      if (isFor) {
-        const checks = this.forExpression(true);
-        this.braces = saved;
-        this.next();
-        return { t: "unknown", checks };
-      }
-    }
-    const keys: Expr[] = [];
-    const values: Expr[] = [];
-    while (!this.isPunct("}")) {
-      if (this.k === T.EOF || this.k === T.Close) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
-      let key: Expr;
-      if (this.k === T.Ident) {
-        // a bare name is the key itself, not a reference
-        const name = this.s.slice(this.a, this.b);
-        this.next();
-        key = this.isPunct("=") || this.isPunct(":") ? { t: "lit", v: name } : this.postfix({ t: "var", name });
-      } else key = this.expression();
-      if (!this.isPunct("=") && !this.isPunct(":")) fail("Missing key/value separator", 'Expected an equals sign ("=") to mark the beginning of the attribute value.', this.a);
-      this.next();
-      keys.push(key);
-      values.push(this.expression());
-      if (this.isPunct(",")) {
-        this.next();
-        continue;
-      }
-      if (this.isPunct("}")) break;
-      if (!this.nl) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
-    }
-    this.braces = saved;
-    this.next();
-    return { t: "object", keys, values };
-  }
-
-  /** `[for …]` / `{for …}`, the current token being "for". */
-  forExpression(object: boolean): ValueCheck[] {
-    const close = object ? "}" : "]";
-    this.next();
-    if (this.k !== T.Ident) fail("Invalid 'for' expression", "For expression requires variable name after 'for'.", this.a);
-    const names = [this.s.slice(this.a, this.b)];
-    this.next();
-    if (this.isPunct(",")) {
-      this.next();
-      if (this.k !== T.Ident) fail("Invalid 'for' expression", "For expression requires value variable name after comma.", this.a);
-      names.push(this.s.slice(this.a, this.b));
-      this.next();
-    }
-    if (!this.isWord("in")) fail("Invalid 'for' expression", "For expression requires the 'in' keyword after its name declarations.", this.a);
-    this.next();
-    const collection = this.expression();
-    const checks: ValueCheck[] = [{ kind: "iterable", e: collection }];
-    // the names are the for expression's own from here to its end
-    this.scope.push(...names);
-    if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
-    this.next();
-    this.expression();
-    if (object) {
-      if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", this.a);
-      this.next();
-      this.expression();
-      if (this.isPunct("...")) this.next();
-    } else {
-      if (this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is not valid when building a tuple.", this.a);
-      if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a);
-    }
-    if (this.isWord("if")) {
-      this.next();
-      checks.push({ kind: "for-if", e: this.expression(), collection });
-    }
-    if (!this.isPunct(close)) fail("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", this.a);
-    this.scope.length -= names.length;
-    return checks;
-  }
-
   /** A quoted string inside an expression: a template of its own, up to its closing quote. */
   quoted(): Expr {
     const s = this.s;
     const from = this.b;
     const end = quoteEnd(s, from, this.limit);
-    if (end < 0) fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    if (end < 0) {
+      const split = this.native ? quoteEnd(s, from, this.limit, true) : -1;
+      if (split >= 0) {
+        fail(
+          "Invalid multi-line string",
+          'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+          split,
+        );
+      }
+      fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    }
     const limit = this.limit;
     const braces = this.braces;
     const value = this.template(from, end, "quote");
@@ -545,10 +288,13 @@ class Parser extends Lexer {
   heredoc(): Expr {
     const s = this.s;
     let i = this.b;
-    if (s.charCodeAt(i) === 45) i++;
+    const flush = s.charCodeAt(i) === 45;
+    if (flush) i++;
     const nameStart = i;
     while (i < this.limit && isIdentPart(s.charCodeAt(i))) i++;
     const marker = s.slice(nameStart, i);
+    // the marker's line ends with LF or CRLF (a file, or a JSON string, with Windows line ends)
+    if (s.charCodeAt(i) === 13 && s.charCodeAt(i + 1) === 10) i++;
     if (marker === "" || s.charCodeAt(i) !== 10) fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
     const bodyStart = i + 1;
     let line = bodyStart;
@@ -558,11 +304,18 @@ class Parser extends Lexer {
       if (s.slice(line, eol).trim() === marker) {
         const limit = this.limit;
         const braces = this.braces;
-        this.template(bodyStart, line, "heredoc");
+        const savedNl = this.nlEnds;
+        const savedFlush = this.flush;
+        this.flush = flush;
+        const value = this.template(bodyStart, line, "heredoc");
+        this.flush = savedFlush;
         this.limit = limit;
         this.braces = braces;
+        this.nlEnds = savedNl;
+        // the token after the heredoc is on the line after its marker
         this.seek(eol);
-        return UNKNOWN;
+        this.last = eol > line && s.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
+        return value;
       }
       line = eol + 1;
     }
@@ -570,13 +323,31 @@ class Parser extends Lexer {
   }
 }
 
-/** The key of an index that is a constant: a number, or a string without templates. */
-function constantKey(key: Expr): string | number | null {
-  if (key.t === "lit") return typeof key.v === "number" || typeof key.v === "string" ? key.v : null;
-  if (key.t === "tpl" && key.parts.length === 0) return "";
-  if (key.t === "tpl" && key.parts.length === 1 && key.parts[0]!.t === "lit") return constantKey(key.parts[0]!);
-  return null;
+/**
+ * `<<-` heredocs: the lines starting in literal text (`lineStarts`, pairs of part index and
+ * offset) lose the indentation all of them share, as HCL strips it; a line of spaces alone does
+ * not count, and keeps its spaces. `shared` is already 0 when a line starts with a sequence.
+ */
+function stripSharedIndent(parts: Expr[], lineStarts: number[], shared: number): void {
+  const indents: number[] = [];
+  for (let n = 0; n < lineStarts.length; n += 2) {
+    const text = (parts[lineStarts[n]!] as { v: string }).v;
+    let k = lineStarts[n + 1]!;
+    while (k < text.length && text.charCodeAt(k) !== 10 && /\s/.test(text[k]!)) k++;
+    const blank = text.charCodeAt(k) === 10;
+    indents.push(blank ? -1 : k - lineStarts[n + 1]!);
+    if (!blank) shared = Math.min(shared, k - lineStarts[n + 1]!);
+  }
+  if (shared === 0 || shared === Infinity) return;
+  // from the last line start back, so that earlier offsets stay valid
+  for (let n = lineStarts.length - 2; n >= 0; n -= 2) {
+    if (indents[n / 2]! < 0) continue;
+    const part = parts[lineStarts[n]!] as { t: "lit"; v: string };
+    const at = lineStarts[n + 1]!;
+    part.v = part.v.slice(0, at) + part.v.slice(at + shared);
+  }
 }
+
 
 function endName(end: TemplateEnd): string {
   return end === "quote" ? "quoted template" : end === "heredoc" ? "heredoc" : "file";

@@ -9,7 +9,7 @@ import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "../config/known-values.js";
-import { fastReference } from "./cross-references.js";
+import { fastReference, fastVariableReference } from "./cross-references.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
 import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
@@ -272,6 +272,7 @@ function numberText(doc: JsonDoc, node: number): string {
 /** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
+  if (fastVariableReference(ctx, node, s)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   // a template Terraform evaluates at validate time (local values of literals, operators,
   // functions): the value rules see its value. A lone reference to anything but a local value is

@@ -175,6 +175,39 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
   return true;
 }
 
+/**
+ * The other common case, "${var.NAME}" of a declared variable: an unknown value at validate time
+ * (defaults are not used there), a reference the dependency graph has no node for, and nothing
+ * else to check. Read from the source text; no template is parsed, no reference object made.
+ * False when anything else is written: the general path then judges it.
+ */
+export function fastVariableReference(ctx: Ctx, node: number, value: string): boolean {
+  if (ctx.namedReferenceSink === null) return false;
+  const doc = ctx.doc;
+  let s = value;
+  let o = 0;
+  if (doc.kinds[node] === K_STRING) {
+    s = doc.text;
+    o = doc.starts[node]! + 1;
+  }
+  const n = o + value.length - 1;
+  // "${var." + a name + "}"
+  if (n - o < 7 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125 || !s.startsWith("var.", o + 2)) return false;
+  const from = o + 6;
+  if (!isIdentStart(s.charCodeAt(from))) return false;
+  for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return false;
+  let names = variableNames.get(ctx);
+  if (names === undefined) {
+    names = new Set();
+    for (const b of ctx.blocks) if (b.blockType === "variable") names.add(b.name);
+    variableNames.set(ctx, names);
+  }
+  return names.has(s.slice(from, n));
+}
+
+/** The variables each module declares (read once every declaration is known). */
+const variableNames = new WeakMap<Ctx, Set<string>>();
+
 /** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */
 function targetAllowed(kind: "resource" | "data", type: string, target: AttributeModel, from: TypeModel | undefined, attribute: string | undefined, expects: CtyType | undefined): boolean {
   if (from === undefined || attribute === undefined) return true;
