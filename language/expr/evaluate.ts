@@ -257,8 +257,10 @@ function binary(op: string, l: Known, r: Known): Known {
       case "*":
         return a * b;
       default:
-        // Terraform's numbers are not JavaScript's: a division by zero is left to it
-        return b === 0 ? UNKNOWN : op === "/" ? a / b : a % b;
+        // cty divides as big.Float does: a non-zero number over zero is an infinity (count and the
+        // like refuse it); 0 / 0 and a modulo by zero are left to Terraform
+        if (b === 0) return op === "/" && a !== 0 ? a / b : UNKNOWN;
+        return op === "/" ? a / b : a % b;
     }
   }
   if (op === "&&" || op === "||") {
