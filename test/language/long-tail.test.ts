@@ -69,3 +69,25 @@ describe("shapes Terraform accepts at validate", () => {
     expect(await errors(JSON.stringify(module))).toEqual([expect.stringContaining("nope")]);
   });
 });
+
+describe("a variable changed by an override file is checked merged", () => {
+  const base = JSON.stringify({ variable: { cpu: { type: "number", default: 1000 } } });
+  async function withOverride(override: object): Promise<{ file: string; message: string }[]> {
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    writeFileSync(join(dir, "main.tf.json"), base);
+    writeFileSync(join(dir, "override.tf.json"), JSON.stringify(override));
+    const result = await validateFiles([dir]);
+    return result.diagnostics.filter((d) => d.severity === "error").map((d) => ({ file: d.file.slice(dir.length + 1), message: d.message.split("\n")[0]! }));
+  }
+
+  it("an overriding default that does not fit the primary type, and an overriding type the primary default does not fit", async () => {
+    expect(await withOverride({ variable: { cpu: { default: "many" } } })).toEqual([{ file: "override.tf.json", message: expect.stringContaining("Invalid default value for variable") }]);
+    expect(await withOverride({ variable: { cpu: { type: "bool" } } })).toEqual([{ file: "override.tf.json", message: expect.stringContaining("Invalid default value for variable") }]);
+  });
+
+  it("overrides that fit", async () => {
+    expect(await withOverride({ variable: { cpu: { default: 2000 } } })).toEqual([]);
+    expect(await withOverride({ variable: { cpu: { type: "string" } } })).toEqual([]);
+  });
+});
