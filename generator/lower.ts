@@ -80,7 +80,11 @@ function lowerValue(node: SchemaNode, name: string, at: string, out: LoweredSche
   }
   if (isNestedObject(node)) return lowerObject(node, at, [], out);
   if (node.type === "object") {
-    return { type: "object", additionalProperties: lowerProperty(node.additionalProperties ?? { type: "string" }, name, `${at}/additionalProperties`, out) };
+    // a map: its values, and how many entries and which keys it may have (labels)
+    const map: SchemaNode = { type: "object", additionalProperties: lowerProperty(node.additionalProperties ?? { type: "string" }, name, `${at}/additionalProperties`, out) };
+    if (node.maxProperties !== undefined) map.maxProperties = node.maxProperties;
+    if (node.propertyNames !== undefined) map.propertyNames = lowerValue(node.propertyNames, name, `${at}/propertyNames`, out);
+    return map;
   }
   if (node.type === "array") return arrayOf(node, lowerProperty(node.items ?? { type: "string" }, name, `${at}/items`, out));
   const value: SchemaNode = {};

@@ -42,9 +42,17 @@ export async function preloadTypes(): Promise<void> {
 /** A file of a module, by its name in a directory listing: Terraform ignores names starting with "." (editors' and tools' hidden files). */
 export const TF_JSON = /^[^.].*\.tf\.json$/;
 
+/** A configuration file of a module in either syntax: `*.tf` (native) or `*.tf.json`, not hidden. */
+export const CONFIG_FILE = /^[^.].*\.tf(?:\.json)?$/;
+
+/** The configuration files of a directory, sorted (a directory named like one, `x.tf.json/`, is none). */
+export async function configFilesIn(dir: string): Promise<string[]> {
+  return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory() && CONFIG_FILE.test(e.name)).map((e) => e.name).sort();
+}
+
 /**
- * Validates files and directories the way Terraform reads modules: a directory is its `*.tf.json`
- * files, read together; files named directly are read together with the other `*.tf.json` files
+ * Validates files and directories the way Terraform reads modules: a directory is its `*.tf` and
+ * `*.tf.json` files, read together; files named directly are read together with the other files
  * of their directory, which lend their declarations only (their bodies are not checked, their
  * problems not reported), so references across files resolve.
  */
@@ -83,8 +91,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const path of paths) {
     const info = await stat(path);
     if (info.isDirectory()) {
-      // a directory named like a file of the module is not one (Terraform skips directories)
-      const names = (await readdir(path, { withFileTypes: true })).filter((e) => !e.isDirectory() && TF_JSON.test(e.name)).map((e) => e.name).sort();
+      const names = await configFilesIn(path);
       for (const n of names) {
         const file = join(path, n);
         add(path, await readModuleFile(file));
@@ -102,7 +109,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const [key, { shown, names }] of named) {
     let siblings: string[] = [];
     try {
-      siblings = (await readdir(shown, { withFileTypes: true })).filter((e) => !e.isDirectory() && TF_JSON.test(e.name) && !names.has(e.name)).map((e) => e.name).sort();
+      siblings = (await configFilesIn(shown)).filter((n) => !names.has(n));
     } catch {
       siblings = [];
     }

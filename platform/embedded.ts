@@ -4,7 +4,7 @@
 
 import { transitionSecondsFromEnv, defaultDataDir } from "./config.js";
 import { PlatformCore } from "./core/index.js";
-import { SecretBox, loadOrCreateKey } from "./secrets.js";
+import { SecretBox, loadOrCreateKey, type SecretsKeys } from "./secrets.js";
 import { openStore } from "./store.js";
 import type { Storage } from "./storage.js";
 import type {
@@ -48,7 +48,7 @@ export interface EmbeddedOptions {
    * Another storage than the data directory's SQLite file (`platform serve --database`, postgres.ts),
    * with the secrets key all its users share (never kept in that storage; secrets.ts loadSharedKey).
    */
-  storage?: { open(): Promise<Storage>; secretsKey: Buffer };
+  storage?: { open(): Promise<Storage>; secretsKey: Buffer | SecretsKeys };
 }
 
 export class EmbeddedPlatform implements PlatformClient {

@@ -35,9 +35,16 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresSt
   const pg = (await import("pg")).default;
   const config: PoolConfig = { connectionString: options.url, max: options.maxConnections ?? 10 };
   const pool = new pg.Pool(config);
-  // A connection the server closes (a restart, a failover) must not crash the replica: the pool
-  // drops it, and the next transaction opens a new one.
+  // A connection the server closes (a restart, a failover) must not crash the replica. node-postgres
+  // emits 'error' on the pool for an idle connection, and on the client itself for one checked
+  // out (in a transaction, or between its statements): an 'error' with no listener ends the
+  // process. So every client gets a listener when it connects; the query in progress fails with
+  // the same error (answered 503 by the server, database-faults.ts), the broken client is
+  // discarded on release, and the next transaction opens a new connection.
   pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const store = new PostgresStore(pool, redact(options.url));
   try {
     await migrate(pool);

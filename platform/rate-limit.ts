@@ -4,6 +4,11 @@
 // that the server answers 429 with Retry-After, so one tenant cannot fill the thread pool that
 // every tenant's password hashing shares, and a password cannot be guessed at the server's speed.
 // A session token counts against the access key it was issued for.
+// Creates are counted by each replica in memory (RateLimiter); password checks in the platform's
+// database (StoredRateLimiter), so that the guessing budget of a credential is one however many
+// replicas serve it.
+
+import type { Storage } from "./storage.js";
 
 export interface RateLimit {
   /** calls allowed at once */
@@ -85,5 +90,41 @@ export class RateLimiter {
     for (const [key, bucket] of this.#buckets) {
       if (bucket.tokens + ((now - bucket.at) / 1000) * this.#limit.perSecond >= this.#limit.burst) this.#buckets.delete(key);
     }
+  }
+}
+
+/**
+ * The same token bucket kept in the platform's database (table `rate_buckets`), so that every
+ * replica spends from one budget per credential: one write transaction per allowed call (a
+ * refused one writes nothing), serializable on PostgreSQL like every write, so two replicas
+ * never spend the same token. Counted in wall-clock time, the one clock replicas share.
+ */
+export class StoredRateLimiter {
+  readonly #limit: RateLimit;
+
+  constructor(
+    private readonly store: Pick<Storage, "write">,
+    private readonly action: string,
+    limit: RateLimit,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (!(limit.burst >= 1) || !(limit.perSecond > 0)) throw new RangeError("a rate limit needs burst >= 1 and perSecond > 0");
+    this.#limit = limit;
+  }
+
+  /** Spends one call of `key`: undefined when allowed, else the whole seconds until one is (Retry-After). */
+  take(key: string): Promise<number | undefined> {
+    const { burst, perSecond } = this.#limit;
+    return this.store.write(async (tx) => {
+      const now = this.now();
+      const row = await tx.get<{ tokens: number | string; at: number | string }>("SELECT tokens, at FROM rate_buckets WHERE credential = ? AND action = ?", key, this.action);
+      const tokens = row ? Math.min(burst, Number(row.tokens) + (Math.max(0, now - Number(row.at)) / 1000) * perSecond) : burst;
+      if (tokens < 1) return Math.max(1, Math.ceil((1 - tokens) / perSecond));
+      await tx.run(
+        "INSERT INTO rate_buckets (credential, action, tokens, at) VALUES (?, ?, ?, ?) ON CONFLICT (credential, action) DO UPDATE SET tokens = excluded.tokens, at = excluded.at",
+        key, this.action, tokens - 1, now,
+      );
+      return undefined;
+    });
   }
 }

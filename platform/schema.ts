@@ -4,6 +4,7 @@
 // before rolling out new replicas and see what changed.
 
 import { existsSync } from "node:fs";
+import { describeNativeAddonError } from "./native-addon.js";
 import { join } from "node:path";
 import { DB_FILE, MIGRATIONS, openStore } from "./store.js";
 import { openPostgres } from "./postgres.js";
@@ -26,7 +27,12 @@ export async function schemaVersion(target: StorageTarget): Promise<number> {
     const file = join(target.dataDir, DB_FILE);
     if (!existsSync(file)) return 0;
     const Database = (await import("better-sqlite3")).default;
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    let db: InstanceType<typeof Database>;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+    } catch (error) {
+      throw describeNativeAddonError(error) ?? error;
+    }
     try {
       return db.pragma("user_version", { simple: true }) as number;
     } finally {

@@ -2,8 +2,10 @@
 //
 // - Secrets the platform must be able to read back (a connector's connection string, exporter API
 //   keys, secret keys and passwords, a tunnel's private key) are encrypted with AES-256-GCM under a
-//   random 32-byte key kept in `<data dir>/platform.key` (mode 0600). The row's id is bound in as
-//   additional authenticated data, so a ciphertext copied to another row does not decrypt.
+//   random 32-byte key kept in `<data dir>/platform.key` (mode 0600), or the shared key file of a
+//   PostgreSQL platform (several keys during a rotation: the newest encrypts, any decrypts). The
+//   row's id is bound in as additional authenticated data, so a ciphertext copied to another row
+//   does not decrypt. Key files others can read are refused.
 // - Secrets the platform only needs to check (service passwords, `password_wo`) are kept as
 //   scrypt hashes; credential secrets and access tokens (high-entropy random strings) as salted
 //   SHA-256.
@@ -21,21 +23,80 @@ import {
   timingSafeEqual,
   type ScryptOptions,
 } from "node:crypto";
-import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 export const KEY_FILE = "platform.key";
 
+/**
+ * The secrets keys a platform is opened with, the newest last: secrets are encrypted with the
+ * newest and opened with whichever key sealed them (rotation: platform migrate re-encrypts every
+ * secret under the newest, key-check.ts). `source` names where they came from (a file, a variable)
+ * for messages; a key itself is never printed, only its fingerprint.
+ */
+export interface SecretsKeys {
+  keys: Buffer[];
+  source: string;
+}
+
+const KEY_HELP = "32 random bytes in base64, made with `openssl rand -base64 32`";
+
+/** Keys from text: one or more, base64, separated by newlines, commas or spaces; `#` starts a comment line. */
+export function parseKeys(text: string, source: string): Buffer[] {
+  const words = text
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("#"))
+    .join(" ")
+    .split(/[\s,]+/)
+    .filter((word) => word !== "");
+  if (words.length === 0) throw new Error(`${source} holds no key (${KEY_HELP})`);
+  return words.map((word, i) => {
+    const key = Buffer.from(word, "base64");
+    if (key.length !== 32) throw new Error(`${source} must hold keys of 32 bytes in base64 (${KEY_HELP}); key ${i + 1} has ${key.length} bytes`);
+    return key;
+  });
+}
+
+/**
+ * Refuses a key file that others than its owner may read or write, as ssh refuses such a private
+ * key: a key readable by a group or by everyone is a key shared with them.
+ */
+export function checkKeyFileMode(path: string): void {
+  if (process.platform === "win32") return;
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    throw new Error(`the secrets key file ${path} is accessible by others than its owner (mode ${mode.toString(8).padStart(4, "0")}); it must be private: run \`chmod 600 ${path}\``);
+  }
+}
+
+function readKeyFile(path: string, source: string): Buffer[] {
+  let text: string;
+  try {
+    checkKeyFileMode(path);
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new Error(`cannot read ${source}: ${code}`);
+  }
+  return parseKeys(text, source);
+}
+
 /** Reads the data directory's key, creating it (atomically, 0600) on first use. */
-export function loadOrCreateKey(dataDir: string): Buffer {
+export function loadOrCreateKey(dataDir: string): SecretsKeys {
   const path = join(dataDir, KEY_FILE);
   for (let attempt = 0; attempt < 50; attempt++) {
     if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      const key = Buffer.from(text, "base64");
-      if (key.length === 32) return key;
-      throw new Error(`the platform key file ${KEY_FILE} in the data directory is damaged (expected 32 bytes, base64)`);
+      const source = `the platform key file ${path}`;
+      try {
+        return { keys: readKeyFile(path, source), source };
+      } catch (error) {
+        if (/must hold keys|holds no key/.test((error as Error).message)) {
+          throw new Error(`the platform key file ${KEY_FILE} in the data directory is damaged (expected 32 bytes, base64)`);
+        }
+        throw error;
+      }
     }
     // Write a complete file under a private name, then link it into place: link() fails if another
     // process won the race, and a reader never sees a half-written key.
@@ -54,41 +115,54 @@ export function loadOrCreateKey(dataDir: string): Buffer {
 }
 
 /**
- * The key of a platform on a shared database (PostgreSQL): every replica reads the same key from a
- * file it is given (`--secrets-key-file`, `SCHEMAFORM_SECRETS_KEY_FILE`) or from
- * `SCHEMAFORM_SECRETS_KEY`, 32 bytes in base64 (`openssl rand -base64 32`). It is never stored in
- * the database, so a copy of the database (a backup, a dump) does not reveal the secrets in it.
+ * The keys of a platform on a shared database (PostgreSQL): every replica reads the same keys from
+ * the files it is given (`--secrets-key-file`, several times for a rotation, or
+ * `SCHEMAFORM_SECRETS_KEY_FILE`) or from `SCHEMAFORM_SECRETS_KEY`, 32 bytes in base64 each
+ * (`openssl rand -base64 32`), the newest last. They are never stored in the database, so a copy
+ * of the database (a backup, a dump) does not reveal the secrets in it.
  */
-export function loadSharedKey(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const path = file ?? env.SCHEMAFORM_SECRETS_KEY_FILE;
-  let text: string;
-  let source: string;
-  if (path) {
-    source = `the secrets key file ${path}`;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (error) {
-      throw new Error(`cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  } else if (env.SCHEMAFORM_SECRETS_KEY) {
-    source = "SCHEMAFORM_SECRETS_KEY";
-    text = env.SCHEMAFORM_SECRETS_KEY;
-  } else {
-    throw new Error(
-      "a platform on a shared database needs the secrets key every replica shares: give --secrets-key-file FILE or set SCHEMAFORM_SECRETS_KEY_FILE (or SCHEMAFORM_SECRETS_KEY) to 32 random bytes in base64, made once with `openssl rand -base64 32`",
-    );
+export function loadSharedKey(files: string | string[] | undefined, env: NodeJS.ProcessEnv = process.env): SecretsKeys {
+  const given = typeof files === "string" ? [files] : (files ?? []);
+  const paths = given.length > 0 ? given : env.SCHEMAFORM_SECRETS_KEY_FILE ? [env.SCHEMAFORM_SECRETS_KEY_FILE] : [];
+  if (paths.length > 0) {
+    const source = paths.length === 1 ? `the secrets key file ${paths[0]}` : `the secrets key files ${paths.join(", ")}`;
+    return { keys: paths.flatMap((path) => readKeyFile(path, `the secrets key file ${path}`)), source };
   }
-  const key = Buffer.from(text.trim(), "base64");
-  if (key.length !== 32) throw new Error(`${source} must hold 32 bytes in base64 (\`openssl rand -base64 32\`), found ${key.length} bytes`);
-  return key;
+  if (env.SCHEMAFORM_SECRETS_KEY) return { keys: parseKeys(env.SCHEMAFORM_SECRETS_KEY, "SCHEMAFORM_SECRETS_KEY"), source: "SCHEMAFORM_SECRETS_KEY" };
+  throw new Error(
+    "a platform on a shared database needs the secrets key every replica shares: give --secrets-key-file FILE or set SCHEMAFORM_SECRETS_KEY_FILE (or SCHEMAFORM_SECRETS_KEY) to 32 random bytes in base64, made once with `openssl rand -base64 32`",
+  );
+}
+
+/** A short name of a key for messages (an HMAC under the key: tells keys apart, reveals nothing of them). */
+export function keyCheckValue(key: Buffer): string {
+  return createHmac("sha256", key).update("schemaform:secrets-key-check").digest("hex");
+}
+
+export function keyFingerprint(checkValue: string): string {
+  return checkValue.slice(0, 12);
 }
 
 /** Authenticated encryption of small secrets, bound to the row they belong to. */
 export class SecretBox {
+  /** the newest key: encrypts and signs */
   readonly #key: Buffer;
-  constructor(key: Buffer) {
-    if (key.length !== 32) throw new Error("SecretBox needs a 32-byte key");
-    this.#key = key;
+  /** every key, the newest first: the order decryption tries them in */
+  readonly #keys: Buffer[];
+  /** where the keys came from, for messages */
+  readonly source: string;
+
+  constructor(keys: Buffer | SecretsKeys) {
+    const list = Buffer.isBuffer(keys) ? [keys] : keys.keys;
+    if (list.length === 0 || list.some((key) => key.length !== 32)) throw new Error("SecretBox needs 32-byte keys");
+    this.#keys = [...list].reverse();
+    this.#key = this.#keys[0]!;
+    this.source = Buffer.isBuffer(keys) ? "the secrets key" : keys.source;
+  }
+
+  /** The key check value of each key, the newest first (key-check.ts). */
+  checkValues(): string[] {
+    return this.#keys.map(keyCheckValue);
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
@@ -100,13 +174,22 @@ export class SecretBox {
     return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(".");
   }
 
+  /** Opens a secret sealed under any of the keys (AES-GCM's tag tells which: the others fail). */
   decrypt(sealed: string, boundTo: string): string {
     const [version, iv, tag, ct] = sealed.split(".");
     if (version !== "v1" || iv === undefined || tag === undefined || ct === undefined) throw new Error("unknown secret format");
-    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(iv, "base64url"));
-    decipher.setAAD(Buffer.from(boundTo, "utf8"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
+    let failure: unknown;
+    for (const key of this.#keys) {
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+        decipher.setAAD(Buffer.from(boundTo, "utf8"));
+        decipher.setAuthTag(Buffer.from(tag, "base64url"));
+        return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
   }
 
   /** Encrypts a JSON object of secrets; `undefined` when there is nothing to keep. */
@@ -120,9 +203,14 @@ export class SecretBox {
   }
 
   /** A keyed MAC (for signing short-lived tokens), from a key derived for that purpose only. */
-  mac(purpose: string, data: string): Buffer {
-    const subkey = createHmac("sha256", this.#key).update(`schemaform:${purpose}`).digest();
+  mac(purpose: string, data: string, key: Buffer = this.#key): Buffer {
+    const subkey = createHmac("sha256", key).update(`schemaform:${purpose}`).digest();
     return createHmac("sha256", subkey).update(data).digest();
+  }
+
+  /** The MAC under each key, the newest first: a value made before a rotation still matches. */
+  macs(purpose: string, data: string): Buffer[] {
+    return this.#keys.map((key) => this.mac(purpose, data, key));
   }
 }
 

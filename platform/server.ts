@@ -17,20 +17,21 @@
 // a repeat gets the first answer (idempotency.ts).
 // Hostile input gets a 4xx, never a 5xx: bodies must be JSON objects without prototype keys and at
 // most MAX_JSON_DEPTH deep (json-input.ts); creates and password checks are rate-limited per
-// credential (429 + Retry-After, rate-limit.ts); the timeouts and the connection cap below bound
-// what a slow or greedy client can hold.
+// credential (429 + Retry-After, rate-limit.ts; password checks shared by all replicas); the
+// timeouts and the connection cap below bound what a slow or greedy client can hold.
 
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { accessLogEntry, loggedPath, requestIdFrom, type AccessLogEntry } from "./access-log.js";
+import { databaseFault } from "./database-faults.js";
 import { HTTP_STATUS, PlatformError } from "./errors.js";
 import type { EmbeddedPlatform } from "./embedded.js";
 import type { Principal } from "./core/credentials.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { DEFAULT_MAX_BODY_BYTES, InputRejected, readJsonObject } from "./json-input.js";
-import { DEFAULT_RATE_LIMITS, RateLimiter, limitedAction, type RateLimits } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMITS, RateLimiter, StoredRateLimiter, limitedAction, type RateLimits } from "./rate-limit.js";
 import { BadRequest, decodeArgs, matchRoute } from "./routes.js";
 
 export interface ServerOptions {
@@ -116,7 +117,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const core = await platform.core(); // open the database now, so a bad data directory fails at start
   const idempotency = new IdempotencyKeys(core.ctx);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new RateLimiter(rateLimits.passwordChecks) };
+  // creates per replica, password checks shared by the replicas through the database (rate-limit.ts)
+  const limiters = { creates: new RateLimiter(rateLimits.creates), passwordChecks: new StoredRateLimiter(core.ctx.store, "password_checks", rateLimits.passwordChecks) };
 
   async function authenticate(req: IncomingMessage): Promise<Principal> {
     const header = req.headers.authorization;
@@ -146,10 +148,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
-  function rateLimit(principal: Principal, op: string, body: Record<string, unknown> | undefined, res: ServerResponse): void {
+  async function rateLimit(principal: Principal, op: string, body: Record<string, unknown> | undefined, res: ServerResponse): Promise<void> {
     const action = limitedAction(op, body);
     if (!action) return;
-    const retryAfter = limiters[action].take(principal.credential);
+    const retryAfter = await limiters[action].take(principal.credential);
     if (retryAfter === undefined) return;
     const { burst, perSecond } = rateLimits[action];
     res.setHeader("retry-after", String(retryAfter));
@@ -215,7 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     seen.project = match.route.project?.(args);
     await authorize(principal, seen.project);
-    rateLimit(principal, match.route.op, body, res);
+    await rateLimit(principal, match.route.op, body, res);
     const [family, name] = match.route.op.split(".") as [string, string];
     const target = (platform as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![name]!;
     const perform = async () => ({ status: match.route.status, body: await target(...args) });
@@ -278,6 +280,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }
         // reading the body failed because the client went away mid-request: not our error
         if (req.destroyed && !req.complete) return undefined;
+        // the database restarting or full: nothing was committed without its answer (idempotency.ts),
+        // so the client may send the same request again
+        const fault = databaseFault(error);
+        if (fault) {
+          note = "database unavailable";
+          (options.errorLog ?? options.log)?.(`database unavailable: ${fault.cause} (${(error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))})`);
+          res.setHeader("retry-after", String(fault.retryAfterSeconds));
+          return send(res, 503, { error: { code: "unavailable", message: `${fault.cause}; retry in ${fault.retryAfterSeconds} s` } });
+        }
         // a database error can quote the values it was given: its message goes only to the
         // human-readable log, never to the access log, whose fields must carry no secret
         note = "internal error";

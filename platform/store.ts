@@ -10,6 +10,7 @@
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { describeNativeAddonError } from "./native-addon.js";
 import { describeStorageError } from "./storage-errors.js";
 import { MAX_TRANSACTION_ATTEMPTS, conflictBackoffMs, sleep, type Storage, type Tx } from "./storage.js";
 
@@ -167,7 +168,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // better-sqlite3 takes a loaded addon as well as a path (its typings only say path).
     db = new Database(file, options.loadNativeBinding ? { nativeBinding: options.loadNativeBinding() as unknown as string } : {});
   } catch (error) {
-    throw describeStorageError(error, options.dataDir, file);
+    throw describeNativeAddonError(error) ?? describeStorageError(error, options.dataDir, file);
   }
   try {
     if (isNew) {
@@ -333,6 +334,17 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (credential, project, key)
   );
   CREATE INDEX idempotency_keys_by_created ON idempotency_keys (created);
+  `,
+  `
+  -- password-check budgets (token buckets) shared by every replica of a server (rate-limit.ts):
+  -- tokens left and when they were counted (epoch ms), per credential and action
+  CREATE TABLE rate_buckets (
+    credential TEXT NOT NULL,
+    action TEXT NOT NULL,
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (credential, action)
+  );
   `,
 ];
 

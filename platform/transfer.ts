@@ -11,6 +11,7 @@
 // same key (a SQLite data directory's platform.key is the key file a PostgreSQL platform is given).
 
 import { LATEST_SCHEMA_VERSION } from "./schema.js";
+import { SEALED_COLUMNS, compareKeyCheck, keyCheckOf } from "./key-check.js";
 import type { SecretBox } from "./secrets.js";
 import type { Storage, Tx } from "./storage.js";
 
@@ -31,6 +32,7 @@ const TABLES: ReadonlyArray<{ name: string; generated?: string }> = [
   { name: "credentials" },
   { name: "access_tokens" },
   { name: "idempotency_keys" },
+  { name: "rate_buckets" },
 ];
 
 const TABLE_NAMES: ReadonlySet<string> = new Set(TABLES.map((t) => t.name));
@@ -122,11 +124,12 @@ export async function importPlatform(store: Storage, text: string, options: Impo
  * update of a connector after the move.
  */
 function checkSecrets(rows: Map<string, Row[]>, box: SecretBox | undefined): void {
-  const sealed: Array<{ table: string; id: string; value: unknown; boundTo: string }> = [
-    ...(rows.get("exporters") ?? []).map((r) => ({ table: "exporters", id: String(r.id), value: r.secrets, boundTo: `exporter:${String(r.id)}` })),
-    ...(rows.get("connectors") ?? []).map((r) => ({ table: "connectors", id: String(r.id), value: r.secrets, boundTo: `connector:${String(r.id)}` })),
-    ...(rows.get("idempotency_keys") ?? []).map((r) => ({ table: "idempotency_keys", id: String(r.key), value: r.answer, boundTo: JSON.stringify([r.credential, r.project, r.key]) })),
-  ];
+  // the export's key check value, when the source had one: the key must be among the ones given
+  const check = keyCheckOf(rows.get("meta") ?? []);
+  if (box && check !== undefined) compareKeyCheck(box, check, { newest: false, what: "the exported platform" });
+  const sealed = SEALED_COLUMNS.flatMap((s) =>
+    (rows.get(s.table) ?? []).map((r) => ({ table: s.table, id: s.keys.map((k) => String(r[k])).join("/"), value: r[s.column], boundTo: s.boundTo(r) })),
+  );
   for (const one of sealed) {
     if (one.value === null || one.value === undefined) continue;
     if (!box) {
@@ -138,7 +141,7 @@ function checkSecrets(rows: Map<string, Row[]>, box: SecretBox | undefined): voi
       box.decrypt(String(one.value), one.boundTo);
     } catch {
       throw new TransferError(
-        `the secrets in the export do not decrypt with the importing platform's key (first: ${one.table} ${one.id}); use the key of the platform it was exported from (a SQLite platform's is <data dir>/platform.key)`,
+        `the secrets in the export do not decrypt with ${box.source} (first: ${one.table} ${one.id}); use the key of the platform it was exported from (a SQLite platform's is <data dir>/platform.key)`,
       );
     }
   }

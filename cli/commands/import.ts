@@ -272,7 +272,16 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (error instanceof Error && error.name === "PlatformError") {
       if ((error as { code?: string }).code === "unauthenticated") {
-        process.stderr.write(`schemaform import: the platform server refused the credentials.\n${CREDENTIALS_HELP}\n`);
+        // no credentials in the environment: nothing was refused, nothing was sent
+        const missing = [
+          tsdbEndpoint && !credentialsFromEnv(env, "tsdb") ? "TSDB_ACCESS_TOKEN (or TSDB_ACCESS_KEY and TSDB_SECRET_KEY)" : undefined,
+          cbEndpoint && !credentialsFromEnv(env, "containerbackup") ? "CONTAINERBACKUP_ACCESS_TOKEN" : undefined,
+        ].filter((name) => name !== undefined);
+        process.stderr.write(
+          missing.length === 0
+            ? `schemaform import: the platform server refused the credentials.\n${CREDENTIALS_HELP}\n`
+            : `schemaform import: the platform server needs credentials and none were given: ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set.\n${CREDENTIALS_HELP}\n`,
+        );
         return 1;
       }
       // Platform messages never contain secrets (ARCHITECTURE §4).

@@ -13,6 +13,7 @@
 
 import { parseArgs } from "node:util";
 import type { EmbeddedPlatform } from "../../platform/embedded.js";
+import type { SecretsKeys } from "../../platform/secrets.js";
 
 const USAGE = `usage:
   schemaform platform serve [--port N] [--host 127.0.0.1] [STORAGE] [--tls-cert FILE --tls-key FILE]
@@ -41,19 +42,36 @@ STORAGE:
   --database URL          PostgreSQL, postgres://user:password@host:5432/db (or SCHEMAFORM_DATABASE_URL),
                           shared by any number of server replicas; needs the secrets key:
   --secrets-key-file FILE 32 random bytes in base64 (\`openssl rand -base64 32\`), the same file on every
-                          replica (or SCHEMAFORM_SECRETS_KEY_FILE); never stored in the database.
-                          migrate and export need no key; import checks the secrets it loads against
-                          it (into SQLite: installed as the data directory's platform.key if it has none)
+                          replica (or SCHEMAFORM_SECRETS_KEY_FILE, SCHEMAFORM_SECRETS_KEY); private
+                          (chmod 600); never stored in the database, only a check value that makes
+                          a replica, migrate, export or import with another key refuse. Several keys
+                          (the flag repeated, or one per line; the newest last) rotate it: migrate
+                          re-encrypts every secret under the newest. migrate and export need no key
+                          but check one given; import checks the secrets it loads against it (into
+                          SQLite: installed as the data directory's platform.key if it has none)
 `;
+
+/** The one usage line of each sub-command, for a usage error (the whole text is for --help). */
+const USAGE_LINE: Record<string, string> = {
+  serve: "schemaform platform serve [--port N] [--host 127.0.0.1] [STORAGE] [--tls-cert FILE --tls-key FILE] [--access-log FILE|-] [--shutdown-timeout SECONDS] [--quiet]",
+  migrate: "schemaform platform migrate [STORAGE]",
+  export: "schemaform platform export [STORAGE] [--out FILE|-]",
+  import: "schemaform platform import [STORAGE] [--in FILE|-] [--replace]",
+  credentials: "schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [STORAGE] [--json] | list [STORAGE] [--json] | revoke ID [STORAGE]",
+};
+const STORAGE_LINE = "STORAGE: --data-dir DIR | --database URL --secrets-key-file FILE";
 
 const STORAGE_OPTIONS = {
   "data-dir": { type: "string" },
   database: { type: "string" },
-  "secrets-key-file": { type: "string" },
+  // several for a rotation (the newest last): platform/README.md, "Rotating the secrets key"
+  "secrets-key-file": { type: "string", multiple: true },
 } as const;
 
+type StorageFlags = { "data-dir"?: string; database?: string; "secrets-key-file"?: string[] };
+
 /** The platform on the storage the flags and environment name (SQLite unless a database URL is given). */
-async function openFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<EmbeddedPlatform> {
+async function openFromFlags(values: StorageFlags): Promise<EmbeddedPlatform> {
   const { EmbeddedPlatform } = await import("../../platform/embedded.js");
   const target = await targetFromFlags(values);
   if (target.kind === "sqlite") {
@@ -63,7 +81,7 @@ async function openFromFlags(values: { "data-dir"?: string; database?: string; "
   const { url } = target;
   const { loadSharedKey } = await import("../../platform/secrets.js");
   const { openPostgres } = await import("../../platform/postgres.js");
-  let secretsKey: Buffer;
+  let secretsKey: SecretsKeys;
   try {
     secretsKey = loadSharedKey(values["secrets-key-file"]);
   } catch (error) {
@@ -78,15 +96,34 @@ class UsageError extends Error {}
  * The database the flags and environment name (SQLite unless a database URL is given); migrate,
  * export and import need nothing more (no secrets key: secrets are copied as stored, encrypted).
  */
-async function targetFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<import("../../platform/schema.js").StorageTarget> {
-  const url = values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined);
+async function targetFromFlags(values: StorageFlags): Promise<import("../../platform/schema.js").StorageTarget> {
+  if (values["data-dir"] !== undefined && values.database !== undefined) throw new UsageError("give --data-dir (SQLite) or --database (PostgreSQL), not both");
+  // an explicit flag wins over the environment: --data-dir over SCHEMAFORM_DATABASE_URL
+  const url = values["data-dir"] !== undefined ? undefined : (values.database ?? (process.env.SCHEMAFORM_DATABASE_URL || undefined));
   if (url === undefined) {
     const { defaultDataDir } = await import("../../platform/config.js");
     return { kind: "sqlite", dataDir: values["data-dir"] ?? defaultDataDir() };
   }
-  if (values["data-dir"] !== undefined) throw new UsageError("give --data-dir (SQLite) or --database (PostgreSQL), not both");
   if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database must be a PostgreSQL URL: postgres://user:password@host:5432/database");
   return { kind: "postgres", url };
+}
+
+/**
+ * The secrets keys migrate and export check the platform against (and migrate rotates to), when
+ * given: PostgreSQL's from the flags or the environment; a SQLite platform's is its own platform.key.
+ */
+async function keysIfGiven(values: StorageFlags, target: import("../../platform/schema.js").StorageTarget): Promise<SecretsKeys | undefined> {
+  if (target.kind === "sqlite") {
+    if (values["secrets-key-file"] !== undefined) throw new UsageError("--secrets-key-file goes with --database: a SQLite platform keeps its key in its data directory");
+    return undefined;
+  }
+  if (!values["secrets-key-file"] && !process.env.SCHEMAFORM_SECRETS_KEY_FILE && !process.env.SCHEMAFORM_SECRETS_KEY) return undefined;
+  const { loadSharedKey } = await import("../../platform/secrets.js");
+  try {
+    return loadSharedKey(values["secrets-key-file"]);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Where a target is, for messages (never a password). */
@@ -97,13 +134,22 @@ async function describeTarget(target: import("../../platform/schema.js").Storage
 }
 
 
+/** The sub-command being run, for the usage line of its errors. */
+let current: string | undefined;
+
 function fail(message: string): number {
-  process.stderr.write(`schemaform platform: ${message}\n\n${USAGE}`);
+  const line = current && USAGE_LINE[current];
+  process.stderr.write(
+    line
+      ? `schemaform platform: ${message}\nusage: ${line}\n       ${STORAGE_LINE}\n(schemaform platform --help for more)\n`
+      : `schemaform platform: ${message}\n\n${USAGE}`,
+  );
   return 2;
 }
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  current = sub;
   if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
     process.stdout.write(USAGE);
     return sub ? 0 : 2;
@@ -116,6 +162,11 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === "import") return await importCommand(rest);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message);
+    // the secrets key is not the platform's (key-check.ts): said as it is, without a stack
+    if (error instanceof Error && error.name === "SecretsKeyMismatch") {
+      process.stderr.write(`schemaform platform ${sub}: ${error.message}\n`);
+      return 1;
+    }
     if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return fail(error.message);
     throw error;
   }
@@ -216,7 +267,8 @@ async function migrate(argv: string[]): Promise<number> {
   const answered = helpOrStray(values.help, positionals);
   if (answered !== undefined) return answered;
   const target = await targetFromFlags(values);
-  const { migrateTarget } = await import("../../platform/schema.js");
+  const keys = await keysIfGiven(values, target);
+  const { migrateTarget, openTarget } = await import("../../platform/schema.js");
   const where = await describeTarget(target);
   let versions: { before: number; after: number };
   try {
@@ -229,7 +281,24 @@ async function migrate(argv: string[]): Promise<number> {
   process.stdout.write(
     before === after ? `schema version ${after}: ${where} is up to date\n` : `schema version ${before} -> ${after}: applied ${after - before} migration(s) to ${where}\n`,
   );
-  return 0;
+  if (!keys) return 0;
+  // given keys: the platform's must be among them, and its secrets move to the newest (a rotation)
+  const { SecretBox, keyFingerprint } = await import("../../platform/secrets.js");
+  const { reencryptSecrets, storedKeyCheck } = await import("../../platform/key-check.js");
+  const box = new SecretBox(keys);
+  const newest = box.checkValues()[0]!;
+  const store = await openTarget(target);
+  try {
+    if ((await storedKeyCheck(store)) === newest) {
+      process.stdout.write(`secrets key: the platform's secrets are under the newest key of ${keys.source} (fingerprint ${keyFingerprint(newest)})\n`);
+      return 0;
+    }
+    const count = await reencryptSecrets(store, box);
+    process.stdout.write(`secrets key: re-encrypted ${count} secret(s) under the newest key of ${keys.source} (fingerprint ${keyFingerprint(newest)}); serve with it from now on\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
@@ -237,6 +306,7 @@ async function exportCommand(argv: string[]): Promise<number> {
   const answered = helpOrStray(values.help, positionals);
   if (answered !== undefined) return answered;
   const target = await targetFromFlags(values);
+  const keys = await keysIfGiven(values, target);
   const where = await describeTarget(target);
   const { LATEST_SCHEMA_VERSION, openTarget, schemaVersion } = await import("../../platform/schema.js");
   const { exportPlatform } = await import("../../platform/transfer.js");
@@ -264,6 +334,11 @@ async function exportCommand(argv: string[]): Promise<number> {
     }
     const store = await openTarget(target);
     try {
+      if (keys) {
+        const { SecretBox } = await import("../../platform/secrets.js");
+        const { checkSecretsKey } = await import("../../platform/key-check.js");
+        await checkSecretsKey(store, new SecretBox(keys), { record: false, newest: false });
+      }
       exported = await exportPlatform(store);
     } finally {
       await store.close();
@@ -315,17 +390,18 @@ async function importCommand(argv: string[]): Promise<number> {
   const { existsSync, mkdirSync, writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
   const { KEY_FILE, SecretBox, loadSharedKey } = await import("../../platform/secrets.js");
+  const sameKeys = (a: SecretsKeys, b: SecretsKeys) => a.keys.length === b.keys.length && a.keys.every((k, i) => k.equals(b.keys[i]!));
   const given = values["secrets-key-file"];
-  let key: Buffer | undefined;
+  let keys: SecretsKeys | undefined;
   let installKeyIn: string | undefined;
   try {
     if (target.kind === "postgres") {
-      if (given || process.env.SCHEMAFORM_SECRETS_KEY_FILE || process.env.SCHEMAFORM_SECRETS_KEY) key = loadSharedKey(given);
+      if (given || process.env.SCHEMAFORM_SECRETS_KEY_FILE || process.env.SCHEMAFORM_SECRETS_KEY) keys = loadSharedKey(given);
     } else {
       const own = join(target.dataDir, KEY_FILE);
       const existing = existsSync(own) ? loadSharedKey(own, {}) : undefined;
-      key = given ? loadSharedKey(given, {}) : existing;
-      if (given && existing && !existing.equals(key!)) throw new Error(`the data directory already has another key (${own}); import into a new data directory`);
+      keys = given ? loadSharedKey(given, {}) : existing;
+      if (given && existing && !sameKeys(existing, keys!)) throw new Error(`the data directory already has another key (${own}); import into a new data directory`);
       if (given && !existing) installKeyIn = target.dataDir;
     }
   } catch (error) {
@@ -338,7 +414,7 @@ async function importCommand(argv: string[]): Promise<number> {
   try {
     const store = await openTarget(target);
     try {
-      rows = await importPlatform(store, text, { replace: values.replace, box: key && new SecretBox(key) });
+      rows = await importPlatform(store, text, { replace: values.replace, box: keys && new SecretBox(keys) });
     } finally {
       await store.close();
     }
@@ -348,13 +424,13 @@ async function importCommand(argv: string[]): Promise<number> {
   }
   if (installKeyIn) {
     mkdirSync(installKeyIn, { recursive: true, mode: 0o700 });
-    writeFileSync(join(installKeyIn, KEY_FILE), `${key!.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    writeFileSync(join(installKeyIn, KEY_FILE), keys!.keys.map((k) => `${k.toString("base64")}\n`).join(""), { mode: 0o600, flag: "wx" });
   }
   process.stdout.write(
     `imported ${rows} rows into the ${where}\n` +
       (target.kind === "postgres"
         ? "Serve it with the same secrets key (--secrets-key-file or SCHEMAFORM_SECRETS_KEY_FILE on every replica).\n"
-        : key
+        : keys
           ? `Its secrets open with the data directory's ${KEY_FILE}.\n`
           : ""),
   );
@@ -388,6 +464,8 @@ async function credentials(argv: string[]): Promise<number> {
       if (values["all-projects"] === (values.project !== undefined)) return fail("give exactly one of --project ID and --all-projects");
       const project = values.project ?? null;
       if (project !== null && (project.trim() === "" || /[/\s]/.test(project))) return fail("--project must be a project id without slashes or spaces");
+      // printed by `credentials list`, one line per credential: no control or bidirectional override character
+      if (/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(values.description)) return fail("--description must not contain control characters (line breaks included) or bidirectional override characters");
       const scope = project === null ? "every project" : `project ${project}`;
       if (values.token) {
         const { tokenId, token } = await core.credentials.createAccessToken(project, values.description);

@@ -1,6 +1,7 @@
 // `schemaform provider install [--dir DIR] [--force]`: puts terraform-provider-tsdb and
 // terraform-provider-containerbackup where `terraform init` finds them offline.
 import { dirname, resolve } from "node:path";
+import { nativeAddonMessage } from "../../platform/native-addon.js";
 import {
   NAMESPACE,
   PROVIDER_NAMES,
@@ -76,21 +77,9 @@ function describeNativeAddon(addon: NativeAddonInstall): { out: string; err: str
     case "unchanged":
       return { out: `Embedded platform addon for ${node}: ${addon.path} (${addon.status === "installed" ? "installed" : "up to date"})\n`, err: "" };
     case "not-built":
-      return {
-        out: "",
-        err:
-          `Note: better-sqlite3 is not built in this installation (installed with --ignore-scripts?), so the embedded platform (a provider without 'endpoint') cannot run yet. ` +
-          `Run 'npm rebuild better-sqlite3' in the project that installed schemaform, then 'schemaform provider install' again. ` +
-          `Providers that set 'endpoint' (a platform server) work without it.\n`,
-      };
+      return { out: "", err: `Note: ${nativeAddonMessage()}\n` };
     case "unloadable":
-      return {
-        out: "",
-        err:
-          `Note: better-sqlite3's build ${addon.source} does not load with ${node}: ${addon.reason}. ` +
-          `The embedded platform (a provider without 'endpoint') needs it: run 'npm rebuild better-sqlite3' with this node, then 'schemaform provider install' again. ` +
-          `Providers that set 'endpoint' (a platform server) work without it.\n`,
-      };
+      return { out: "", err: `Note: ${nativeAddonMessage({ build: addon.source, reason: addon.reason })}\n` };
   }
 }
 

@@ -1,16 +1,18 @@
-// `schemaform validate [PATH...]`: checks hand-written *.tf.json files against Terraform's JSON
+// `schemaform validate [PATH...]`: checks a module's *.tf and *.tf.json files against Terraform's
 // language rules and our providers' schemas, without Terraform, and reports every problem at once.
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { TF_JSON, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../language/index.js";
+import { configFilesIn, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../language/index.js";
 
 const HELP = `usage: schemaform validate [options] [PATH...]
 
-Checks Terraform JSON configuration (*.tf.json) against the JSON language rules and the
-schemas of the tsdb and containerbackup providers, without Terraform and without network.
+Checks Terraform configuration, native (*.tf, *_override.tf) and JSON (*.tf.json), against the
+Terraform language's rules and the schemas of the tsdb and containerbackup providers, without
+Terraform and without network. Both syntaxes may be mixed in one module, as Terraform reads them.
 
-  PATH                 a file, or a directory meaning its *.tf.json files read together as one
-                       module (default: the current directory); "-" reads standard input
+  PATH                 a file, or a directory meaning its *.tf and *.tf.json files read together
+                       as one module (default: the current directory); "-" reads standard input
+                       (as JSON, or native when --stdin-filename ends in .tf)
   --format FORMAT      human (default), json (an array of diagnostics) or sarif (SARIF 2.1.0)
   --max-warnings N     fail when there are more than N warnings (default: warnings never fail)
   --stdin-filename F   the name to show for standard input (default: <stdin>)
@@ -18,14 +20,14 @@ schemas of the tsdb and containerbackup providers, without Terraform and without
   -h, --help           show this help
 
 A file named alone is checked as part of its directory's module, as Terraform reads it: the
-other *.tf.json files there are read for their declarations only (so that references to their
+other *.tf and *.tf.json files there are read for their declarations only (so that references to their
 blocks, variables and locals resolve, duplicate names are found and region rules see the other
 side); their own contents are not checked and their problems are not reported.
 
 Module calls with a local source ("./x", "../x") are followed as terraform validate follows
-them: the called directory's *.tf.json files are checked too (errors at their own files), and
-the call's arguments and its outputs' references against the called module's variables and
-outputs. A called directory holding native .tf files is not read, and such a call is not judged.
+them: the called directory's *.tf and *.tf.json files are checked too (errors at their own
+files), and the call's arguments and its outputs' references against the called module's
+variables and outputs. Test files (*.tftest.hcl) are not read.
 
 Bytes that are not valid UTF-8 are read as U+FFFD, as Terraform reads them (without an error),
 and reported as a warning.
@@ -115,17 +117,13 @@ export async function run(argv: string[]): Promise<number> {
     try {
       const info = await stat(path);
       if (info.isDirectory()) {
-        if (!(await readdir(path)).some((n) => TF_JSON.test(n))) {
-          process.stderr.write(`schemaform validate: no *.tf.json files in '${path}'\n`);
+        if ((await configFilesIn(path)).length === 0) {
+          process.stderr.write(`schemaform validate: no *.tf or *.tf.json files in '${path}'\n`);
           return 2;
         }
         continue;
       }
       if (!info.isFile()) throw new Error("not a regular file");
-      if (/\.tf$/.test(path)) {
-        process.stderr.write(`schemaform validate: '${path}' is native HCL; only Terraform JSON (*.tf.json) is checked here: run 'terraform validate' for .tf files\n`);
-        return 2;
-      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       process.stderr.write(`schemaform validate: cannot read '${path}': ${code === "ENOENT" ? "no such file or directory" : (error as Error).message}\n`);

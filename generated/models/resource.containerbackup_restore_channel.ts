@@ -66,7 +66,7 @@ export const model: TypeModel = {
         "name": "description",
         "camel": "description",
         "type": "string",
-        "description": "User-specified descriptive text.",
+        "description": "User-specified descriptive text, at most 2048 characters.",
         "optional": true
       },
       "labels": {
@@ -76,7 +76,7 @@ export const model: TypeModel = {
           "map",
           "string"
         ],
-        "description": "Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`.",
+        "description": "Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`. At most 64; keys 1-63 characters, starting with a lowercase letter, of lowercase letters, digits, underscores and dashes (international lowercase letters included); values 0-63 of the same characters.",
         "optional": true
       },
       "name": {

@@ -4,6 +4,7 @@ import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
 import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap } from "../syntax/positions.js";
+import { MappedLineMap, type NativeSource } from "../syntax/native/lower.js";
 import type { Reference } from "../expr/templates.js";
 import { type BlockDecl, type RegionCheck, addressOf } from "./declarations.js";
 
@@ -18,6 +19,8 @@ export interface SourceFile {
   contextOnly: boolean;
   /** an override file (`override.tf.json`, `*_override.tf.json`): merged into other blocks */
   override: boolean;
+  /** a native (`.tf`) file: `text` is its lowered JSON, this its own text and the way back to it */
+  native?: NativeSource;
 }
 
 /** A reference to another object found in an expression. */
@@ -170,9 +173,10 @@ export function repetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | 
   return found;
 }
 
-export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false): SourceFile {
+export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false, native?: NativeSource): SourceFile {
   const base = name.replace(/^.*[\\/]/, "");
-  return { name, text, doc, lines: new LineMap(text), sensitive: [], contextOnly, override: base === "override.tf.json" || base.endsWith("_override.tf.json") };
+  const override = base === "override.tf.json" || base.endsWith("_override.tf.json") || base === "override.tf" || base.endsWith("_override.tf");
+  return { name, text, doc, lines: native ? new MappedLineMap(native.text, native.toNative) : new LineMap(text), sensitive: [], contextOnly, override, native };
 }
 
 /** `a.b`, `tables[0].schema_name`, `labels["x y"]` */

@@ -7,11 +7,16 @@ import { type ValidationRule, validationRules } from "./variable-validation.js";
 import { hasTemplate } from "../expr/templates.js";
 import { LineMap } from "../syntax/positions.js";
 import { configurationAliases as aliasesIn } from "./required-providers.js";
+import type { NativeSource } from "../syntax/native/lower.js";
 
 /** A parsed file of a module (the shape module.ts works on). */
 export interface ParsedFile {
   file: { name: string; text: string; replaced?: number[]; contextOnly?: boolean };
   result: ReturnType<typeof parseJson>;
+  /** a native (`.tf`) file: its own text and how positions of `result`'s lowered JSON map into it */
+  native?: NativeSource;
+  /** a native file's syntax errors, offsets into its own text */
+  nativeProblems?: { summary: string; detail: string; offset: number; endOffset: number }[];
 }
 
 /** What a local module call leads to. */

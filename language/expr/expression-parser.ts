@@ -9,6 +9,13 @@ import type { Expr, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.j
 
 export const UNKNOWN: Expr = { t: "unknown" };
 
+/** No problems: shared, so that an expression without any allocates no list. */
+export const NO_PROBLEMS: SyntaxProblem[] = [];
+Object.freeze(NO_PROBLEMS);
+/** No references, likewise (a native reader's results share it: callers never add to `refs`). */
+export const NO_REFS: Reference[] = [];
+Object.freeze(NO_REFS);
+
 /**
  * How deeply expressions may nest (brackets, calls, templates, unary operators), as the JSON
  * parser bounds objects: Terraform accepts 1,500 levels of parentheses; where levels are heavier
@@ -21,7 +28,7 @@ const BINARY_LEVEL = new Map<string, number>([["||", 0], ["&&", 1], ["==", 2], [
 
 export abstract class ExpressionParser extends Lexer {
   /** the references found */
-  readonly refs: Reference[] = [];
+  refs: Reference[] = [];
   /** the reference the term just parsed starts, which postfix() extends with its steps */
   pendingRef: Reference | null = null;
   /** names a for expression or directive declares, while in their scope */
@@ -54,11 +61,21 @@ export abstract class ExpressionParser extends Lexer {
     }
     this.next();
     const a = this.expression();
-    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.a);
+    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.here());
     this.next();
     const b = this.expression();
     this.depth--;
     return { t: "cond", c, a, b };
+  }
+
+  /** Where the current token is, or the newline before it when a newline ends the expression. */
+  here(): number {
+    return this.nlEnds && this.nl ? this.nlAt : this.a;
+  }
+
+  /** Native: the file ends where an expression should start. */
+  missingAtEnd(): never {
+    fail("Missing expression", "Expected the start of an expression, but found the end of the file.", this.a);
   }
 
   tooDeep(): never {
@@ -103,6 +120,7 @@ export abstract class ExpressionParser extends Lexer {
     const s = this.s;
     // native: `a =` with the value on the next line
     if (this.nlEnds && this.nl) fail("Invalid expression", INVALID_EXPRESSION, this.nlAt);
+    if (this.native && this.k === T.EOF) this.missingAtEnd();
     switch (this.k) {
       case T.Number: {
         const raw = s.slice(this.a, this.b);
@@ -119,7 +137,8 @@ export abstract class ExpressionParser extends Lexer {
         if (name === "null") return { t: "lit", v: null };
         if (!this.scope.includes(name)) {
           const ref: Reference = { root: name, steps: [], start, end: start + name.length };
-          this.refs.push(ref);
+          if (this.refs === NO_REFS) this.refs = [ref];
+          else this.refs.push(ref);
           this.pendingRef = ref;
         }
         return { t: "var", name };
@@ -148,6 +167,14 @@ export abstract class ExpressionParser extends Lexer {
 
   /** Attribute, index and splat steps after a term; those of a reference are recorded in it. */
   postfix(e: Expr): Expr {
+    const started = this.pendingRef;
+    const out = this.steps(e);
+    // a list grown by push keeps room for 17 steps: a file's references keep theirs exactly
+    if (this.native && started !== null && started.steps.length > 0) started.steps = started.steps.slice();
+    return out;
+  }
+
+  steps(e: Expr): Expr {
     // the steps are the reference's up to the first index computed by an expression
     let ref = this.pendingRef;
     this.pendingRef = null;
@@ -182,7 +209,7 @@ export abstract class ExpressionParser extends Lexer {
           }
           this.next();
           e = UNKNOWN;
-        } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.a);
+        } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.here());
         continue;
       }
       if (this.isPunct("[")) {
@@ -226,7 +253,7 @@ export abstract class ExpressionParser extends Lexer {
       name += `::${this.s.slice(this.a, this.b)}`;
       this.next();
     }
-    if (!this.isPunct("(")) fail("Missing function call", "Function scope resolution requires a function call.", this.a);
+    if (!this.isPunct("(")) fail("Missing open parenthesis", "Function selector must be followed by an open parenthesis to begin the function call.", this.here());
     if (++this.depth > MAX_EXPRESSION_DEPTH) this.tooDeep();
     const saved = this.braces;
     const savedNl = this.nlEnds;
@@ -237,6 +264,7 @@ export abstract class ExpressionParser extends Lexer {
     const argStarts: number[] = [];
     let expand = false;
     while (!this.isPunct(")")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Unterminated function call", "There is no closing parenthesis for this function call.", this.a);
       argStarts.push(this.a);
       args.push(this.expression());
@@ -262,6 +290,7 @@ export abstract class ExpressionParser extends Lexer {
     if (problem !== null) {
       const offset = problem.at === "name" ? start : problem.at === "close" ? close : (argStarts[problem.extra ?? 0] ?? start);
       if (this.callProblems === null) fail(problem.summary, problem.detail, offset);
+      if (this.callProblems === NO_PROBLEMS) this.callProblems = [];
       this.callProblems.push({ summary: problem.summary, detail: problem.detail, offset });
     }
     return { t: "call", name, args, expand };
@@ -282,6 +311,7 @@ export abstract class ExpressionParser extends Lexer {
     }
     const items: Expr[] = [];
     while (!this.isPunct("]")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.a);
       items.push(this.expression());
       if (this.isPunct(",")) {
@@ -320,20 +350,30 @@ export abstract class ExpressionParser extends Lexer {
     const keys: Expr[] = [];
     const values: Expr[] = [];
     while (!this.isPunct("}")) {
+      if (this.native && this.k === T.EOF) this.missingAtEnd();
       if (this.k === T.EOF || this.k === T.Close) fail("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.a);
       // the newline before a key separates it from the previous attribute
       this.nl = false;
       let key: Expr;
       if (this.k === T.Ident) {
         // a bare name is the key itself, not a reference
+        const keyStart = this.a;
         const name = this.s.slice(this.a, this.b);
         this.next();
-        key = this.isPunct("=") || this.isPunct(":") ? { t: "lit", v: name } : this.postfix({ t: "var", name });
+        if (this.native && this.nl) fail("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.nlAt);
+        if (this.isPunct("=") || this.isPunct(":")) key = { t: "lit", v: name };
+        else if (this.native) {
+          // any other key is an expression (`a % b`, `local.k`), as HCL reads it
+          this.seek(keyStart);
+          key = this.expression();
+        } else key = this.postfix({ t: "var", name });
       } else key = this.expression();
       if (!this.isPunct("=") && !this.isPunct(":")) fail("Missing key/value separator", 'Expected an equals sign ("=") to mark the beginning of the attribute value.', this.a);
       this.next();
       keys.push(key);
       values.push(this.expression());
+      // native: a newline ends the attribute, and a comma after it starts nothing
+      if (this.native && this.nl) continue;
       if (this.isPunct(",")) {
         this.next();
         continue;
@@ -368,15 +408,17 @@ export abstract class ExpressionParser extends Lexer {
     this.scope.push(...names);
     if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
     this.next();
+    const first = this.a;
     this.expression();
     if (object) {
-      if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", this.a);
+      // Terraform points at the expression that should have been a key
+      if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", first, this.last);
       this.next();
       this.expression();
       if (this.isPunct("...")) this.next();
     } else {
       if (this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is not valid when building a tuple.", this.a);
-      if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a);
+      if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a, this.b);
     }
     if (this.isWord("if")) {
       this.next();

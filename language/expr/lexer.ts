@@ -8,8 +8,12 @@ export class Fail {
   constructor(readonly problem: SyntaxProblem) {}
 }
 
-export function fail(summary: string, detail: string, offset: number): never {
-  throw new Fail({ summary, detail, offset });
+export function fail(summary: string, detail: string, offset: number, end?: number): never {
+  throw new Fail(end === undefined ? { summary, detail, offset } : { summary, detail, offset, end });
+}
+
+export function failMentioning(summary: string, detail: string, offset: number, end: number, mention: NonNullable<SyntaxProblem["mention"]>): never {
+  throw new Fail({ summary, detail, offset, end, mention });
 }
 
 export const EXTRA_AFTER_INTERPOLATION =
@@ -28,11 +32,30 @@ export const enum T {
   Close,
 }
 
+/**
+ * Non-ASCII identifier characters as HCL's scanner reads them (Unicode ID_Start, ID_Continue), by
+ * UTF-16 code unit, looked up once each: 1 start, 2 continue only, 3 neither. The halves of a
+ * surrogate pair pass (a letter outside the BMP is rare, and Terraform takes it).
+ */
+const UNICODE_IDENT = new Uint8Array(65536);
+const ID_START = /^\p{ID_Start}$/u;
+const ID_CONTINUE = /^\p{ID_Continue}$/u;
+
+function unicodeIdent(c: number): number {
+  let kind = UNICODE_IDENT[c]!;
+  if (kind === 0) {
+    const ch = String.fromCharCode(c);
+    kind = (c >= 0xd800 && c <= 0xdfff) || ID_START.test(ch) ? 1 : ID_CONTINUE.test(ch) ? 2 : 3;
+    UNICODE_IDENT[c] = kind;
+  }
+  return kind;
+}
+
 export function isIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c > 127;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && unicodeIdent(c) === 1);
 }
 export function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 45;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57) || c === 45 || (c > 127 && unicodeIdent(c) <= 2);
 }
 export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -185,48 +208,39 @@ export class Lexer {
 }
 
 /**
- * The offset of the quote closing a quoted template that starts at `from`, or -1. Quoted strings
- * nested in its interpolations are followed on a stack of their brace depths, not by recursion.
+ * The offset of the quote closing a quoted template that starts at `from`; when there is none,
+ * -1 at the end of the text, or `-2 - i` when a newline at `i` (before its CR, if any) splits the
+ * template's text or a string nested in its interpolations. Iterative: strings nested in
+ * interpolations nested in strings cost no call stack.
  */
-export function quoteEnd(s: string, from: number, limit: number, newlineAt = false): number {
-  let i = from;
-  let depth = 0;
-  // the brace depth of each enclosing quoted string, innermost last
-  const outer: number[] = [];
-  while (i < limit) {
+export function quoteEnd(s: string, from: number, limit: number): number {
+  // most strings are plain text up to their quote
+  for (let i = from; i < limit; i++) {
     const c = s.charCodeAt(i);
-    if (c === 92) {
-      i += 2;
-      continue;
-    }
-    if (depth === 0 && c === 34) {
-      if (outer.length === 0) return i;
-      depth = outer.pop()!;
-      i++;
-      continue;
-    }
-    if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
-      depth++;
-      i += 2;
-      continue;
-    }
-    if (depth > 0) {
+    if (c === 34) return i;
+    if (c === 92 || c === 10 || c === 36 || c === 37) break;
+  }
+  // open strings and interpolations, innermost last: -1 for a string, an interpolation's brace depth
+  const open: number[] = [-1];
+  for (let i = from; i < limit; i++) {
+    const c = s.charCodeAt(i);
+    const top = open[open.length - 1]!;
+    if (c === 92) i++;
+    else if (top < 0) {
       if (c === 34) {
-        // a quoted string nested inside an interpolation
-        outer.push(depth);
-        depth = 0;
+        open.pop();
+        if (open.length === 0) return i;
+      } else if (c === 10) return -2 - (s.charCodeAt(i - 1) === 13 ? i - 1 : i);
+      else if ((c === 36 || c === 37) && s.charCodeAt(i + 1) === 123 && s.charCodeAt(i - 1) !== c) {
+        open.push(0);
         i++;
-        continue;
       }
-      if (c === 123) depth++;
-      else if (c === 125) depth--;
+    } else if (c === 34) open.push(-1);
+    else if (c === 123) open[open.length - 1] = top + 1;
+    else if (c === 125) {
+      if (top === 0) open.pop();
+      else open[open.length - 1] = top - 1;
     }
-    if (c === 10 && depth === 0) {
-      // a newline ends only the outermost string (newlineAt: where it ends); inside a nested one, nothing
-      if (outer.length > 0) return -1;
-      return newlineAt ? (s.charCodeAt(i - 1) === 13 ? i - 1 : i) : -1;
-    }
-    i++;
   }
   return -1;
 }

@@ -31,6 +31,13 @@ export interface SyntaxProblem {
   summary: string;
   detail: string;
   offset: number;
+  /** where Terraform's range for it ends, when that is not the end of the token at `offset` */
+  end?: number;
+  /**
+   * a range the detail names, as Terraform names it ("main.tf:2,8-20"): `detail` says "earlier"
+   * instead; a reader that knows the file's name and lines writes `mention.detail(where)`
+   */
+  mention?: { start: number; end: number; detail: (where: string) => string };
 }
 
 export type TraversalStep = { kind: "attr"; name: string } | { kind: "index"; key: string | number | null } | { kind: "splat" };

@@ -5,8 +5,9 @@
 // escapes applied), as Terraform does, and a native file's expression in place; offsets are into
 // the text read.
 
-import { ExpressionParser, MAX_EXPRESSION_DEPTH, UNKNOWN } from "./expression-parser.js";
-import { EXTRA_AFTER_INTERPOLATION, Fail, fail, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
+import { suggest } from "../syntax/suggest.js";
+import { ExpressionParser, MAX_EXPRESSION_DEPTH, NO_PROBLEMS, NO_REFS, UNKNOWN } from "./expression-parser.js";
+import { EXTRA_AFTER_INTERPOLATION, Fail, fail, failMentioning, INVALID_EXPRESSION, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
 import type { Expr, ParseResult, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
 
 /** Parses the template `s` (a JSON string's decoded value). */
@@ -39,18 +40,39 @@ export type NativeExpressionResult =
  * closing a one-line block, a comment). Offsets are into `text`.
  */
 export function parseNativeExpression(text: string, from: number): NativeExpressionResult {
-  const p = new Parser(text);
-  p.native = true;
-  p.nlEnds = true;
-  p.limit = text.length;
-  p.callProblems = [];
-  try {
-    p.seek(from);
-    if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
-    const expr = p.expression();
-    return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
-  } catch (e) {
-    return problemOf(e);
+  return new NativeExpressionReader(text).read(from);
+}
+
+/** Reads the expressions of one native file, one parser for all of them (a file has thousands). */
+export class NativeExpressionReader {
+  private readonly p: Parser;
+
+  constructor(text: string) {
+    this.p = new Parser(text);
+    this.p.native = true;
+    this.p.limit = text.length;
+  }
+
+  /** The expression starting at `from` (see parseNativeExpression). */
+  read(from: number): NativeExpressionResult {
+    const p = this.p;
+    p.refs = NO_REFS;
+    p.callProblems = NO_PROBLEMS;
+    p.nlEnds = true;
+    p.braces = 0;
+    p.depth = 0;
+    p.scope.length = 0;
+    p.pendingRef = null;
+    p.directiveChecks = null;
+    p.flush = false;
+    try {
+      p.seek(from);
+      if (p.k === T.EOF) fail("Missing expression", "Expected the start of an expression, but found the end of the file.", from);
+      const expr = p.expression();
+      return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
+    } catch (e) {
+      return problemOf(e);
+    }
   }
 }
 
@@ -66,6 +88,17 @@ function problemOf(e: unknown): { ok: false; problem: SyntaxProblem } {
 
 type TemplateEnd = "file" | "quote" | "heredoc";
 
+const TEMPLATE_KEYWORDS = ["if", "else", "endif", "for", "endfor"];
+
+/** An `%{if}` or `%{for}` whose end has not come: its keyword, its range, its names, whether it had an else. */
+interface OpenDirective {
+  word: string;
+  at: number;
+  end: number;
+  names: number;
+  hadElse: boolean;
+}
+
 class Parser extends ExpressionParser {
   // -------------------------------------------------------------------------------------------
   // Templates
@@ -73,8 +106,9 @@ class Parser extends ExpressionParser {
   /** A template over s[from, to): literal text, interpolations and directives. */
   template(from: number, to: number, end: TemplateEnd): Expr {
     const s = this.s;
-    const parts: Expr[] = [];
-    const open: { word: string; at: number; names: number }[] = [];
+    let parts: Expr[] = [];
+    // the open directives (allocated at the first: most templates have none)
+    let open: OpenDirective[] | null = null;
     // the checks of this template's own directives (allocated at the first one)
     const outerChecks = this.directiveChecks;
     this.directiveChecks = null;
@@ -99,7 +133,7 @@ class Parser extends ExpressionParser {
         }
         if (lineStarts !== null) {
           if (atLineStart) lineStarts.push(parts.length, literal.length);
-          for (let k = s.indexOf("\n", i); k >= 0 && k < j - 1; k = s.indexOf("\n", k + 1)) lineStarts.push(parts.length, literal.length + k + 1 - i);
+          for (let k = i; k < j - 1; k++) if (s.charCodeAt(k) === 10) lineStarts.push(parts.length, literal.length + k + 1 - i);
           atLineStart = s.charCodeAt(j - 1) === 10;
         }
         literal += s.slice(i, j);
@@ -152,7 +186,7 @@ class Parser extends ExpressionParser {
           this.nlEnds = savedNl;
         } else {
           known = false;
-          i = this.directive(at, j, to, end, open);
+          i = this.directive(at, j, to, end, (open ??= []));
         }
         continue;
       }
@@ -166,9 +200,13 @@ class Parser extends ExpressionParser {
       literal += s[i];
       i++;
     }
-    if (open.length > 0) {
+    if (open !== null && open.length > 0) {
       const top = open[open.length - 1]!;
-      fail("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to);
+      failMentioning("Unexpected end of template", `The ${top.word} directive is missing its corresponding end${top.word} directive.`, to, to + 1, {
+        start: top.at,
+        end: top.end,
+        detail: (where) => `The ${top.word} directive at ${where} is missing its corresponding end${top.word} directive.`,
+      });
     }
     if (lineStarts !== null && known) {
       if (literal !== "") parts.push({ t: "lit", v: literal });
@@ -181,11 +219,15 @@ class Parser extends ExpressionParser {
     if (literal !== "") parts.push({ t: "lit", v: literal });
     // a template that is one interpolation and nothing else has the value of its expression, not a string
     if (parts.length === 1 && interpolations === 1) return parts[0]!;
+    // a string or heredoc without sequences is a string literal (one node, not three)
+    if (interpolations === 0 && end !== "file") return parts.length === 0 ? { t: "lit", v: "" } : parts[0]!;
+    // (a list grown by push keeps room for 17 parts)
+    if (this.native && parts.length > 0) parts = parts.slice();
     return { t: "tpl", parts };
   }
 
   /** One `%{ … }` directive starting at `at`, its keyword at `j`; returns the offset after it. */
-  directive(at: number, j: number, to: number, end: TemplateEnd, open: { word: string; at: number; names: number }[]): number {
+  directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[]): number {
     const saved = this.limit;
     const savedBraces = this.braces;
     const savedNl = this.nlEnds;
@@ -204,7 +246,7 @@ class Parser extends ExpressionParser {
       case "if":
         (this.directiveChecks ??= []).push({ kind: "if-directive", e: this.expression() });
         this.closeMarker("if", at, end);
-        open.push({ word, at, names: 0 });
+        open.push({ word, at, end: this.b, names: 0, hadElse: false });
         break;
       case "for": {
         if (this.k !== T.Ident) fail("Invalid 'for' directive", "For directive requires variable name after 'for'.", this.a);
@@ -222,7 +264,7 @@ class Parser extends ExpressionParser {
         this.closeMarker("for", at, end);
         // the names are the directive's own up to its endfor
         this.scope.push(...names);
-        open.push({ word, at, names: names.length });
+        open.push({ word, at, end: this.b, names: names.length, hadElse: false });
         break;
       }
       case "else":
@@ -231,13 +273,30 @@ class Parser extends ExpressionParser {
         this.closeMarker(word, at, end);
         const top = open[open.length - 1];
         const wanted = word === "endfor" ? "for" : "if";
-        if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at);
-        if (top.word !== wanted) fail(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at);
+        if (top === undefined) fail(`Unexpected ${word} directive`, "The control directives within this template are unbalanced.", at, this.b);
+        if (word === "else" && top.word === "for") fail("Unexpected else directive", "An else clause is not expected for a for directive.", at, this.b);
+        if (word === "else" && top.hadElse) {
+          failMentioning("Unexpected else directive", "Already in the else clause for the if started earlier in this template.", at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Already in the else clause for the if started at ${where}.`,
+          });
+        }
+        if (word === "else") top.hadElse = true;
+        if (top.word !== wanted) {
+          failMentioning(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b, {
+            start: top.at,
+            end: top.end,
+            detail: (where) => `Expecting an end${top.word} directive for the ${top.word} started at ${where}.`,
+          });
+        }
         if (word !== "else") this.scope.length -= open.pop()!.names;
         break;
       }
-      default:
-        fail("Invalid template control keyword", `"${word}" is not a valid template control keyword.`, wordAt);
+      default: {
+        const near = suggest(word, TEMPLATE_KEYWORDS);
+        fail("Invalid template control keyword", `"${word}" is not a valid template control keyword.${near === undefined ? "" : ` Did you mean "${near}"?`}`, wordAt);
+      }
     }
     const next = this.b;
     this.limit = saved;
@@ -265,7 +324,7 @@ class Parser extends ExpressionParser {
     const from = this.b;
     const end = quoteEnd(s, from, this.limit);
     if (end < 0) {
-      const split = this.native ? quoteEnd(s, from, this.limit, true) : -1;
+      const split = this.native && end < -1 ? -2 - end : -1;
       if (split >= 0) {
         fail(
           "Invalid multi-line string",
@@ -295,7 +354,11 @@ class Parser extends ExpressionParser {
     const marker = s.slice(nameStart, i);
     // the marker's line ends with LF or CRLF (a file, or a JSON string, with Windows line ends)
     if (s.charCodeAt(i) === 13 && s.charCodeAt(i + 1) === 10) i++;
-    if (marker === "" || s.charCodeAt(i) !== 10) fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
+    if (marker === "" || s.charCodeAt(i) !== 10) {
+      // HCL's scanner does not read `<<` then as the start of a heredoc at all
+      if (this.native) fail("Invalid expression", INVALID_EXPRESSION, this.a);
+      fail("Invalid heredoc", "A heredoc must be introduced by <<MARKER followed by a newline.", this.a);
+    }
     const bodyStart = i + 1;
     let line = bodyStart;
     while (line < this.limit) {
@@ -319,7 +382,8 @@ class Parser extends ExpressionParser {
       }
       line = eol + 1;
     }
-    fail("Unterminated template string", "No closing marker was found for the string.", this.a);
+    // HCL reads to the end of the file looking for the marker, and says so there
+    fail("Unterminated template string", "No closing marker was found for the string.", this.native ? this.limit : this.a);
   }
 }
 

@@ -6,7 +6,8 @@ import { type ParsedFile, type ChildModule, type LocalCalls, forEachModuleCall, 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, resolve } from "node:path";
 import { decodeUtf8 } from "../syntax/utf8.js";
-import { parseJson } from "../syntax/json-parser.js";
+import { isNativeName, parseSource } from "./parse-file.js";
+import { MappedLineMap } from "../syntax/native/lower.js";
 import { LineMap } from "../syntax/positions.js";
 
 /**
@@ -55,11 +56,10 @@ function readChild(dir: string, shown: string): ChildModule {
   } catch {
     return emptyChild(dir, "missing");
   }
-  if (names.some((n) => n.endsWith(".tf"))) return emptyChild(dir, "native");
   const child = emptyChild(dir, "json");
   for (const n of names) {
     // Terraform ignores hidden files (a name starting with ".")
-    if (!n.endsWith(".tf.json") || n.startsWith(".")) continue;
+    if (!(n.endsWith(".tf.json") || isNativeName(n)) || n.startsWith(".")) continue;
     let bytes: Buffer;
     try {
       bytes = readFileSync(join(dir, n));
@@ -69,9 +69,10 @@ function readChild(dir: string, shown: string): ChildModule {
     const { text, replaced } = decodeUtf8(bytes);
     const name = join(shown, n);
     const file = replaced.length > 0 ? { name, text, replaced } : { name, text };
-    const result = parseJson(text);
-    child.files.push({ file, result });
-    if (result.ok) declarationsOf(result.doc, child, name, new LineMap(text));
+    const parsed = parseSource(n, text);
+    const result = parsed.result;
+    child.files.push({ file, ...parsed });
+    if (result.ok) declarationsOf(result.doc, child, name, parsed.native ? new MappedLineMap(text, parsed.native.toNative) : new LineMap(text));
   }
   return child;
 }

@@ -10,14 +10,15 @@ import { Ctx, newSourceFile, quote, repetitionOf, type SourceFile } from "../con
 import { compareDiagnostics, sourceOf, type Diagnostic } from "../syntax/diagnostics.js";
 import { blockDone, checkReference, finishCrossReferences, startNamedReferences } from "../schema/cross-references.js";
 import type { TypeModel } from "../schema/model-types.js";
-import { K_ARRAY, K_NUMBER, K_OBJECT, parseJson, type JsonDoc } from "../syntax/json-parser.js";
+import { K_ARRAY, K_NUMBER, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
 import { checkResource } from "../config/resource.js";
 import { checkProvider } from "../config/provider.js";
 import { checkModuleLevelRules } from "../config/module-rules.js";
 import { declNode } from "../config/moved-import-removed.js";
 import { checkCycles, DependencyGraph } from "../config/dependency-graph.js";
 import { setLocalCalls } from "../config/module-calls.js";
-import type { LocalCalls } from "../config/module-summary.js";
+import type { LocalCalls, ParsedFile } from "../config/module-summary.js";
+import { parseSource } from "./parse-file.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
 import { requiredProviderNames } from "../config/required-providers.js";
@@ -99,7 +100,7 @@ export interface ModuleOptions {
 
 /** Loads the models and validators of every type the files use (lazily, once per type). */
 export async function validateModule(files: ModuleFile[], types?: TypeSource, options: ModuleOptions = {}): Promise<ModuleResult> {
-  const parsed = files.map((f) => ({ file: f, result: parseJson(f.text) }));
+  const parsed = files.map((f) => ({ file: f, ...parseSource(f.name, f.text) }));
   // the module's own directory is the first on the stack: a child calling it back is a loop
   const calls = options.localModules && files.length > 0 ? loadLocalCalls(parsed, [resolve(dirname(files[0]!.name))]) : null;
   const children = calls ? [...childModules(calls).values()] : [];
@@ -124,13 +125,13 @@ export async function validateModule(files: ModuleFile[], types?: TypeSource, op
 /** Like validateModule, when the types are already loaded (see preloadTypes) or supplied. */
 export function validateModuleSync(files: ModuleFile[], types: TypeSource = generatedTypes): ModuleResult {
   return run(
-    files.map((f) => ({ file: f, result: parseJson(f.text) })),
+    files.map((f) => ({ file: f, ...parseSource(f.name, f.text) })),
     types,
   );
 }
 
-function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
-  const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true));
+function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
+  const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.native ? p.result.doc!.text : p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true, p.native));
   const ctx = new Ctx(sources);
   // provider functions name providers of this module's required_providers (functions.ts)
   setDeclaredProviders(requiredProviderNames(parsed.map((p) => (p.result.ok ? p.result.doc : null))));
@@ -141,14 +142,15 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   parsed.forEach((p, i) => {
     if (!p.result.ok) {
       reportInvalidUtf8(ctx, p.file, i);
-      const problem = p.result.problem;
-      ctx.report("error", "json-syntax", `${problem.summary}: ${problem.detail}`, problem.offset, problem.endOffset, null, null, i);
+      // a native file's syntax errors, every one of them (HCL reads on after some)
+      for (const problem of p.nativeProblems ?? [p.result.problem]) ctx.report("error", p.nativeProblems ? "syntax" : "json-syntax", `${problem.summary}: ${problem.detail}`, problem.offset, problem.endOffset, null, null, i);
       return;
     }
-    reportInvalidUtf8(ctx, p.file, i);
+    // a native file's offsets in the diagnostics are of its lowered JSON: its invalid bytes are found by the native reader's positions only
+    if (!p.native) reportInvalidUtf8(ctx, p.file, i);
     ctx.use(i);
     // the parser reads past a byte order mark so that the rest is checked too; Terraform refuses it
-    if (p.file.text.charCodeAt(0) === 0xfeff) {
+    if (!p.native && p.file.text.charCodeAt(0) === 0xfeff) {
       ctx.report("error", "json-syntax", "Invalid start of value: A JSON value must start with a brace, a bracket, a number, a string, or a keyword (this file starts with a byte order mark, which Terraform does not accept; save it as UTF-8 without BOM).", 0, 1, null, null, i);
     }
     checkRoot(ctx, { resource: (decl) => register(ctx, decl, types), provider: (decl) => registerProvider(ctx, decl, types) });
@@ -201,7 +203,7 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
     const end = source.lines.position(Math.max(raw.end, raw.start));
     const d: Diagnostic = {
       severity: raw.severity,
-      message: raw.message,
+      message: source.native ? nativeWording(raw.message, source.native.blockKeys.has(raw.start)) : raw.message,
       file: source.name,
       line: start.line,
       column: start.column,
@@ -217,7 +219,24 @@ function run(parsed: { file: ModuleFile; result: ReturnType<typeof parseJson> }[
   setDeclaredProviders(null);
   forgetLastTemplate();
   diagnostics.sort(compareDiagnostics);
-  return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, { text: s.text, sensitive: pairs(s.sensitive) }])) };
+  return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, shownSource(s)])) };
+}
+
+/**
+ * Terraform's words for a native file where they differ from the JSON syntax's: a name that is
+ * neither argument nor block is an "Unsupported argument" or "Unsupported block type" there.
+ */
+function nativeWording(message: string, block: boolean): string {
+  const unknown = /^Extraneous JSON object property: No argument or block type is named ("(?:[^"\\]|\\.)*")\.(.*)$/s.exec(message);
+  if (unknown === null) return message;
+  return block ? `Unsupported block type: Blocks of type ${unknown[1]} are not expected here.${unknown[2]}` : `Unsupported argument: An argument named ${unknown[1]} is not expected here.${unknown[2]}`;
+}
+
+/** A file's text as the user wrote it (a native file's own, not its lowered JSON) and its sensitive ranges there. */
+function shownSource(s: SourceFile): { text: string; sensitive: [number, number][] } {
+  if (!s.native) return { text: s.text, sensitive: pairs(s.sensitive) };
+  const toNative = s.native.toNative;
+  return { text: s.native.text, sensitive: pairs(s.sensitive).map(([a, b]) => [toNative(a), toNative(b)] as [number, number]) };
 }
 
 /** Terraform raises no error for bytes that are not UTF-8 (it reads each as U+FFFD): a warning says where. */

@@ -149,7 +149,20 @@ function explainKeyword(
   validator: ValidatorModule,
 ): { path: PathSegment[]; message: string; missing?: boolean } | undefined {
   const p = error.params;
+  // a map's key (labels): Ajv reports the map's path and the key apart
+  const key = (error as { propertyName?: unknown }).propertyName;
+  if (typeof key === "string" && error.keyword !== "propertyNames") {
+    const subject = `${name(objectPath)} key ${show(key)}`;
+    if (error.keyword === "minLength") return { path: objectPath, message: key === "" ? `${name(objectPath)} has an empty key; a key must be at least ${p.limit} character${p.limit === 1 ? "" : "s"} long` : `${subject} must be at least ${p.limit} characters long` };
+    if (error.keyword === "maxLength") return { path: objectPath, message: `${subject} must be at most ${p.limit} characters long` };
+    if (error.keyword === "pattern") return key === "" ? undefined : { path: objectPath, message: `${subject} ${validator.messages[error.schemaPath] ?? `must match ${p.pattern}`}` };
+    return { path: objectPath, message: `${subject} is invalid (${error.keyword})` };
+  }
   switch (error.keyword) {
+    case "propertyNames":
+      return undefined; // each key's own error says what is wrong with it
+    case "maxProperties":
+      return { path: objectPath, message: `${name(objectPath)} must have at most ${p.limit} entries, got ${Object.keys((valueAt(data, objectPath) as object | undefined) ?? {}).length}` };
     case "required":
       return { path: [...objectPath, p.missingProperty], message: `${name([...objectPath, p.missingProperty])} is required`, missing: true };
     case "additionalProperties": {
@@ -215,7 +228,8 @@ function name(path: PathSegment[]): string {
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // C1 controls and bidirectional overrides escaped too: a message must not reorder the terminal's text
+  const text = (JSON.stringify(value) ?? String(value)).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

@@ -2,6 +2,7 @@
 // delay and the event log.
 
 import type { Storage, Tx } from "../storage.js";
+import { inOpenRequestTransaction, requestTransactionOf, runAsOneTransaction } from "./request-transaction.js";
 import type { SecretBox } from "../secrets.js";
 import type { Warning } from "../errors.js";
 
@@ -36,13 +37,28 @@ export class Ctx {
     return new Date(ms).toISOString();
   }
 
-  /** A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database. */
+  /**
+   * A read-modify-write; `fn` may run more than once (storage.ts), so it only touches the database.
+   * Inside a request run by inOneTransaction, it joins the request's transaction.
+   */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.store.write(fn);
+    const joined = requestTransactionOf(this, this.store);
+    return joined ? joined.then(fn) : this.store.write(fn);
   }
 
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.store.read(fn);
+    return inOpenRequestTransaction(this) ? requestTransactionOf(this, this.store)!.then(fn) : this.store.read(fn);
+  }
+
+  /**
+   * Runs `request` with every write it makes (and every read after its first write) in ONE
+   * transaction, into which `finish` writes the request's answer before it commits: the server's
+   * idempotent requests, whose stored answer commits with the object it describes or not at all
+   * (request-transaction.ts). Like any write, `request` may run again after a conflict, so it must
+   * have no effect outside the database.
+   */
+  inOneTransaction<T>(request: () => Promise<T>, finish: (tx: Tx, result: T) => Promise<void>): Promise<T> {
+    return runAsOneTransaction(this, this.store, request, finish);
   }
 
   /** Records an event in the write transaction `tx`; `message` must never contain a secret. */

@@ -3,6 +3,7 @@
 // client wraps it in the PlatformClient interface and the server exposes it over HTTP through it.
 
 import { catalogProducts } from "../catalog.js";
+import { checkSecretsKey } from "../key-check.js";
 import type { PlatformEvent, ProductsLookup } from "../types.js";
 import { Ctx, type CoreOptions } from "./context.js";
 import { ObjStoreConnectors, SrcDbConnectors } from "./connectors.js";
@@ -40,9 +41,13 @@ export class PlatformCore {
     this.credentials = new Credentials(this.ctx);
   }
 
-  /** The domain core over an open store; moves objects stored under project numbers once (projects.ts). */
+  /**
+   * The domain core over an open store; refuses a secrets key that is not the data's (key-check.ts);
+   * moves objects stored under project numbers once (projects.ts).
+   */
   static async open(options: CoreOptions): Promise<PlatformCore> {
     const core = new PlatformCore(options);
+    await checkSecretsKey(options.store, options.box, { record: true, newest: true });
     await mergeNumberedProjects(core.ctx);
     return core;
   }

@@ -18,6 +18,7 @@ import type {
   RestoreChannelPatch,
 } from "../types.js";
 import type { Tx } from "../storage.js";
+import { checkBody } from "../validation.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { Projects, isProjectRef } from "./projects.js";
 
@@ -85,6 +86,15 @@ function pick(labels: Labels, keys: Iterable<string>): Labels {
   return out;
 }
 
+/**
+ * A channel's labels (its own and the provider's defaults, merged) and description against the
+ * schema's rules: at most 64 labels, keys and values as GCP allows them, no control characters
+ * (schemas/resource.containerbackup_restore_channel.schema.json; the provider checks the same at plan).
+ */
+function checkLabelRules(channel: { destination_project: string; location: string }, labels: Labels, description: string | null | undefined): void {
+  checkBody("resource.containerbackup_restore_channel", { destination_project: channel.destination_project, location: channel.location, labels, ...(description == null ? {} : { description }) });
+}
+
 function checkLabels(labels: unknown, path: string): void {
   if (labels === undefined) return;
   if (!labels || typeof labels !== "object" || Array.isArray(labels)) throw invalid([path], "must be a map of strings");
@@ -115,6 +125,7 @@ export class RestoreChannels {
     checkLabels(body.labels, "labels");
     checkLabels(options.defaultLabels, "default_labels");
     const effective: Labels = { ...(options.defaultLabels ?? {}), ...(body.labels ?? {}) };
+    checkLabelRules({ destination_project: body.destination_project!, location: body.location }, effective, body.description);
 
     const row = await this.ctx.write(async (tx) => {
       const project = await this.projects.resolve(tx, projectRef, ["project"]);
@@ -198,6 +209,7 @@ export class RestoreChannels {
       }
       const labelsJson = JSON.stringify(labels);
       if (description === current.description && labelsJson === current.labels) return current; // nothing changed
+      checkLabelRules(current, labels, description);
       const updated: ChannelRow = { ...current, description, labels: labelsJson, etag: newEtag(), updated: this.ctx.iso() };
       await tx.run(
         "UPDATE restore_channels SET description = ?, labels = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?",

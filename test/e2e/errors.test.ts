@@ -83,7 +83,11 @@ describe("errors are clear, located, and leave nothing half-done", () => {
       ...PROVIDERS,
       resource: {
         tsdb_service: { pair: { milli_cpu: 1000, memory_gb: 2 } },
-        containerbackup_restore_channel: { named: { name: "Bad_Name", location: "us-central1", destination_project: "projects/x" } },
+        containerbackup_restore_channel: {
+          named: { name: "Bad_Name", location: "us-central1", destination_project: "projects/x" },
+          // labels within GCP's rules, and text without control characters: refused before apply
+          labelled: { location: "us-central1", destination_project: "projects/errors-target", labels: { "": "empty-key", Team: "a" }, description: "rings\u0007the bell" },
+        },
         tsdb_peering_connection: {
           both: { platform_vpc_id: 1, peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-0a1b2c3d4e5f67890", peer_tgw_id: "tgw-0123456789abcdef0" },
         },
@@ -109,6 +113,9 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     const both = at("exactly one of peer_vpc_id and peer_tgw_id must be set");
     expect(both?.range?.start.line).toBeGreaterThanOrEqual(lineOf(text, '"both"'));
     expect(at("exactly one of saasmon, pullmon and cloudmon must be set")).toBeDefined();
+    expect(at("labels has an empty key; a key must be at least 1 character long")?.severity).toBe("error");
+    expect(at('labels key "Team" must start with a lowercase letter')?.severity).toBe("error");
+    expect(at("description must not contain control characters")?.summary).toContain('got "rings\\u0007the bell"');
 
     // The same with the human-readable output: the message, the address and the source line.
     const human = await bad.tf(["validate"]);

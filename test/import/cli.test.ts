@@ -121,11 +121,24 @@ describe("schemaform import", () => {
     const platform = new EmbeddedPlatform({ dataDir: tempDir("sf-import-auth-") });
     const server = await startServer({ platform, host: "127.0.0.1", port: 0 });
     try {
+      // none given: nothing was refused, the message says so and how to give them
       const r = await cli("tsdb_service", estate.ids.primary, "--project", PROJECT, "--endpoint", server.url);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("TSDB_ACCESS_TOKEN");
+      expect(r.stderr).toContain("the platform server needs credentials and none were given: TSDB_ACCESS_TOKEN (or TSDB_ACCESS_KEY and TSDB_SECRET_KEY) and CONTAINERBACKUP_ACCESS_TOKEN are not set");
+      expect(r.stderr).not.toContain("refused the credentials");
       expect(r.stderr).toContain("TSDB_ACCESS_KEY and TSDB_SECRET_KEY");
       expect(r.stderr).not.toContain("Authorization: Bearer");
+      // wrong ones given: refused
+      process.env.TSDB_ACCESS_TOKEN = "not-a-token";
+      process.env.CONTAINERBACKUP_ACCESS_TOKEN = "not-a-token";
+      try {
+        const wrong = await cli("--discover", "--project", PROJECT, "--endpoint", server.url);
+        expect(wrong.code).toBe(1);
+        expect(wrong.stderr).toContain("the platform server refused the credentials");
+      } finally {
+        delete process.env.TSDB_ACCESS_TOKEN;
+        delete process.env.CONTAINERBACKUP_ACCESS_TOKEN;
+      }
     } finally {
       await server.close();
       await platform.close();

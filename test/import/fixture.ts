@@ -141,7 +141,7 @@ export async function createEstate(dataDir = tempDir("sf-import-data-")): Promis
         location: "us-central1",
         destination_project: "projects/restore-target",
         description: "Restores of ${env} go %{only} to restore-target",
-        labels: { environment: "prod", "cost-center": "c${x}" },
+        labels: { environment: "prod", "cost-center": "c-42" },
       },
       { defaultProject: P },
     )

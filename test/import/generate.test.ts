@@ -206,7 +206,7 @@ describe("the HCL-JSON document", () => {
     expect(logs.log_stream_name).toBe("%%{primary}");
     const channel = body("containerbackup_restore_channel", "prod_restores");
     expect(channel.description).toBe("Restores of $${env} go %%{only} to restore-target");
-    expect(channel.labels).toEqual({ environment: "prod", "cost-center": "c$${x}" });
+    expect(channel.labels).toEqual({ environment: "prod", "cost-center": "c-42" });
   });
 
   it("leaves out what the provider reads as unset: empty tables and empty non-authoritative labels", () => {
@@ -339,7 +339,7 @@ describe("the CDKTF stack", () => {
     expect(ts).toContain("password: appDbPassword.stringValue,");
     expect(ts).toMatch(/new TerraformVariable\(this, "app_db_password", \{\n\s+type: "string",\n\s+sensitive: true,/);
     expect(ts).toContain('logGroupName: "/tsdb/$${app}",');
-    expect(ts).toContain('"cost-center": "c$${x}",');
+    expect(ts).toContain('"cost-center": "c-42",');
     expect(ts).toContain('new TsdbProvider(this, "tsdb", { projectId: "acme-data" });');
     expect(ts).toMatch(/password: appDbPassword\.stringValue,\n\s+lifecycle: \{ ignoreChanges: \["password"\] \},\n\s+\}\);/);
   });

@@ -78,10 +78,12 @@ describe("schemaform validate", () => {
     expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(`file://${fixtures}invalid/top-level.tf.json`);
   });
 
-  it("says that a native .tf file is not what it checks", async () => {
+  it("checks a native .tf file, and writes valid JSON for it", async () => {
     const path = file("native/main.tf", 'resource "tsdb_vpcs" "a" {}\n');
-    expect(await run([path])).toBe(2);
-    expect(err).toContain("only Terraform JSON (*.tf.json) is checked");
+    expect(await run(["--format", "json", path])).toBe(1);
+    const diagnostics = JSON.parse(out);
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics[0].file).toBe(path);
     expect(err).not.toContain("Invalid JSON keyword");
   });
 
@@ -102,7 +104,7 @@ describe("schemaform validate", () => {
     expect(await run(["--max-warnings", "many", "."])).toBe(2);
     mkdirSync(join(scratch, "empty"), { recursive: true });
     expect(await run([join(scratch, "empty")])).toBe(2);
-    expect(err).toContain("no *.tf.json files");
+    expect(err).toContain("no *.tf or *.tf.json files");
   });
 
   it("--help prints usage and exits 0", async () => {

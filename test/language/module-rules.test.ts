@@ -1,9 +1,8 @@
 // Modules read as Terraform reads them: each directory under fixtures/modules/ is a root module
 // (with the local modules it calls), validated as `schemaform validate DIR` does; it reports
 // exactly the diagnostics of its expected.json (file relative to the directory, severity, line,
-// column when given, message fragment). Each was checked against terraform validate 1.11.4,
-// except native-child: a child of native .tf files is not read (we cannot know its variables),
-// so its call is not judged, where Terraform reports the arguments against the .tf variables.
+// column when given, message fragment). Each was checked against terraform validate 1.11.4
+// (native-child and native-child-output call a module of native .tf files).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";

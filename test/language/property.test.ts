@@ -124,7 +124,16 @@ describe("property-based", () => {
       },
     }).replace('"constructor":"x"', '"__proto__":{"polluted":true},"constructor":"x"');
     const diagnostics = check(text);
-    // a label holding an object is a type error, reported at that label, nothing else
-    expect(diagnostics.map((d) => d.path)).toEqual(["labels.__proto__"]);
+    // a label holding an object is a type error, reported at that label; toString is no label key
+    // (labels are lowercase), reported on the map; nothing else
+    expect(diagnostics.map((d) => d.path).sort()).toEqual(["labels", "labels.__proto__"]);
+    expect(diagnostics.find((d) => d.path === "labels")!.message).toContain('labels key "toString" must start with a lowercase letter');
+  });
+
+  it('a "//" key in a map is data, not a comment: checked as a label key', () => {
+    const text = JSON.stringify({
+      resource: { containerbackup_restore_channel: { c: { destination_project: "projects/p-target", location: "us-central1", labels: { team: "data", "//": "not-a-comment" } } } },
+    });
+    expect(check(text).map((d) => d.message)).toEqual(['labels key "//" must start with a lowercase letter and hold only lowercase letters, digits, underscores and dashes (international lowercase letters too)']);
   });
 });

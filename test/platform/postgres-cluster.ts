@@ -5,7 +5,7 @@
 // (PostgreSQL refuses to run as root). Suites that need it are declared with `describePostgres`.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,7 +59,21 @@ export interface Cluster {
   adminUrl: string;
   /** A new, empty database; its URL. */
   createDatabase(): Promise<string>;
+  /** `pg_ctl restart -m fast`: every session is ended, the server down and up again; how long it took (ms). */
+  restart(): number;
+  /**
+   * Fills the file system of the cluster's data (only with `dataDiskMb`) with a filler file until
+   * it has no space left; `freeDisk` removes it. The WAL is on another file system, so PostgreSQL
+   * reports the full disk as the error of the statement that needed space (53100), not a PANIC.
+   */
+  fillDisk(): void;
+  freeDisk(): void;
   stop(): void;
+}
+
+export interface ClusterOptions {
+  /** the data directory on a file system of its own of this many MiB (a tmpfs; needs root) */
+  dataDiskMb?: number;
 }
 
 function freePort(): Promise<number> {
@@ -73,26 +87,38 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const bin = postgresBinaries();
   if (!bin) throw new Error(NO_POSTGRES_MESSAGE);
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), "schemaform-pg-"));
+  const owner = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   if (asRoot) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-    chownSync(dir, uid, gid);
+    owner.uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    owner.gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, owner.uid, owner.gid);
+  }
+  // a small file system of its own for the data, so that a test can fill it
+  const disk = join(dir, "disk");
+  const filler = join(disk, "filler");
+  let mounted = false;
+  if (options.dataDiskMb !== undefined) {
+    if (!asRoot) throw new Error("a cluster on a small disk of its own needs root (mount -t tmpfs)");
+    mkdirSync(disk);
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${options.dataDiskMb}m,uid=${owner.uid},gid=${owner.gid},mode=0700`, "tmpfs", disk]);
+    mounted = true;
   }
   const run = (tool: string, args: string[]) => {
     const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
     const result = spawnSync(command, argv, { encoding: "utf8", cwd: dir });
     if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
   };
-  const data = join(dir, "data");
-  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  const data = mounted ? join(disk, "data") : join(dir, "data");
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", ...(mounted ? ["--waldir", join(dir, "wal")] : [])]);
   const port = await freePort();
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
-  run("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]);
+  const log = join(dir, "server.log");
+  run("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "-t", "60", "start"]);
 
   let stopped = false;
   const stop = () => {
@@ -102,6 +128,7 @@ export async function startCluster(): Promise<Cluster> {
     try {
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     } finally {
+      if (mounted) spawnSync("umount", [disk]);
       rmSync(dir, { recursive: true, force: true });
     }
   };
@@ -114,6 +141,35 @@ export async function startCluster(): Promise<Cluster> {
     port,
     adminUrl: admin,
     stop,
+    restart() {
+      const began = Date.now();
+      run("pg_ctl", ["-D", data, "-m", "fast", "-l", log, "-w", "-t", "60", "restart"]);
+      return Date.now() - began;
+    },
+    fillDisk() {
+      if (!mounted) throw new Error("fillDisk needs a cluster started with dataDiskMb");
+      const fd = openSync(filler, "w");
+      const block = Buffer.alloc(64 * 1024, 1);
+      try {
+        for (;;) writeSync(fd, block);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+      } finally {
+        closeSync(fd);
+      }
+      // the last partial block, down to the byte
+      const fd2 = openSync(filler, "a");
+      try {
+        for (;;) writeSync(fd2, block, 0, 512);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+      } finally {
+        closeSync(fd2);
+      }
+    },
+    freeDisk() {
+      rmSync(filler, { force: true });
+    },
     async createDatabase() {
       const name = `platform_${process.pid}_${++databases}`;
       const pg = (await import("pg")).default;

@@ -72,6 +72,7 @@ describePostgres("two server replicas on PostgreSQL", () => {
   let dir: string;
   let replicas: Replica[] = [];
   let clients: PlatformClient[] = [];
+  let credentials: { accessKey: string; secretKey: string };
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -81,7 +82,7 @@ describePostgres("two server replicas on PostgreSQL", () => {
     const database = await cluster.createDatabase();
     // started together: the schema is migrated once, under the advisory lock
     replicas = await Promise.all([startReplica(database, keyFile), startReplica(database, keyFile)]);
-    const credentials = await createCredentials(database, keyFile);
+    credentials = await createCredentials(database, keyFile);
     clients = replicas.map((r) => createHttpClient({ endpoint: r.url, credentials }));
   }, 120_000);
 
@@ -125,6 +126,47 @@ describePostgres("two server replicas on PostgreSQL", () => {
     expect(vpcs.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of vpcs) if (r.status === "rejected") expect((r.reason as { code: string }).code).toBe("conflict");
     expect((await clients[1]!.vpcs.list(PROJECT)).filter((v) => v.name === "one-vpc")).toHaveLength(1);
+  });
+
+  it("shares one password-check budget between the replicas: a guesser gets no more for a second replica", async () => {
+    const { body: service } = await clients[0]!.services.create("replica-guess", { name: "guess-target" });
+    const basic = `Basic ${Buffer.from(`${credentials.accessKey}:${credentials.secretKey}`).toString("base64")}`;
+    const statuses: number[] = [];
+    // sequential guesses, alternating replicas: each replica alone would allow its own burst of 10
+    for (let i = 0; i < 16; i++) {
+      const response = await fetch(`${replicas[i % 2]!.url}/tsdb/v1/projects/replica-guess/services/${service.id}/checkPassword`, {
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
+        body: JSON.stringify({ password: `guess-${i}` }),
+      });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    // the burst (10) plus what 2 per second refill while the guesses run, not 2 x 10
+    expect(statuses.filter((s) => s === 429).length, statuses.join(" ")).toBeGreaterThan(0);
+    expect(allowed).toBeLessThan(16);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+  });
+
+  it("one idempotency key sent to both replicas at once creates one object, and both answer with it", async () => {
+    const basic = `Basic ${Buffer.from(`${credentials.accessKey}:${credentials.secretKey}`).toString("base64")}`;
+    for (let round = 0; round < 5; round++) {
+      const key = `same-key-${round}`;
+      const answers = await Promise.all(
+        replicas.map(async (r) => {
+          const response = await fetch(`${r.url}/tsdb/v1/projects/replica-keys/vpcs`, {
+            method: "POST",
+            headers: { authorization: basic, "content-type": "application/json", "idempotency-key": key },
+            body: JSON.stringify({ cidr: "10.9.0.0/16", region_code: "us-east-1" }),
+          });
+          return { status: response.status, body: (await response.json()) as { body: { vpcs_id: number } } };
+        }),
+      );
+      expect(answers.map((a) => a.status)).toEqual([201, 201]);
+      expect(answers[0]!.body.body.vpcs_id).toBe(answers[1]!.body.body.vpcs_id);
+    }
+    expect(await clients[0]!.vpcs.list("replica-keys")).toHaveLength(5);
   });
 
   it("loses no update: 40 concurrent label updates through both all land", async () => {

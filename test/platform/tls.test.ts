@@ -1,8 +1,10 @@
 // `schemaform platform serve --tls-cert FILE --tls-key FILE`: https with a certificate from a private
 // CA, reached by a client that trusts the CA (the providers' way: SCHEMAFORM_EXTRA_CA_CERTS) and
 // refused by one that does not; wrong files stop it at start-up with a message naming the file.
+import { spawnSync } from "node:child_process";
 import { get } from "node:https";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { checkServerIdentity } from "node:tls";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFERRED_CA_ENV } from "../../platform/deferred-ca.js";
@@ -10,7 +12,7 @@ import { createHttpClient } from "../../platform/http-client.js";
 import { tempDir } from "./helpers.js";
 import { privatePki } from "./private-pki.js";
 import { createCredentials, runPlatformCli as cli } from "./run-cli.js";
-import { killHard, startServe, type ServeProcess } from "./serve-process.js";
+import { ROOT, killHard, startServe, type ServeProcess } from "./serve-process.js";
 
 /** GET over https; the status and body, or the error of the handshake. */
 function httpsGet(url: string, ca?: string): Promise<{ status: number; body: string }> {
@@ -115,3 +117,42 @@ describe("platform serve over TLS", () => {
     }
   });
 });
+
+describe("the TLS certificates platform/README.md tells a team to make", () => {
+  it("its openssl commands make a CA and a server certificate that serve verifies and a client trusting the CA accepts for each name", async () => {
+    const readme = readFileSync(join(ROOT, "platform", "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("**TLS certificates for a team server.**"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    // every line but the last one (serve, which the test runs itself), as a user pastes them
+    const commands = block.split("\n").filter((line) => !/^\s*schemaform platform serve/.test(line)).join("\n");
+    const dir = tempDir("schemaform-readme-tls-");
+    const made = spawnSync("bash", ["-euc", commands.replace(/^ {2}/gm, "")], { cwd: dir, encoding: "utf8" });
+    expect(made.status, made.stderr).toBe(0);
+    expect(statSync(join(dir, "server.key")).mode & 0o077).toBe(0);
+    const serve = await startServe(["--data-dir", join(dir, "data"), "--tls-cert", join(dir, "server.pem"), "--tls-key", join(dir, "server.key")]);
+    try {
+      const port = Number(new URL(serve.url).port);
+      const ca = readFileSync(join(dir, "ca.pem"), "utf8");
+      for (const servername of ["platform.internal", "replica-1.internal", "replica-2.internal"]) {
+        expect(await httpsGetAs(port, servername, ca)).toBe(200);
+      }
+      // a name the certificate does not list is refused
+      const other = (await httpsGetAs(port, "elsewhere.internal", ca).catch((e: unknown) => e)) as NodeJS.ErrnoException;
+      expect(other.code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    } finally {
+      await killHard(serve);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+/** GET /v1/health on 127.0.0.1 as if reached by `servername` (the name the certificate must list). */
+function httpsGetAs(port: number, servername: string, ca: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get({ host: "127.0.0.1", port, path: "/v1/health", servername, ca, agent: false, checkServerIdentity: (_host, cert) => checkServerIdentity(servername, cert) }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+  });
+}

@@ -145,7 +145,7 @@ describe("one version, the same packages from every install route", () => {
     const unbuilt = routes.unbuilt.install!;
     expect(unbuilt.stderr).toContain("better-sqlite3 is not built in this installation");
     expect(unbuilt.stderr).toContain("npm rebuild better-sqlite3");
-    expect(unbuilt.stderr).toContain("(a platform server) work without it");
+    expect(unbuilt.stderr).toContain("A platform server works without it: providers that set 'endpoint'");
     expect(existsSync(join(routes.unbuilt.dataHome, "schemaform", "native"))).toBe(false);
 
     const other = routes.otherAddon.install!;

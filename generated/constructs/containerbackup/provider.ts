@@ -71,7 +71,7 @@ export class ContainerbackupProvider extends TerraformProvider {
   }
 
   /**
-   * Labels applied to every resource of this provider; a resource's own `labels` win on the same key. Reported per resource in `tool_labels`.
+   * Labels applied to every resource of this provider; a resource's own `labels` win on the same key. Reported per resource in `tool_labels`. The same rules as a resource's `labels`: at most 64; keys 1-63 characters, starting with a lowercase letter, of lowercase letters, digits, underscores and dashes (international lowercase letters included); values 0-63 of the same characters.
    */
   public get defaultLabels(): types.ContainerbackupProviderAttributes["defaultLabels"] | undefined {
     return this.attrs.defaultLabels;

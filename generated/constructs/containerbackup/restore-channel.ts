@@ -82,7 +82,7 @@ export class RestoreChannel extends TerraformResource {
   }
 
   /**
-   * User-specified descriptive text.
+   * User-specified descriptive text, at most 2048 characters.
    */
   public get description(): string {
     return this.getStringAttribute("description");
@@ -99,7 +99,7 @@ export class RestoreChannel extends TerraformResource {
   }
 
   /**
-   * Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`.
+   * Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`. At most 64; keys 1-63 characters, starting with a lowercase letter, of lowercase letters, digits, underscores and dashes (international lowercase letters included); values 0-63 of the same characters.
    */
   public get labels(): StringMapAttribute {
     return stringMap(this, "labels");

@@ -14,11 +14,11 @@ export interface RestoreChannelAttributes {
    */
   location: string;
   /**
-   * User-specified descriptive text.
+   * User-specified descriptive text, at most 2048 characters.
    */
   description?: string;
   /**
-   * Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`.
+   * Custom key/value labels. Non-authoritative: only the labels present in the configuration are managed; all labels on the resource are reported in `effective_labels`. At most 64; keys 1-63 characters, starting with a lowercase letter, of lowercase letters, digits, underscores and dashes (international lowercase letters included); values 0-63 of the same characters.
    */
   labels?: {
     [k: string]: string;

@@ -1,6 +1,6 @@
 // HCL native syntax (`.tf`, `.tftest.hcl`): the body structure (attributes and blocks, one-line
 // blocks, comments, newlines as separators) with positions, and each attribute's expression read by
-// the project's one expression grammar (expr/expressions.ts parseNativeExpression), so that an
+// the project's one expression grammar (expr/template-parser.ts NativeExpressionReader), so that an
 // expression of a `.tf` file is the same `Expr` tree, with the same references, as one inside a
 // `.tf.json` string.
 //
@@ -11,11 +11,12 @@
 // running `terraform validate` on the same text: test/language/native-parser.test.ts). Reading stops
 // at the first problem that leaves the structure unknown (HCL recovers and may report more); an
 // attribute set twice is reported and reading goes on. Blocks are read with an explicit stack, so
-// nesting depth costs no call stack.
+// nesting depth costs no call stack. Every list in the result (items, labels, refs,
+// callProblems) may be a shared, frozen empty list: read them, never add to them.
 
 import type { Expr, Reference, SyntaxProblem } from "../../expr/syntax-tree.js";
 import { escapeAt, isDigit, isIdentPart, isIdentStart } from "../../expr/lexer.js";
-import { parseNativeExpression } from "../../expr/template-parser.js";
+import { NativeExpressionReader } from "../../expr/template-parser.js";
 import { LineMap } from "../positions.js";
 
 export interface Range {
@@ -24,42 +25,134 @@ export interface Range {
 }
 
 export interface NativeAttribute {
-  kind: "attribute";
-  name: string;
-  nameRange: Range;
-  expr: Expr;
-  exprRange: Range;
+  readonly kind: "attribute";
+  readonly name: string;
+  readonly nameRange: Range;
+  readonly expr: Expr;
+  readonly exprRange: Range;
   /** the expression's source text, `text.slice(exprRange.start, exprRange.end)` */
-  source: string;
+  readonly source: string;
   /** what the expression refers to (offsets into the file) */
-  refs: Reference[];
+  readonly refs: Reference[];
   /** calls to unknown functions or with wrong argument counts (evaluation errors in Terraform) */
-  callProblems: SyntaxProblem[];
+  readonly callProblems: SyntaxProblem[];
   /** from the name to the end of the expression */
-  range: Range;
+  readonly range: Range;
+}
+
+/**
+ * An attribute keeps its offsets as numbers and makes its ranges and source text when asked: a
+ * 10 MB file has hundreds of thousands of attributes, and their garbage was most of the time.
+ */
+class Attribute implements NativeAttribute {
+  readonly kind = "attribute";
+
+  constructor(
+    private readonly text: string,
+    readonly name: string,
+    private readonly nameStart: number,
+    private readonly exprStart: number,
+    private readonly exprEnd: number,
+    readonly expr: Expr,
+    readonly refs: Reference[],
+    readonly callProblems: SyntaxProblem[],
+  ) {}
+
+  get nameRange(): Range {
+    return { start: this.nameStart, end: this.nameStart + this.name.length };
+  }
+  get exprRange(): Range {
+    return { start: this.exprStart, end: this.exprEnd };
+  }
+  get range(): Range {
+    return { start: this.nameStart, end: this.exprEnd };
+  }
+  get source(): string {
+    return this.text.slice(this.exprStart, this.exprEnd);
+  }
 }
 
 export interface NativeBlock {
-  kind: "block";
-  type: string;
-  typeRange: Range;
+  readonly kind: "block";
+  readonly type: string;
+  readonly typeRange: Range;
   /** labels' values (a quoted label's escapes applied, a bare identifier as written) */
-  labels: string[];
-  labelRanges: Range[];
-  openBraceRange: Range;
-  closeBraceRange: Range;
-  body: NativeBody;
+  readonly labels: string[];
+  readonly labelRanges: Range[];
+  readonly openBraceRange: Range;
+  readonly closeBraceRange: Range;
+  readonly body: NativeBody;
   /** from the type to the closing brace */
-  range: Range;
+  readonly range: Range;
+}
+
+/** Offsets as numbers, ranges made when asked (see Attribute). */
+class Block implements NativeBlock {
+  readonly kind = "block";
+  /** the closing brace's offset (the opening one's until it is read) */
+  closeBrace: number;
+  readonly body: Body;
+
+  constructor(
+    readonly type: string,
+    private readonly typeStart: number,
+    readonly labels: string[],
+    /** each label's start and end */
+    private readonly labelOffsets: number[],
+    private readonly openBrace: number,
+  ) {
+    this.closeBrace = openBrace;
+    this.body = new Body(openBrace + 1, openBrace + 1);
+  }
+
+  get typeRange(): Range {
+    return { start: this.typeStart, end: this.typeStart + this.type.length };
+  }
+  get labelRanges(): Range[] {
+    const out: Range[] = [];
+    for (let i = 0; i < this.labelOffsets.length; i += 2) out.push({ start: this.labelOffsets[i]!, end: this.labelOffsets[i + 1]! });
+    return out;
+  }
+  get openBraceRange(): Range {
+    return { start: this.openBrace, end: this.openBrace + 1 };
+  }
+  get closeBraceRange(): Range {
+    return { start: this.closeBrace, end: this.closeBrace + 1 };
+  }
+  get range(): Range {
+    return { start: this.typeStart, end: this.closeBrace + 1 };
+  }
 }
 
 export type NativeItem = NativeAttribute | NativeBlock;
 
 export interface NativeBody {
   /** attributes and blocks in source order */
-  items: NativeItem[];
+  readonly items: NativeItem[];
   /** the text between the braces (the whole file for the root body) */
-  range: Range;
+  readonly range: Range;
+}
+
+class Body implements NativeBody {
+  items: NativeItem[] = [];
+
+  constructor(
+    private readonly start: number,
+    public end: number,
+  ) {}
+
+  get range(): Range {
+    return { start: this.start, end: this.end };
+  }
+}
+
+/** An empty list shared by every body, block and label list that has nothing. */
+const NONE: never[] = [];
+Object.freeze(NONE);
+
+/** A list of exactly its length (one grown by push keeps room for 17 or more). */
+function exact<T>(list: T[]): T[] {
+  return list.length === 0 ? NONE : list.slice();
 }
 
 export interface NativeFile {
@@ -91,17 +184,22 @@ function stop(summary: string, detail: string, start: number, end: number): neve
   throw new Stop({ summary, detail, range: { start, end } });
 }
 
-/** One open body: the block it belongs to (null for the file) and the arguments it has set. */
+/** One open body: the block it belongs to (null for the file) and its arguments by name once it has many. */
 interface OpenBody {
-  block: NativeBlock | null;
-  body: NativeBody;
-  seen: Map<string, NativeAttribute>;
+  block: Block | null;
+  body: Body;
+  seen: Map<string, NativeAttribute> | null;
 }
+
+/** Below this many items a body is searched for an argument set twice; from it on, a hash table. */
+const SCAN_LIMIT = 16;
 
 export function parseNative(text: string, filename: string): NativeParseResult {
   const lines = new LineMap(text);
-  const root: NativeBody = { items: [], range: { start: 0, end: text.length } };
+  const root = new Body(0, text.length);
   const reader = new BodyReader(text, filename, lines);
+  // Terraform reads a file that starts with a byte order mark as if it had none
+  if (text.charCodeAt(0) === 0xfeff) reader.pos = 1;
   const problems = reader.problems;
   try {
     reader.read(root);
@@ -115,23 +213,28 @@ export function parseNative(text: string, filename: string): NativeParseResult {
 class BodyReader {
   readonly problems: NativeSyntaxProblem[] = [];
   pos = 0;
+  readonly expressions: NativeExpressionReader;
 
   constructor(
     readonly text: string,
     readonly filename: string,
     readonly lines: LineMap,
-  ) {}
+  ) {
+    this.expressions = new NativeExpressionReader(text);
+  }
 
-  read(root: NativeBody): void {
+  read(root: Body): void {
     const text = this.text;
-    const stack: OpenBody[] = [{ block: null, body: root, seen: new Map() }];
+    const stack: OpenBody[] = [{ block: null, body: root, seen: null }];
     for (;;) {
       this.skipSpace(true);
       const at = this.pos;
       const top = stack[stack.length - 1]!;
       if (at >= text.length) {
+        root.items = exact(root.items);
         if (top.block !== null) {
           const brace = top.block.openBraceRange;
+          top.body.items = exact(top.body.items);
           stop("Unclosed configuration block", "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.", brace.start, brace.end);
         }
         return;
@@ -140,11 +243,12 @@ class BodyReader {
       if (c === 125 && top.block !== null) {
         this.pos = at + 1;
         this.closeBlock(top.block, at);
+        top.body.items = exact(top.body.items);
         stack.pop();
         this.endOfBlock();
         continue;
       }
-      if (!isIdentStart(c)) stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
+      if (!isIdentStart(c)) this.notAnItem(at);
       const nameEnd = this.identEnd(at);
       const name = text.slice(at, nameEnd);
       this.pos = nameEnd;
@@ -159,88 +263,88 @@ class BodyReader {
       const block = this.blockHeader(name, at, nameEnd);
       top.body.items.push(block);
       const opened = this.openBody(block);
-      if (opened) stack.push({ block, body: block.body, seen: new Map() });
+      if (opened) stack.push({ block, body: block.body, seen: null });
     }
   }
 
   /** An attribute whose name is at [start, nameEnd), the current position at its "=". */
   attribute(name: string, start: number, nameEnd: number): NativeAttribute {
-    const r = parseNativeExpression(this.text, this.pos + 1);
+    const r = this.expressions.read(this.pos + 1);
     if (!r.ok) {
-      const at = r.problem.offset;
-      stop(r.problem.summary, r.problem.detail, at, this.problemEnd(r.problem));
+      const p = r.problem;
+      const detail = p.mention === undefined ? p.detail : p.mention.detail(this.rangeText(p.mention));
+      stop(p.summary, detail, p.offset, this.problemEnd(p));
     }
     let exprStart = this.pos + 1;
     while (isInlineSpace(this.text.charCodeAt(exprStart))) exprStart++;
     this.pos = r.end;
-    return {
-      kind: "attribute",
-      name,
-      nameRange: { start, end: nameEnd },
-      expr: r.expr,
-      exprRange: { start: exprStart, end: r.end },
-      source: this.text.slice(exprStart, r.end),
-      refs: r.refs,
-      callProblems: r.callProblems,
-      range: { start, end: r.end },
-    };
+    return new Attribute(this.text, name, start, exprStart, r.end, r.expr, r.refs, r.callProblems);
   }
 
   declare(open: OpenBody, attr: NativeAttribute): void {
-    const earlier = open.seen.get(attr.name);
+    const earlier = this.earlier(open, attr.name);
     if (earlier !== undefined) {
       this.problems.push({
         summary: "Attribute redefined",
         detail: `The argument "${attr.name}" was already set at ${this.rangeText(earlier.nameRange)}. Each argument may be set only once.`,
         range: attr.nameRange,
       });
-    } else open.seen.set(attr.name, attr);
+    } else open.seen?.set(attr.name, attr);
     open.body.items.push(attr);
   }
 
+  /** The argument of this name the body already has. */
+  earlier(open: OpenBody, name: string): NativeAttribute | undefined {
+    const items = open.body.items;
+    if (open.seen === null && items.length < SCAN_LIMIT) {
+      for (const item of items) if (item.kind === "attribute" && item.name === name) return item;
+      return undefined;
+    }
+    if (open.seen === null) {
+      open.seen = new Map();
+      // the first of each name, as found in order
+      for (const item of items) if (item.kind === "attribute" && !open.seen.has(item.name)) open.seen.set(item.name, item);
+    }
+    return open.seen.get(name);
+  }
+
   /** A block's type, labels and opening brace; the current position after the brace. */
-  blockHeader(type: string, start: number, typeEnd: number): NativeBlock {
+  blockHeader(type: string, start: number, typeEnd: number): Block {
     const text = this.text;
-    const labels: string[] = [];
-    const labelRanges: Range[] = [];
+    let labels: string[] = NONE;
+    let labelOffsets: number[] = NONE;
     for (;;) {
       const c = text.charCodeAt(this.pos);
       if (c === 34) {
         const from = this.pos;
-        labels.push(this.quotedLabel());
-        labelRanges.push({ start: from, end: this.pos });
+        const label = this.quotedLabel();
+        labels = labels.length === 0 ? [label] : [...labels, label];
+        labelOffsets = [...labelOffsets, from, this.pos];
       } else if (isIdentStart(c)) {
         const from = this.pos;
         this.pos = this.identEnd(from);
-        labels.push(text.slice(from, this.pos));
-        labelRanges.push({ start: from, end: this.pos });
+        labels = [...labels, text.slice(from, this.pos)];
+        labelOffsets = [...labelOffsets, from, this.pos];
       } else break;
       this.skipSpace(false);
     }
     if (text.charCodeAt(this.pos) !== 123) {
+      if (labels.length > 0 && text.charCodeAt(this.pos) === 61) {
+        stop("Invalid block definition", 'The equals sign "=" indicates an argument definition, and must not be used when defining a block.', this.pos, this.pos + 1);
+      }
       // `name value`, `name` alone on its line: Terraform hints at the missing equals sign
       stop("Argument or block definition required", REQUIRED_EQUALS, start, typeEnd);
     }
-    const brace = { start: this.pos, end: this.pos + 1 };
+    const block = new Block(type, start, labels, labelOffsets, this.pos);
     this.pos++;
-    return {
-      kind: "block",
-      type,
-      typeRange: { start, end: typeEnd },
-      labels,
-      labelRanges,
-      openBraceRange: brace,
-      closeBraceRange: brace,
-      body: { items: [], range: { start: brace.end, end: brace.end } },
-      range: { start, end: brace.end },
-    };
+    return block;
   }
 
   /**
    * After a block's "{": a newline opens a body of its own lines (true: the caller reads it); on
    * the same line, the block is empty or holds one argument, and is closed here.
    */
-  openBody(block: NativeBlock): boolean {
+  openBody(block: Block): boolean {
     const text = this.text;
     this.skipSpace(false);
     if (this.atLineEnd()) return true;
@@ -252,23 +356,25 @@ class BodyReader {
     }
     const at = this.pos;
     const c = text.charCodeAt(at);
-    if (!isIdentStart(c)) stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
+    if (!isIdentStart(c)) this.notAnItem(at);
     const nameEnd = this.identEnd(at);
     this.pos = nameEnd;
     this.skipSpace(false);
-    if (text.charCodeAt(this.pos) !== 61 || text.charCodeAt(this.pos + 1) === 61) {
-      const name = text.slice(at, nameEnd);
-      let end = this.pos;
-      while (end < text.length && text.charCodeAt(end) !== 123 && text.charCodeAt(end) !== 10) end++;
-      stop(
-        "Argument definition required",
-        `A single-line block definition can contain only a single argument. If you meant to define argument "${name}", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.`,
-        at,
-        text.charCodeAt(end) === 123 ? end + 1 : nameEnd,
-      );
+    const next = text.charCodeAt(this.pos);
+    if (next !== 61 || text.charCodeAt(this.pos + 1) === 61) {
+      // a nested block (a brace or a label next): Terraform's range ends after that token's first character
+      if (next === 123 || next === 34 || isIdentStart(next)) {
+        stop(
+          "Argument definition required",
+          `A single-line block definition can contain only a single argument. If you meant to define argument "${text.slice(at, nameEnd)}", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.`,
+          at,
+          this.pos + 1,
+        );
+      }
+      stop("Argument or block definition required", REQUIRED_EQUALS, at, nameEnd);
     }
     const attr = this.attribute(text.slice(at, nameEnd), at, nameEnd);
-    block.body.items.push(attr);
+    block.body.items = [attr];
     this.skipSpace(false);
     const close = this.pos;
     if (text.charCodeAt(close) !== 125) {
@@ -294,10 +400,27 @@ class BodyReader {
     return false;
   }
 
-  closeBlock(block: NativeBlock, brace: number): void {
-    block.closeBraceRange = { start: brace, end: brace + 1 };
-    block.body.range.end = brace;
-    block.range.end = brace + 1;
+  /** A body item that does not start with a name: a quoted name before "=" is named as such. */
+  notAnItem(at: number): never {
+    const text = this.text;
+    if (text.charCodeAt(at) === 34) {
+      const close = text.indexOf('"', at + 1);
+      const eol = text.indexOf("\n", at);
+      if (close > 0 && (eol < 0 || close < eol)) {
+        let i = close + 1;
+        while (isInlineSpace(text.charCodeAt(i))) i++;
+        if (text.charCodeAt(i) === 61 && text.charCodeAt(i + 1) !== 61) stop("Invalid argument name", "Argument names must not be quoted.", at, at + 1);
+      }
+    }
+    const c = text.charCodeAt(at);
+    if (c === 39) stop("Invalid character", 'Single quotes are not valid. Use double quotes (") to enclose strings.', at, at + 1);
+    if (!isLanguageCharacter(c)) stop("Invalid character", "This character is not used within the language.", at, this.tokenEnd(at));
+    stop("Argument or block definition required", REQUIRED, at, this.tokenEnd(at));
+  }
+
+  closeBlock(block: Block, brace: number): void {
+    block.closeBrace = brace;
+    block.body.end = brace;
   }
 
   /** After an argument's expression: only a newline (a comment, the end of the file) may follow. */
@@ -317,9 +440,22 @@ class BodyReader {
     const open = this.pos;
     let out = "";
     let i = open + 1;
+    // most labels are plain text up to their quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 34 || c === 92 || c === 10 || c === 13 || c === 36 || c === 37) break;
+      i++;
+    }
+    out = text.slice(open + 1, i);
     for (;;) {
-      if (i >= text.length || text.charCodeAt(i) === 10 || (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10)) {
-        stop("Unterminated template string", "No closing marker was found for the string.", open, Math.min(i, text.length));
+      if (i >= text.length) stop("Unterminated template string", "No closing marker was found for the string.", open, i);
+      if (text.charCodeAt(i) === 10 || (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10)) {
+        stop(
+          "Invalid multi-line string",
+          'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+          i,
+          this.afterLineBreak(i),
+        );
       }
       const c = text.charCodeAt(i);
       if (c === 34) break;
@@ -367,7 +503,8 @@ class BodyReader {
         i = eol < 0 ? text.length : text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol;
       } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
         const close = text.indexOf("*/", i + 2);
-        if (close < 0) stop("Unterminated comment", "There is no closing marker for this comment.", i, i + 2);
+        // Terraform: an unclosed comment is no comment, and no argument or block either
+        if (close < 0) stop("Argument or block definition required", REQUIRED, i, i + 1);
         i = close + 2;
       } else break;
     }
@@ -403,12 +540,14 @@ class BodyReader {
       return i;
     }
     if (c === 13 && text.charCodeAt(at + 1) === 10) return at + 2;
+    if (text.startsWith("...", at)) return at + 3;
     return at + (c >= 0xd800 && c < 0xdc00 ? 2 : 1);
   }
 
   /** Where an expression problem's range ends, as Terraform draws it. */
   problemEnd(problem: SyntaxProblem): number {
     const at = problem.offset;
+    if (problem.end !== undefined) return problem.end;
     // an escape's backslash and selector; the end of the file as one column past it
     if (problem.summary === "Invalid escape sequence") return Math.min(at + 2, this.text.length);
     if (at >= this.text.length) return at + 1;
@@ -422,6 +561,11 @@ class BodyReader {
     const end = from.line === to.line ? `${to.column}` : `${to.line},${to.column}`;
     return `${this.filename}:${from.line},${from.column}-${end}`;
   }
+}
+
+/** A character some token of the language starts with (punctuation, a quote, a digit, a name). */
+function isLanguageCharacter(c: number): boolean {
+  return isIdentStart(c) || isDigit(c) || (c < 128 && '"+-*/%<>!?:=.,()[]{}&|$#~'.includes(String.fromCharCode(c)));
 }
 
 function isInlineSpace(c: number): boolean {

@@ -1,0 +1,32 @@
+// One file of a module read by its syntax: `*.tf.json` by the JSON parser, `*.tf` by the native
+// parser and then lowered into the JSON syntax's tree (syntax/native/lower.ts), so the rules read
+// both alike; a native file keeps its own text for positions and code frames.
+import { parseJson, type ParseResult } from "../syntax/json-parser.js";
+import { parseNative } from "../syntax/native/parser.js";
+import { lowerNative, type NativeSource } from "../syntax/native/lower.js";
+
+export interface ParsedSource {
+  result: ParseResult;
+  /** set for a native file read without syntax errors: `result` is its lowered JSON text's tree */
+  native?: NativeSource;
+  /** a native file's syntax errors (offsets into its own text); the file is then not read further */
+  nativeProblems?: { summary: string; detail: string; offset: number; endOffset: number }[];
+}
+
+/** Whether a file name is a native configuration file (`main.tf`, not `main.tf.json`). */
+export function isNativeName(name: string): boolean {
+  return name.endsWith(".tf");
+}
+
+export function parseSource(name: string, text: string): ParsedSource {
+  if (!isNativeName(name)) return { result: parseJson(text) };
+  const parsed = parseNative(text, name);
+  if (parsed.problems.length > 0) {
+    const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
+    return { result: { ok: false, doc: null, problem: problems[0]! }, nativeProblems: problems };
+  }
+  const lowered = lowerNative(parsed.file);
+  const result = parseJson(lowered.json);
+  if (!result.ok) throw new Error(`internal: a native file lowered to invalid JSON (${result.problem.summary})`);
+  return { result, native: { text, toNative: lowered.toNative, blockKeys: lowered.blockKeys } };
+}

@@ -1,0 +1,322 @@
+// A native file's body in the JSON syntax's tree: the one model every rule reads. Blocks become
+// objects under their type and labels, attributes properties; a literal (number, bool, null,
+// quoted string without anything to interpolate), a tuple and an object keep their shape, so that
+// block shapes, conversions and value rules see what they see in a `.tf.json` file; any other
+// expression becomes the template "${…}" of its own source text, which the expression grammar
+// reads as it reads a JSON string's. Arguments that take static references or keywords (depends_on,
+// ignore_changes, moved.from, variable.type, when, …) are written as the bare strings the JSON
+// syntax uses there.
+//
+// Each piece of JSON written remembers where it came from, so a position in the JSON text maps
+// back to the native file (toNative): diagnostics, code frames and "already set at" point into the
+// `.tf` file. A property that was a block in the native file (not `name = {…}`) is remembered too
+// (blockKeys), for the rules where Terraform tells the two apart.
+import { Lexer, quoteEnd, escapeAt, T } from "../../expr/lexer.js";
+import type { NativeBlock, NativeBody, NativeFile } from "./parser.js";
+import { LineMap, type Position } from "../positions.js";
+
+export interface LoweredNative {
+  /** the JSON text the rules read */
+  json: string;
+  /** an offset in `json` → the offset in the native text it stands for */
+  toNative(offset: number): number;
+  /** JSON offsets of the property names that were blocks in the native file */
+  blockKeys: Set<number>;
+}
+
+/** A native file's own text, and where a position of its lowered JSON text is in it. */
+export interface NativeSource {
+  text: string;
+  toNative(offset: number): number;
+  /** JSON offsets of property names that were blocks in the native file */
+  blockKeys: Set<number>;
+}
+
+/** Lines and columns of the native text, asked with offsets of the lowered JSON text. */
+export class MappedLineMap extends LineMap {
+  constructor(
+    text: string,
+    private readonly toNative: (offset: number) => number,
+  ) {
+    super(text);
+  }
+
+  override position(offset: number): Position {
+    return super.position(this.toNative(offset));
+  }
+}
+
+/** Arguments whose value is static references or keywords, by the block type they belong to ("*": any). */
+const STATIC: Record<string, ReadonlySet<string>> = {
+  "*": new Set(["depends_on", "ignore_changes", "replace_triggered_by", "providers", "configuration_aliases"]),
+  resource: new Set(["provider"]),
+  data: new Set(["provider"]),
+  ephemeral: new Set(["provider"]),
+  import: new Set(["to", "provider"]),
+  moved: new Set(["from", "to"]),
+  removed: new Set(["from"]),
+  variable: new Set(["type"]),
+  provisioner: new Set(["when", "on_failure"]),
+  dynamic: new Set(["iterator"]),
+};
+
+class Writer {
+  readonly parts: string[] = [];
+  length = 0;
+  /** per piece written: its JSON offset, the native offset it maps to, and the native range it stays in */
+  readonly jsonAt: number[] = [];
+  readonly nativeAt: number[] = [];
+  readonly nativeLow: number[] = [];
+  readonly nativeEnd: number[] = [];
+  readonly blockKeys = new Set<number>();
+
+  constructor(readonly text: string) {}
+
+  /**
+   * Writes `s`, whose first character stands for native offset `from`; the characters after it
+   * advance from there, kept within [low, to].
+   */
+  put(s: string, from: number, to = from, low = from): void {
+    this.jsonAt.push(this.length);
+    this.nativeAt.push(from);
+    this.nativeLow.push(low);
+    this.nativeEnd.push(Math.max(low, to));
+    this.parts.push(s);
+    this.length += s.length;
+  }
+
+  /** A JSON string holding `value`, its quote at native `from` (its contents from `from + 1`). */
+  string(value: string, from: number, to: number, low = from): void {
+    this.put(JSON.stringify(value), from, to, low);
+  }
+
+  key(name: string, from: number, to: number, block = false): void {
+    if (block) this.blockKeys.add(this.length);
+    this.string(name, from - 1, to, from);
+    this.put(":", to);
+  }
+
+  /** The template "${source}" of the expression at [from, to). */
+  template(from: number, to: number): void {
+    const source = this.text.slice(from, to);
+    // a heredoc's end marker must stand on its own line before the closing brace
+    const close = source.startsWith("<<") ? "\n}" : "}";
+    // "${" shifts the source by two (plus the quote): the first characters map to the expression's start
+    this.put(JSON.stringify(`\${${source}${close}`), from - 3, to, from);
+  }
+
+  toNative(): (offset: number) => number {
+    const jsonAt = Int32Array.from(this.jsonAt);
+    const nativeAt = Int32Array.from(this.nativeAt);
+    const nativeLow = Int32Array.from(this.nativeLow);
+    const nativeEnd = Int32Array.from(this.nativeEnd);
+    return (offset) => {
+      let lo = 0;
+      let hi = jsonAt.length - 1;
+      if (hi < 0) return 0;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (jsonAt[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      const at = nativeAt[lo]! + (offset - jsonAt[lo]!);
+      return Math.min(Math.max(at, nativeLow[lo]!), nativeEnd[lo]!);
+    };
+  }
+}
+
+export function lowerNative(file: NativeFile): LoweredNative {
+  const w = new Writer(file.text);
+  w.put("{", 0);
+  writeBody(w, file.body, "", true);
+  w.put("}", file.text.length);
+  return { json: w.parts.join(""), toNative: w.toNative(), blockKeys: w.blockKeys };
+}
+
+/** The members of a body (without its braces), each block under its type and labels. */
+function writeBody(w: Writer, body: NativeBody, blockType: string, root: boolean): void {
+  // a separator stands for the end of what it follows (an error's range ends there)
+  let previousEnd = -1;
+  for (const item of body.items) {
+    if (previousEnd >= 0) w.put(",", previousEnd);
+    previousEnd = item.range.end;
+    if (item.kind === "attribute") {
+      w.key(item.name, item.nameRange.start, item.nameRange.end);
+      const statics = (STATIC[blockType]?.has(item.name) ?? false) || (!root && STATIC["*"]!.has(item.name));
+      writeValue(w, item.exprRange.start, item.exprRange.end, statics, 0);
+    } else writeBlock(w, item);
+  }
+}
+
+function writeBlock(w: Writer, block: NativeBlock): void {
+  w.key(block.type, block.typeRange.start, block.typeRange.end, true);
+  for (let i = 0; i < block.labels.length; i++) {
+    const r = block.labelRanges[i]!;
+    w.put("{", r.start);
+    // a quoted label's range holds its quotes
+    const quoted = w.text.charCodeAt(r.start) === 34;
+    w.key(block.labels[i]!, quoted ? r.start + 1 : r.start, quoted ? r.end - 1 : r.end);
+  }
+  w.put("{", block.openBraceRange.start);
+  writeBody(w, block.body, block.type, false);
+  // Terraform reports what a native body lacks at its opening brace (a JSON body's, at its closing one)
+  w.put("}", block.openBraceRange.start);
+  for (let i = 0; i < block.labels.length; i++) w.put("}", block.closeBraceRange.start);
+}
+
+/** The expression at [from, to): its JSON shape (see the file's comment). `statics`: bare strings for references and keywords. */
+function writeValue(w: Writer, from: number, to: number, statics: boolean, depth: number): void {
+  const text = w.text;
+  const shape = depth < 200 ? shapeOf(text, from, to) : null;
+  if (shape?.kind === "literal") {
+    w.put(text.slice(from, to), from, to);
+    return;
+  }
+  if (shape?.kind === "string") {
+    w.string(shape.value, from, to);
+    return;
+  }
+  if (shape?.kind === "tuple") {
+    w.put("[", from);
+    shape.items.forEach(([a, b], i) => {
+      if (i > 0) w.put(",", shape.items[i - 1]![1]);
+      writeValue(w, a, b, statics, depth + 1);
+    });
+    w.put("]", to - 1);
+    return;
+  }
+  if (shape?.kind === "object") {
+    w.put("{", from);
+    shape.entries.forEach((e, i) => {
+      if (i > 0) w.put(",", shape.entries[i - 1]!.valueTo);
+      if (e.key !== null) w.key(e.key, e.keyFrom, e.keyTo);
+      else {
+        w.template(e.keyFrom, e.keyTo);
+        w.put(":", e.keyTo);
+      }
+      writeValue(w, e.valueFrom, e.valueTo, statics, depth + 1);
+    });
+    w.put("}", to - 1);
+    return;
+  }
+  if (statics) w.string(text.slice(from, to), from - 1, to, from);
+  else w.template(from, to);
+}
+
+type Shape =
+  | { kind: "literal" }
+  | { kind: "string"; value: string }
+  | { kind: "tuple"; items: [number, number][] }
+  | { kind: "object"; entries: { key: string | null; keyFrom: number; keyTo: number; valueFrom: number; valueTo: number }[] };
+
+/** What the expression at [from, to) is, when it is a literal or a plain tuple or object (null otherwise). */
+function shapeOf(text: string, from: number, to: number): Shape | null {
+  const lx = new Lexer(text);
+  lx.limit = to;
+  // every "}" is punctuation here (there is no interpolation to close)
+  lx.braces = 1 << 30;
+  try {
+    lx.seek(from);
+    if (lx.k === T.Number || (lx.k === T.Ident && (lx.isWord("true") || lx.isWord("false") || lx.isWord("null")))) {
+      lx.next();
+      return (lx.k as T) === T.EOF ? { kind: "literal" } : null;
+    }
+    if (lx.k === T.Quote) {
+      const close = quoteEnd(text, lx.b, to);
+      if (close !== to - 1) return null;
+      return literalString(text, lx.b, close);
+    }
+    if (lx.isPunct("[")) return tupleOf(lx, to);
+    if (lx.isPunct("{")) return objectOf(lx, text, to);
+  } catch {
+    // a token the lexer refuses: the expression grammar reports it, as a template
+  }
+  return null;
+}
+
+/** A quoted string's value with nothing to interpolate (a template's stays a template: null). */
+function literalString(text: string, from: number, to: number): Shape | null {
+  let value = "";
+  for (let i = from; i < to; ) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const escaped = escapeAt(text, i, to);
+      if (escaped === null) return null;
+      value += escaped[0];
+      i = escaped[1];
+      continue;
+    }
+    // "${" and "%{" (and their escapes "$${", "%%{") mean the same in a JSON string: kept as written
+    value += text[i];
+    i++;
+  }
+  return { kind: "string", value };
+}
+
+/** Skips one item: to the "," or closing bracket at its own depth; false at anything it cannot skip. */
+function skipItem(lx: Lexer, text: string, to: number, stopAtNewline: boolean): boolean {
+  let depth = 0;
+  for (;;) {
+    if (lx.k === T.EOF || lx.k === T.Heredoc) return false;
+    if (depth === 0 && (lx.isPunct(",") || lx.isPunct("]") || lx.isPunct("}"))) return true;
+    if (depth === 0 && stopAtNewline && lx.nl) return true;
+    if (lx.k === T.Quote) {
+      const close = quoteEnd(text, lx.b, to);
+      if (close < 0) return false;
+      lx.seek(close + 1);
+      continue;
+    }
+    if (lx.isPunct("[") || lx.isPunct("{") || lx.isPunct("(")) depth++;
+    else if (lx.isPunct("]") || lx.isPunct("}") || lx.isPunct(")")) depth--;
+    lx.next();
+    // an object's value ends at a newline outside brackets
+    if (depth === 0 && stopAtNewline && lx.nl) return true;
+  }
+}
+
+function tupleOf(lx: Lexer, to: number): Shape | null {
+  const text = lx.s;
+  lx.next();
+  if (lx.isWord("for")) return null;
+  const items: [number, number][] = [];
+  while (!lx.isPunct("]")) {
+    const start = lx.a;
+    if (!skipItem(lx, text, to, false) || lx.a === start) return null;
+    items.push([start, lx.last]);
+    if (lx.isPunct(",")) lx.next();
+    else if (!lx.isPunct("]")) return null;
+  }
+  lx.next();
+  return lx.k === T.EOF ? { kind: "tuple", items } : null;
+}
+
+function objectOf(lx: Lexer, text: string, to: number): Shape | null {
+  lx.next();
+  if (lx.isWord("for")) return null;
+  const entries: { key: string | null; keyFrom: number; keyTo: number; valueFrom: number; valueTo: number }[] = [];
+  while (!lx.isPunct("}")) {
+    let key: string | null;
+    const keyFrom = lx.a;
+    if (lx.k === T.Ident) {
+      key = text.slice(lx.a, lx.b);
+      lx.next();
+    } else if (lx.k === T.Quote) {
+      const close = quoteEnd(text, lx.b, to);
+      if (close < 0) return null;
+      const s = literalString(text, lx.b, close);
+      if (s?.kind !== "string") return null;
+      key = s.value;
+      lx.seek(close + 1);
+    } else return null;
+    const keyTo = lx.last;
+    if (!lx.isPunct("=") && !lx.isPunct(":")) return null;
+    lx.next();
+    const valueFrom = lx.a;
+    if (!skipItem(lx, text, to, true) || lx.a === valueFrom) return null;
+    entries.push({ key, keyFrom, keyTo, valueFrom, valueTo: lx.last });
+    if (lx.isPunct(",")) lx.next();
+    else if (!lx.isPunct("}") && !lx.nl) return null;
+  }
+  lx.next();
+  return lx.k === T.EOF ? { kind: "object", entries } : null;
+}
