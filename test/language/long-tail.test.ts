@@ -91,3 +91,12 @@ describe("a variable changed by an override file is checked merged", () => {
     expect(await withOverride({ variable: { cpu: { type: "string" } } })).toEqual([]);
   });
 });
+
+describe("depends_on", () => {
+  it("naming a bare type is Terraform's Invalid reference", async () => {
+    const module = (dep: string) => JSON.stringify({ resource: { terraform_data: { a: { input: 1 }, b: { input: 2, depends_on: [dep] } } } });
+    expect(await errors(module("terraform_data"))).toEqual([expect.stringContaining("A reference to a resource type must be followed by at least one attribute access")]);
+    expect(await errors(module("data.terraform_remote_state"))).toEqual([expect.stringContaining("A reference to a data source type must be followed")]);
+    expect(await errors(module("terraform_data.a"))).toEqual([]);
+  });
+});
