@@ -1,26 +1,13 @@
-// Evaluation of a parsed template (expressions.ts) over the values known at validate time. Local
-// values come from the caller (values.ts reads them from the module; without a module every
+// Evaluation of a parsed template (template-parser.ts) over the values known at validate time. Local
+// values come from the caller (config/known-values.ts reads them from the module; without a module every
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
+export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known } from "./known.js";
 import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
-import { ipv4Prefix } from "./ipv4.js";
-
-/** A value not known at validate time. */
-export const UNKNOWN: unique symbol = Symbol("unknown");
-
-/** A value; inside a tuple or object, an element may be unknown while the others are known, as in cty. */
-export type Value = string | number | boolean | null | Known[] | { [key: string]: Known };
-export type Known = Value | typeof UNKNOWN;
-
-/** An error of evaluation, as Terraform words it. */
-export class EvaluationError {
-  constructor(
-    readonly summary: string,
-    readonly detail: string,
-  ) {}
-}
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
+import { cidrhost, cidrsubnet } from "./network-functions.js";
 
 /**
  * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
@@ -28,10 +15,6 @@ export class EvaluationError {
  * literal (the child's validation rules see it).
  */
 export type Locals = ((root: string, name: string) => Known) | null;
-
-function fail(summary: string, detail: string): never {
-  throw new EvaluationError(summary, detail);
-}
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
 export function evaluate(e: Expr, locals: Locals): Known {
@@ -175,21 +158,6 @@ function attempt(args: Expr[], locals: Locals): Known {
       if (!(error instanceof EvaluationError)) throw error;
     }
   }
-  return UNKNOWN;
-}
-
-/** A primitive as a string, as Terraform converts it in a template or to a string attribute. */
-export function asString(v: Known): string | typeof UNKNOWN {
-  if (typeof v === "string") return v;
-  // where JavaScript would write an exponent, Terraform writes every digit: left unknown
-  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  return UNKNOWN;
-}
-
-export function asNumber(v: Known): number | typeof UNKNOWN {
-  if (typeof v === "number") return v;
-  if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(v)) return Number(v);
   return UNKNOWN;
 }
 
@@ -393,11 +361,8 @@ function call(name: string, values: Known[], expand: boolean): Known {
   return UNKNOWN;
 }
 
-function callFailed(name: string, why: string): never {
-  return fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
-}
-const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+
 const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
@@ -547,45 +512,6 @@ function fromJson(v: unknown): Known {
   const out: { [key: string]: Known } = Object.create(null);
   for (const [k, x] of Object.entries(v)) out[k] = fromJson(x);
   return out;
-}
-
-/**
- * cidrsubnet(prefix, newbits, netnum) over IPv4: an invalid prefix, more bits than the address
- * has, or a network number that does not fit are the call's errors; IPv6 is left unknown.
- */
-function cidrsubnet(prefix: string, newbits: Known, netnum: Known): Known {
-  const parsed = ipv4Prefix(prefix);
-  if (parsed === "ipv6") return UNKNOWN;
-  if (parsed === null) callFailed("cidrsubnet", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
-  const extra = asNumber(newbits);
-  const n = asNumber(netnum);
-  if (extra === UNKNOWN || n === UNKNOWN || !Number.isInteger(extra) || !Number.isInteger(n)) return UNKNOWN;
-  const { base, bits } = parsed;
-  if (extra < 0 || n < 0) return UNKNOWN;
-  if (bits + extra > 32) callFailed("cidrsubnet", `insufficient address space to extend prefix of ${bits} by ${extra}`);
-  if (n >= 2 ** extra) callFailed("cidrsubnet", `prefix extension of ${extra} does not accommodate a subnet numbered ${n}`);
-  const size = 2 ** (32 - bits);
-  const network = base - (base % size) + n * 2 ** (32 - bits - extra);
-  return `${[24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join(".")}/${bits + extra}`;
-}
-
-/**
- * cidrhost(prefix, hostnum) for IPv4 prefixes; an invalid prefix, or a host number outside it, is
- * the error Terraform reports (so `can(cidrhost(var.cidr, 0))` is false). IPv6 is left unknown.
- */
-function cidrhost(prefix: string, hostnum: Known): Known {
-  const parsed = ipv4Prefix(prefix);
-  if (parsed === "ipv6") return UNKNOWN;
-  if (parsed === null) fail("Invalid function argument", `Invalid value for "prefix" parameter: invalid CIDR expression: invalid CIDR address: ${prefix}.`);
-  const n = asNumber(hostnum);
-  if (n === UNKNOWN || !Number.isInteger(n)) return UNKNOWN;
-  const { base, bits } = parsed;
-  const size = 2 ** (32 - bits);
-  const host = n < 0 ? size + n : n;
-  if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} bits cannot accommodate a host numbered ${n}.`);
-  const network = base - (base % size);
-  const value = network + host;
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
 }
 
 /**

@@ -59,6 +59,17 @@ function settableNames(block: BlockModel, extraNames: readonly string[]): string
 export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base: string | null, out: Record<string, unknown>, acc: Accumulator): void {
   const doc = ctx.doc;
   const name = entry.name;
+  const native = ctx.files[ctx.fileIndex]!.native;
+  if (native !== undefined && native.blockKeys.has(doc.start(k)) !== (entry.block !== null)) {
+    // a native file says which it is: `timeouts {…}` is a block, `timeouts = {…}` an argument
+    const path = base === null ? name : `${base}.${name}`;
+    addReported(st, path);
+    const message = entry.block
+      ? `Unsupported argument: An argument named ${quote(name)} is not expected here. Did you mean to define a block of type ${quote(name)}?`
+      : `Unsupported block type: Blocks of type ${quote(name)} are not expected here. Did you mean to define argument ${quote(name)}? If so, use the equals sign to assign it a value.`;
+    ctx.error("unknown-argument", message, k, addressOf(st.decl), path);
+    return;
+  }
   if (entry.attr) {
     const path = base === null ? name : `${base}.${name}`; // model names are identifiers
     if (markSeen(acc, entry.index)) {

@@ -114,6 +114,33 @@ resource "tsdb_vpcs" "v2" {
     expect((await validateFiles([dir])).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   });
 
+  it("tell a block from an argument as Terraform does (timeouts {} is a block, timeouts = {} is not)", async () => {
+    const dir = moduleDir("block-or-argument", {
+      "versions.tf": VERSIONS_TF,
+      "main.tf": `resource "tsdb_vpcs" "a" {
+  name        = "n"
+  cidr        = "10.0.0.0/16"
+  region_code = "us-east-1"
+  timeouts = {
+    create = "10m"
+  }
+}
+
+resource "tsdb_vpcs" "b" {
+  name        = "n"
+  cidr        = "10.1.0.0/16"
+  region_code = "us-east-1"
+  timeouts {
+    create = "10m"
+  }
+}
+`,
+    });
+    const errors = (await validateFiles([dir])).diagnostics.filter((d) => d.severity === "error");
+    // Terraform 1.11.4's words, at the argument's name
+    expect(errors.map((e) => [e.line, e.column, e.message])).toEqual([[5, 3, 'Unsupported argument: An argument named "timeouts" is not expected here. Did you mean to define a block of type "timeouts"?']]);
+  });
+
   it("a directory named like a configuration file is no file (no crash)", async () => {
     const dir = moduleDir("dir-named-file", { "versions.tf": VERSIONS_TF });
     mkdirSync(join(dir, "x.tf.json"));

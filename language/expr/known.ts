@@ -1,0 +1,43 @@
+// The values evaluation knows: cty's primitives, lists and objects, and UNKNOWN for what validate
+// cannot know; the error evaluation throws, in Terraform's words; conversions to string and number.
+
+/** A value not known at validate time. */
+export const UNKNOWN: unique symbol = Symbol("unknown");
+
+/** A value; inside a tuple or object, an element may be unknown while the others are known, as in cty. */
+export type Value = string | number | boolean | null | Known[] | { [key: string]: Known };
+
+export type Known = Value | typeof UNKNOWN;
+
+/** An error of evaluation, as Terraform words it. */
+export class EvaluationError {
+  constructor(
+    readonly summary: string,
+    readonly detail: string,
+  ) {}
+}
+
+export function fail(summary: string, detail: string): never {
+  throw new EvaluationError(summary, detail);
+}
+
+/** A primitive as a string, as Terraform converts it in a template or to a string attribute. */
+export function asString(v: Known): string | typeof UNKNOWN {
+  if (typeof v === "string") return v;
+  // where JavaScript would write an exponent, Terraform writes every digit: left unknown
+  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  return UNKNOWN;
+}
+
+export function asNumber(v: Known): number | typeof UNKNOWN {
+  if (typeof v === "number") return v;
+  if (typeof v === "string" && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(v)) return Number(v);
+  return UNKNOWN;
+}
+
+export function callFailed(name: string, why: string): never {
+  return fail("Error in function call", `Call to function "${name}" failed: ${why}.`);
+}
+
+export const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
