@@ -210,7 +210,7 @@ async function evaluate(options) {
     writeCase(dir, c);
     const ours = await ourErrors(validateFiles, dir);
     const outcome = compare(recorded, ours);
-    results.push({ id: c.id, category: c.category, ...outcome });
+    results.push({ id: c.id, category: c.category, round: c.round, ...outcome });
     const kind = disagreementKind(recorded, outcome);
     if (kind) {
       disagreements.push({ c, recorded, ours, kind });
@@ -221,7 +221,7 @@ async function evaluate(options) {
   return { verdicts, results, disagreements, stale };
 }
 
-const KIND_TEXT = { missed: "MISSED (Terraform rejects)", "false-positive": "FALSE POSITIVE (Terraform accepts)", line: "LINE (first error elsewhere)" };
+const KIND_TEXT = { crash: "CRASH (no verdict)", missed: "MISSED (Terraform rejects)", "false-positive": "FALSE POSITIVE (Terraform accepts)", line: "LINE (first error elsewhere)" };
 
 async function report(options) {
   const { verdicts, results, disagreements, stale } = await evaluate(options);
@@ -234,11 +234,25 @@ async function report(options) {
   }
   const summary = summarize(results);
   console.log(`\n${formatSummary(summary)}`);
+  const rounds = roundsOf(results);
+  for (const [round, now] of Object.entries(rounds)) console.log(`round ${round}: ${formatSummary({ categories: {}, overall: now.overall }).replace(/^overall\s*/, "")}`);
   if (stale > 0) console.log(`\n${stale} cases not recorded or changed since recording: run npm run differential:record`);
-  if (!options.category && !options.id && options.limit === Infinity) {
-    writeFileSync(agreementPath, JSON.stringify({ terraform: verdicts.terraform, seed: verdicts.seed, ...summary }, null, 2) + "\n");
+  if (!options.category && !options.id && options.limit === Infinity && stale === 0) {
+    // a round's first full report is its honest number (measured before any fix): kept as "before"
+    const previous = existsSync(agreementPath) ? JSON.parse(readFileSync(agreementPath, "utf8")).rounds ?? {} : {};
+    const kept = Object.fromEntries(
+      Object.entries(rounds).map(([round, now]) => [round, { before: previous[round]?.before ?? now.overall, now: now.overall, categories: now.categories }]),
+    );
+    writeFileSync(agreementPath, JSON.stringify({ terraform: verdicts.terraform, seed: verdicts.seed, ...summary, rounds: { ...previous, ...kept } }, null, 2) + "\n");
     console.log(`wrote ${agreementPath}`);
   }
+}
+
+/** The agreement of each round measured on its own (cases that carry `round`). */
+function roundsOf(results) {
+  const byRound = new Map();
+  for (const r of results) if (r.round) (byRound.get(r.round) ?? byRound.set(r.round, []).get(r.round)).push(r);
+  return Object.fromEntries([...byRound].map(([round, list]) => [round, summarize(list)]));
 }
 
 /**
@@ -266,6 +280,7 @@ const WHY = {
   missed: "not checked yet: Terraform rejects this at validate, schemaform accepts it",
   "false-positive": "schemaform rejects a configuration Terraform accepts",
   line: "both reject, but no schemaform error is on Terraform's first error line",
+  crash: "schemaform throws instead of giving a verdict",
 };
 
 // ---- write / list ----

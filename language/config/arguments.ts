@@ -172,6 +172,12 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
 function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Reference["steps"] }, address: string | null, path: string | null): void {
   if (NON_RESOURCE_ROOTS.has(t.root) || t.root === "resource" || t.root === "ephemeral") return;
   const nameAt = t.root === "data" ? 1 : 0;
+  if (t.steps.length === nameAt) {
+    // a bare type ("tsdb_vpcs", "data.tsdb_vpcs") names no object
+    const kind = t.root === "data" ? "data source" : "resource";
+    ctx.error("invalid-reference", `Invalid reference: A reference to a ${kind} type must be followed by at least one attribute access, specifying the ${kind} name.`, node, address, path);
+    return;
+  }
   if (t.steps.length <= nameAt || t.steps.slice(0, nameAt + 1).some((s) => s.kind !== "attr")) return;
   let rest = t.steps.slice(nameAt + 1);
   if (rest[0]?.kind === "index") rest = rest.slice(1);

@@ -36,7 +36,7 @@ export function checkCount(ctx: Ctx, value: number, address: string | null, path
     return;
   }
   const digits = kind === K_NUMBER ? doc.raw(value) : doc.str(value).trim();
-  if (!Number.isInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
+  if (!Number.isInteger(n) || !isWholeDecimal(digits)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be a whole number.', value, address, path);
   else if (!fitsInt64(digits, n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
   else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
 }
@@ -52,6 +52,20 @@ function checkKnownCount(ctx: Ctx, value: number, known: Known, address: string 
   if (n === undefined) ctx.error("count", "Incorrect value type: Invalid expression value: a number is required.", value, address, path);
   else if (!Number.isSafeInteger(n)) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.', value, address, path);
   else if (n < 0) ctx.error("count", 'Invalid count argument: The given "count" argument value is unsuitable: must be greater than or equal to zero.', value, address, path);
+}
+
+/**
+ * Whether a number's decimal text is a whole number in arbitrary precision, as cty reads it: a
+ * double rounds `1.0000000000000000001` to 1 and `1e-400` to 0, which cty does not.
+ */
+function isWholeDecimal(text: string): boolean {
+  const m = /^[-+]?([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);
+  if (m === null) return true; // not a plain decimal: the double decides
+  const whole = m[1]!;
+  const digits = whole + (m[2] ?? "");
+  if (/^0*$/.test(digits)) return true;
+  // whole when its last significant digit stands before the decimal point
+  return digits.replace(/0+$/, "").length <= whole.length + Number(m[3] ?? 0);
 }
 
 /** Whether a whole number (its text, and its value as a double) is within int64, Terraform's range for count. */
@@ -84,6 +98,8 @@ export function checkForEach(ctx: Ctx, value: number, address: string | null, pa
     ctx.error("for-each", 'Invalid for_each argument: The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type string.', value, address, path);
     return;
   }
+  // an import's for_each = null is as if it were absent (Terraform accepts it at validate)
+  if (kind === K_NULL && address === "import") return;
   unsuitableForEach(ctx, kind === K_NULL ? null : kind === K_ARRAY ? "tuple" : kind === K_NUMBER ? "number" : "bool", value, address, path);
 }
 

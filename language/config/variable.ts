@@ -20,6 +20,10 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   const defaultKey = seen.get("default");
   const sensitiveKey = seen.get("sensitive");
   if (defaultKey !== undefined && sensitiveKey !== undefined && doc.kinds[sensitiveKey + 1] === K_TRUE) ctx.markSensitive(defaultKey + 1);
+  if (ctx.files[decl.file]!.override && (typeKey === undefined) !== (defaultKey === undefined)) {
+    checkMergedDefault(ctx, decl, typeKey, defaultKey);
+    return;
+  }
   if (typeKey === undefined || defaultKey === undefined || !doc.isString(typeKey + 1)) return;
   const parsed = parseTypeExpression(doc.str(typeKey + 1));
   if ("error" in parsed) return;
@@ -29,4 +33,25 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
     const inside = where.length ? ` (at ${where.map((w) => (typeof w === "number" ? `[${w}]` : `.${w}`)).join("").replace(/^\./, "")})` : "";
     ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, addressOf(decl), "default");
   }
+}
+
+/**
+ * A variable in an override file that changes only its type or only its default: Terraform merges
+ * it into the primary declaration and converts the merged default to the merged type, reporting a
+ * misfit at the override's declaration.
+ */
+function checkMergedDefault(ctx: Ctx, decl: BlockDecl, typeKey: number | undefined, defaultKey: number | undefined): void {
+  const base = ctx.blocks.find((b) => b.blockType === "variable" && b.name === decl.name && !ctx.files[b.file]!.override);
+  const baseDoc = base ? ctx.files[base.file]!.doc : null;
+  if (!base || !baseDoc) return;
+  const baseKeys = new Map<string, number>();
+  for (const k of baseDoc.members(base.body)) baseKeys.set(baseDoc.str(k), k);
+  const doc = ctx.doc;
+  const [typeDoc, typeAt] = typeKey !== undefined ? [doc, typeKey] : [baseDoc, baseKeys.get("type")];
+  const [defaultDoc, defaultAt] = defaultKey !== undefined ? [doc, defaultKey] : [baseDoc, baseKeys.get("default")];
+  if (typeAt === undefined || defaultAt === undefined || !typeDoc.isString(typeAt + 1)) return;
+  const parsed = parseTypeExpression(typeDoc.str(typeAt + 1));
+  if ("error" in parsed) return;
+  const problem = conversionProblem(defaultDoc, defaultAt + 1, parsed.type, []);
+  if (problem) ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}.`, decl.header, addressOf(decl), "default");
 }

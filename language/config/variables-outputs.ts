@@ -92,7 +92,8 @@ function checkOutput(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
   const value = args.get("value");
   if (value === undefined) return;
   const refs = referencesIn(doc, value + 1);
-  const derived = marks.of(refs);
+  // issensitive(x) is an unmarked bool, nonsensitive(x) x unmarked: only the sensitive mark of what they read is dropped
+  const derived = { ephemeral: marks.of(refs).ephemeral, sensitive: marks.of(refs.filter((r) => !insideUnmarkingCall(r.text, r.ref.start))).sensitive };
   ctx.use(decl.file);
   // a child's ephemeral output needs an ephemeral value: judged only when the value is a literal or
   // comes straight from declared variables (module outputs and local values may carry the mark)
@@ -159,6 +160,28 @@ class LocalMarks {
 /** Whether a value's templates call sensitive(…) (and none calls nonsensitive, which could drop the mark). */
 function callsSensitive(s: string): boolean {
   return s.includes("${") && SENSITIVE_CALL.test(s) && !s.includes("nonsensitive(");
+}
+
+const UNMARKING_CALL = /(?<![\w:-])(?:core::)?(?:issensitive|nonsensitive)\s*\(/g;
+
+/** Whether offset `at` of template `s` lies within the arguments of a call to issensitive or nonsensitive. */
+function insideUnmarkingCall(s: string, at: number): boolean {
+  for (const m of s.matchAll(UNMARKING_CALL)) {
+    const open = m.index + m[0].length;
+    if (open > at) return false;
+    // the call's closing parenthesis (quoted strings skipped)
+    let depth = 1;
+    let i = open;
+    for (; i < s.length && depth > 0; i++) {
+      const c = s[i];
+      if (c === '"') {
+        for (i++; i < s.length && s[i] !== '"'; i++) if (s[i] === "\\") i++;
+      } else if (c === "(") depth++;
+      else if (c === ")") depth--;
+    }
+    if (at < i) return true;
+  }
+  return false;
 }
 
 const SENSITIVE_CALL = /\$\{[^}]*(?<![\w-])sensitive\s*\(/;

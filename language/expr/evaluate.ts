@@ -41,9 +41,9 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return UNKNOWN;
     case "attr":
       if (e.of.t === "var") return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
-      return attribute(evaluate(e.of, locals), e.name);
+      return chain(e, locals);
     case "index":
-      return index(evaluate(e.of, locals), evaluate(e.key, locals));
+      return chain(e, locals);
     case "un": {
       const x = evaluate(e.x, locals);
       if (x === UNKNOWN) return UNKNOWN;
@@ -56,22 +56,8 @@ export function evaluate(e: Expr, locals: Locals): Known {
       if (b === UNKNOWN) fail("Invalid operand", "Unsuitable value for unary operand: a bool is required.");
       return !b;
     }
-    case "bin": {
-      // operators of one precedence are a left-deep chain ("1 + 1 + … + 1", as long as the text
-      // is): walked down its left side in a loop, so its length costs no call stack
-      const chain: Expr[] = [];
-      let left: Expr = e;
-      while (left.t === "bin") {
-        chain.push(left);
-        left = left.l;
-      }
-      let value = evaluate(left, locals);
-      for (let i = chain.length - 1; i >= 0; i--) {
-        const link = chain[i] as Extract<Expr, { t: "bin" }>;
-        value = binary(link.op, value, evaluate(link.r, locals));
-      }
-      return value;
-    }
+    case "bin":
+      return chain(e, locals);
     case "cond": {
       // both results are evaluated (their types must agree), but only the chosen one's errors
       // count; with an unknown condition, neither's (the result is unknown)
@@ -106,6 +92,23 @@ export function evaluate(e: Expr, locals: Locals): Known {
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A chain of binary operators, attributes and indexes (`1 + 1 + …`, `local.x.a.a…`, `x[0][0]…`)
+ * parses as a left spine as deep as it is long: walked without recursion, operands left to right,
+ * so a 100,000-term expression cannot exhaust the stack; `local.NAME` is looked up whole.
+ */
+function chain(e: Expr & { t: "bin" | "attr" | "index" }, locals: Locals): Known {
+  const spine: (Expr & { t: "bin" | "attr" | "index" })[] = [];
+  let first: Expr = e;
+  for (; first.t === "bin" || first.t === "index" || (first.t === "attr" && first.of.t !== "var"); first = first.t === "bin" ? first.l : first.of) spine.push(first);
+  let value = evaluate(first, locals);
+  for (let i = spine.length - 1; i >= 0; i--) {
+    const step = spine[i]!;
+    value = step.t === "bin" ? binary(step.op, value, evaluate(step.r, locals)) : step.t === "attr" ? attribute(value, step.name) : index(value, evaluate(step.key, locals));
+  }
+  return value;
 }
 
 /** One part of an unknown expression that validate evaluates anyway (see ValueCheck). */
@@ -222,8 +225,10 @@ function binary(op: string, l: Known, r: Known): Known {
       case "*":
         return a * b;
       default:
-        // Terraform's numbers are not JavaScript's: a division by zero is left to it
-        return b === 0 ? UNKNOWN : op === "/" ? a / b : a % b;
+        // cty divides as big.Float does: a non-zero number over zero is an infinity (count and the
+        // like refuse it); 0 / 0 and a modulo by zero are left to Terraform
+        if (b === 0) return op === "/" && a !== 0 ? a / b : UNKNOWN;
+        return op === "/" ? a / b : a % b;
     }
   }
   if (op === "&&" || op === "||") {

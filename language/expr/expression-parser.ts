@@ -17,10 +17,11 @@ export const NO_REFS: Reference[] = [];
 Object.freeze(NO_REFS);
 
 /**
- * How deeply expressions may nest (brackets, calls, templates, unary operators): every pass over
- * the tree recurses, and a stack of this many levels is what each of them can walk.
+ * How deeply expressions may nest (brackets, calls, templates, unary operators), as the JSON
+ * parser bounds objects: Terraform accepts 1,500 levels of parentheses; where levels are heavier
+ * (objects, calls) the stack runs out first and parseTemplate answers the same (template-parser.ts).
  */
-export const MAX_EXPRESSION_DEPTH = 1000;
+export const MAX_EXPRESSION_DEPTH = 2500;
 
 /** binary operators by precedence, loosest first */
 const BINARY_LEVEL = new Map<string, number>([["||", 0], ["&&", 1], ["==", 2], ["!=", 2], ["<", 3], [">", 3], ["<=", 3], [">=", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["%", 5]]);

@@ -270,7 +270,8 @@ export function escapeAt(s: string, i: number, to = s.length): [string, number] 
       const hex = s.slice(i + 2, i + 2 + n);
       if (hex.length === n && /^[0-9a-fA-F]+$/.test(hex) && i + 2 + n <= to) {
         const code = parseInt(hex, 16);
-        if (code <= 0x10ffff) return [String.fromCodePoint(code), i + 2 + n];
+        // a surrogate half is no character either (HCL escapes runes, not UTF-16 units)
+        if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) return [String.fromCodePoint(code), i + 2 + n];
       }
       break;
     }

@@ -6,7 +6,7 @@
 // the text read.
 
 import { suggest } from "../syntax/suggest.js";
-import { ExpressionParser, NO_PROBLEMS, NO_REFS, UNKNOWN } from "./expression-parser.js";
+import { ExpressionParser, MAX_EXPRESSION_DEPTH, NO_PROBLEMS, NO_REFS, UNKNOWN } from "./expression-parser.js";
 import { EXTRA_AFTER_INTERPOLATION, Fail, fail, failMentioning, INVALID_EXPRESSION, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
 import type { Expr, ParseResult, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
 
@@ -17,8 +17,7 @@ export function parseTemplate(s: string): ParseResult {
     const expr = p.template(0, s.length, "file");
     return { ok: true, expr, refs: p.refs, only: p.only };
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, problem: e.problem };
-    throw e;
+    return problemOf(e);
   }
 }
 
@@ -72,10 +71,19 @@ export class NativeExpressionReader {
       const expr = p.expression();
       return { ok: true, expr, refs: p.refs, end: p.last, callProblems: p.callProblems };
     } catch (e) {
-      if (e instanceof Fail) return { ok: false, problem: e.problem };
-      throw e;
+      return problemOf(e);
     }
   }
+}
+
+/**
+ * A syntax error's problem. Nesting heavier per level than the bound allows for (objects, calls
+ * and quoted templates in each other) runs out of stack first: the same answer, not a crash.
+ */
+function problemOf(e: unknown): { ok: false; problem: SyntaxProblem } {
+  if (e instanceof Fail) return { ok: false, problem: e.problem };
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return { ok: false, problem: { summary: "Nesting too deep", detail: `Expressions may be nested at most ${MAX_EXPRESSION_DEPTH} levels deep.`, offset: 0 } };
+  throw e;
 }
 
 type TemplateEnd = "file" | "quote" | "heredoc";

@@ -131,10 +131,14 @@ export function parseTraversal(text: string, dynamicIndex = false): Traversal | 
   while (i < s.length && isIdentPart(s.charCodeAt(i))) i++;
   const root = s.slice(0, i);
   const steps: TraversalStep[] = [];
+  // HCL reads the string as tokens: spaces and tabs may stand between them ("tsdb .east")
+  const blank = (at: number) => s.charCodeAt(at) === 32 || s.charCodeAt(at) === 9;
   while (i < s.length) {
+    while (blank(i)) i++;
     const c = s.charCodeAt(i);
     if (c === 46) {
       let j = i + 1;
+      while (blank(j)) j++;
       if (j < s.length && isIdentStart(s.charCodeAt(j))) {
         while (j < s.length && isIdentPart(s.charCodeAt(j))) j++;
         steps.push({ kind: "attr", name: s.slice(i + 1, j) });

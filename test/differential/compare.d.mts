@@ -16,13 +16,16 @@ export interface RecordedVerdict {
 }
 export interface OurError {
   file: string;
-  line: number;
+  line: number | null;
   message: string;
+  crash?: boolean;
 }
 export interface Outcome {
   verdict: boolean;
   /** null unless both reject and Terraform's first error has a position */
   line: boolean | null;
+  /** schemaform threw instead of giving a verdict */
+  crash?: boolean;
 }
 export interface Rates {
   cases: number;
@@ -45,4 +48,4 @@ export declare function ourErrors(
 export declare function compare(recorded: RecordedVerdict, ours: OurError[]): Outcome;
 export declare function summarize(results: ({ category: string } & Outcome)[]): Summary;
 export declare function formatSummary(summary: Summary): string;
-export declare function disagreementKind(recorded: RecordedVerdict, outcome: Outcome): "missed" | "false-positive" | "line" | null;
+export declare function disagreementKind(recorded: RecordedVerdict, outcome: Outcome): "missed" | "false-positive" | "line" | "crash" | null;

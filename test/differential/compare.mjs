@@ -23,7 +23,13 @@ export const caseDirName = (id) => id.replace(/[^A-Za-z0-9._-]+/g, "__");
  * validateFiles is the language checker's (from dist/ in the script, from the sources in the test).
  */
 export async function ourErrors(validateFiles, dir) {
-  const result = await validateFiles([dir]);
+  let result;
+  try {
+    result = await validateFiles([dir]);
+  } catch (error) {
+    // `schemaform validate` exits 2 without a verdict: never agreement
+    return [{ file: "-", line: null, message: `crash: ${error?.message ?? error}`, crash: true }];
+  }
   return result.diagnostics
     .filter((d) => d.severity === "error")
     .map((d) => ({ file: relative(dir, d.file).split(sep).join("/"), line: d.line, message: d.message }));
@@ -35,6 +41,7 @@ export async function ourErrors(validateFiles, dir) {
  * one of our errors is on Terraform's first error's file and line.
  */
 export function compare(recorded, ours) {
+  if (ours.some((e) => e.crash)) return { verdict: false, line: null, crash: true };
   const weReject = ours.length > 0;
   const verdict = recorded.valid === !weReject;
   let line = null;
@@ -77,8 +84,9 @@ export function formatSummary(summary) {
   return [...Object.entries(summary.categories).map(([k, s]) => row(k, s)), row("overall", summary.overall)].join("\n");
 }
 
-/** "missed" (Terraform rejects, we accept), "false-positive" (the reverse), "line", or null when we agree. */
+/** "missed" (Terraform rejects, we accept), "false-positive" (the reverse), "line", "crash" (no verdict), or null when we agree. */
 export function disagreementKind(recorded, outcome) {
+  if (outcome.crash) return "crash";
   if (!outcome.verdict) return recorded.valid ? "false-positive" : "missed";
   return outcome.line === false ? "line" : null;
 }

@@ -1,10 +1,12 @@
 // The differential corpus: valid bases, their mutations per category, and HCL-JSON parser and
 // structure cases, all deterministic from one seed. A case is { id, category, files } where
 // files maps a path inside the case directory (e.g. "main.tf.json", "modules/net/main.tf.json")
-// to its text. Terraform's verdict on each case is recorded by scripts/differential.mjs.
+// to its text; a case of a round measured on its own (its agreement before any fix, then now) has
+// `round`. Terraform's verdict on each case is recorded by scripts/differential.mjs.
 import { createHash } from "node:crypto";
 import { buildBase, rng } from "./base.mjs";
 import { hclJsonCases } from "./hcl-json-cases.mjs";
+import { LONG_TAIL_MUTATIONS } from "./mutations-long-tail.mjs";
 import { MUTATIONS, TEXT_MUTATIONS } from "./mutations.mjs";
 import { Raw, STYLES, serialize } from "./serialize.mjs";
 
@@ -19,7 +21,8 @@ export function generateCorpus(seed = DEFAULT_SEED) {
   const cases = [];
   const base = (i) => buildBase(rng(mix(seed, i, 0)), i);
   for (let i = 0; i < BASES; i++) cases.push({ id: `valid/base/${pad(i)}`, category: "valid", files: materialize(base(i)) });
-  MUTATIONS.forEach((mutation, j) => {
+  // later rounds are appended, so the earlier rounds' cases keep their bases
+  [...MUTATIONS, ...LONG_TAIL_MUTATIONS].forEach((mutation, j) => {
     const used = new Set();
     for (let k = 0; k < PER_MUTATION + (j % 2 === 0 ? 1 : 0); k++) {
       let i = (j * 7 + k * 37 + mix(seed, j, k) % 11) % BASES;
@@ -27,7 +30,9 @@ export function generateCorpus(seed = DEFAULT_SEED) {
       used.add(i);
       const m = base(i);
       if (mutation.apply(m, rng(mix(seed, i, j + 1000))) === false) continue;
-      cases.push({ id: `${mutation.cat}/${mutation.name}/${pad(i)}`, category: mutation.cat, files: materialize(m) });
+      const c = { id: `${mutation.cat}/${mutation.name}/${pad(i)}`, category: mutation.cat, files: materialize(m) };
+      if (mutation.round) c.round = mutation.round;
+      cases.push(c);
     }
   });
   TEXT_MUTATIONS.forEach((mutation, j) => {

@@ -15,7 +15,7 @@ import { caseHash, generateCorpus } from "./corpus.mjs";
 interface KnownDifference {
   id: string;
   category: string;
-  kind: "missed" | "false-positive" | "line";
+  kind: "missed" | "false-positive" | "line" | "crash";
   terraform: string;
   why: string;
 }
