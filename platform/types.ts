@@ -25,7 +25,11 @@ export interface RestoreChannelInput {
   name?: string;
   /** project id or number; defaults to `CreateRestoreChannelOptions.defaultProject` */
   project?: string;
+  /** `DELETE` (default), `PREVENT` (delete refused) or `ABANDON` (Terraform forgets, the channel stays) */
+  deletion_policy?: DeletionPolicy;
 }
+
+export type DeletionPolicy = "DELETE" | "PREVENT" | "ABANDON";
 
 export interface RestoreChannel extends RestoreChannelInput {
   /** `projects/{project}/locations/{location}/restoreChannels/{name}` */
@@ -79,6 +83,7 @@ export interface RestoreChannelPatch {
   location?: string;
   destination_project?: string;
   project?: string;
+  deletion_policy?: DeletionPolicy;
 }
 
 export interface RestoreChannelsApi {
@@ -127,6 +132,10 @@ export interface ServiceInput {
   password?: string;
   password_wo?: string;
   password_wo_version?: number;
+  /** while true, delete is refused (`failed_precondition` naming it) */
+  deletion_protection?: boolean;
+  /** PostgreSQL settings (`spec.parameters`), names and values checked against the allow-list */
+  parameters?: Record<string, string>;
   /** accepted and ignored (the client side waits) */
   timeouts?: Record<string, string>;
 }
@@ -162,6 +171,8 @@ export interface Service {
   read_replica_nodes?: number;
   password?: string;
   password_wo_version?: number;
+  deletion_protection: boolean;
+  parameters?: Record<string, string>;
   storage_gb?: number;
   enable_ha_replica?: boolean;
   status: ServiceStatus;

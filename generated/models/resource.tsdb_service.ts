@@ -184,6 +184,15 @@ export const model: TypeModel = {
         "description": "Change (e.g. increment) it to apply a new `password_wo`.",
         "optional": true
       },
+      "deletion_protection": {
+        "name": "deletion_protection",
+        "camel": "deletionProtection",
+        "type": "bool",
+        "description": "Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.",
+        "optional": true,
+        "computed": true,
+        "default": false
+      },
       "hostname": {
         "name": "hostname",
         "camel": "hostname",

@@ -17,7 +17,7 @@ import { planChange } from "./plan.js";
 import { providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
 import { terraformIsDestroying } from "./terraform-command.js";
-import type { CallContext, DataSourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
+import type { CallContext, DataSourceHandler, DeletionRefusal, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
 
@@ -223,8 +223,13 @@ export class ProviderServer<Client = unknown> {
       const proposed = decodeMsgpack((request.proposed_new_state as DynamicValue)?.msgpack, block);
       const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
       call.secretsOf(prior, proposed, config);
-      // Destroy (the plan_destroy capability): nothing to plan, keep the private data flowing.
-      if (proposed === null) return { planned_state: { msgpack: encodeMsgpack(null, block) }, planned_private: priorPrivate };
+      // Destroy (the plan_destroy capability): nothing to plan, keep the private data flowing,
+      // unless the object is protected: then the plan fails before anything is applied.
+      if (proposed === null) {
+        const refusal = prior && handler.deletionRefusal?.(prior);
+        if (refusal) return { diagnostics: [refusalDiagnostic(refusal, "destroy", block)] };
+        return { planned_state: { msgpack: encodeMsgpack(null, block) }, planned_private: priorPrivate };
+      }
 
       const model = await this.model(`resource.${typeName}`);
       const plan = planChange({ prior, proposed, config, block, model: model?.block, changesOnUpdate: handler.changesOnUpdate });
@@ -242,6 +247,9 @@ export class ProviderServer<Client = unknown> {
           diagnostics = call.diagnostics(error, `Planning ${typeName}`).map((d) => ({ ...d, severity: SEVERITY_WARNING }));
         }
       }
+      // A replacement destroys the object too: a protected one fails the plan.
+      const refusal = prior && plan.requiresReplace.length > 0 ? handler.deletionRefusal?.(prior) : undefined;
+      if (refusal) return { diagnostics: [refusalDiagnostic(refusal, "replace", block)] };
       planned = nullWriteOnly(planned, block)!;
       return {
         planned_state: { msgpack: encodeMsgpack(planned, block) },
@@ -423,4 +431,10 @@ export class ProviderServer<Client = unknown> {
     }
     return model;
   }
+}
+
+/** A protected object's refusal as Terraform shows it: at the protecting attribute. */
+function refusalDiagnostic(refusal: DeletionRefusal, action: "destroy" | "replace", block: SchemaBlock): Diagnostic {
+  const why = action === "destroy" ? "This plan would destroy it." : "This change would replace it (destroy, then create).";
+  return { ...errorDiagnostic(refusal.summary, `${why} ${refusal.detail}`), attribute: attributePath([refusal.attribute], block) };
 }

@@ -117,8 +117,22 @@ export interface ResourceHandler<Client = unknown> {
   modifyPlan?(request: ModifyPlanRequest<Client>): Body | void | Promise<Body | void>;
   /** Checks beyond the schema validators; unknown values are the UNKNOWN marker here. */
   validate?(config: Body): Issue[];
+  /**
+   * Deletion protection: given the state of an object about to be destroyed or replaced, the
+   * reason it must not be (naming the attribute to change first), or undefined. The framework
+   * fails the plan with it, so nothing is applied.
+   */
+  deletionRefusal?(state: Body): DeletionRefusal | undefined;
   /** Turns a JSON state written by an earlier schema version into the current shape. */
   upgradeState?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Why an object must not be destroyed or replaced, and what to change first. */
+export interface DeletionRefusal {
+  /** The attribute that protects the object (the diagnostic points at it). */
+  attribute: string;
+  summary: string;
+  detail: string;
 }
 
 export interface DataSourceHandler<Client = unknown> {

@@ -50,6 +50,7 @@ const OWNED = [
   "read_replica_source",
   "read_replica_nodes",
   "password_wo_version",
+  "deletion_protection",
   "hostname",
   "port",
   "username",
@@ -75,6 +76,7 @@ const UPDATABLE = [
   "log_exporter_id",
   "metric_exporter_id",
   "read_replica_nodes",
+  "deletion_protection",
 ] as const;
 
 const INPUTS = [...UPDATABLE, "region_code", "read_replica_source", "password", "password_wo", "password_wo_version"] as const;
@@ -144,6 +146,15 @@ function checkVpc(request: CallContext<TsdbClient>, id: number, region: Value): 
 }
 
 export const service: ResourceHandler<TsdbClient> = {
+  deletionRefusal(state) {
+    if (state.deletion_protection !== true) return undefined;
+    return {
+      attribute: "deletion_protection",
+      summary: `Service ${String(state.id)} has deletion_protection = true`,
+      detail: "Set deletion_protection = false and apply first, then destroy or replace the service.",
+    };
+  },
+
   async modifyPlan(request) {
     const { prior, config, planned, requiresReplace } = request;
     const creating = prior === null || requiresReplace.length > 0;

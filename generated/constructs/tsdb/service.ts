@@ -381,6 +381,23 @@ export class Service extends TerraformResource {
   }
 
   /**
+   * Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.
+   */
+  public get deletionProtection(): IResolvable {
+    return this.getBooleanAttribute("deletion_protection");
+  }
+  public set deletionProtection(value: types.ServiceAttributes["deletionProtection"]) {
+    this.attrs.deletionProtection = value;
+  }
+  public resetDeletionProtection(): void {
+    delete this.attrs.deletionProtection;
+  }
+  /** The value set in the configuration (not a reference). */
+  public get deletionProtectionInput() {
+    return this.attrs.deletionProtection;
+  }
+
+  /**
    * Hostname of the service endpoint.
    */
   public get hostname(): string {

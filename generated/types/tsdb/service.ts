@@ -91,6 +91,10 @@ export interface ServiceAttributes {
    * Change (e.g. increment) it to apply a new `password_wo`.
    */
   passwordWoVersion?: number;
+  /**
+   * Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.
+   */
+  deletionProtection?: boolean | IResolvable;
   timeouts?: ServiceTimeouts;
 }
 /**
