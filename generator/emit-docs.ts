@@ -7,6 +7,8 @@
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../hcljson/model-types.js";
 import { hasTemplate } from "../hcljson/templates.js";
+import type { FunctionModel } from "../hcljson/provider-functions.js";
+import { functionIndexLines } from "./emit-functions.js";
 import { KEYWORDS } from "./keywords.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
 import { configurationToHcl } from "./example-hcl.js";
@@ -22,7 +24,7 @@ export function docPath(model: TypeModel): string {
 
 export type Examples = Record<string, DocExample>;
 
-export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: Examples = docExamples): Map<string, string> {
+export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: Examples = docExamples, functions: Record<string, Record<string, FunctionModel>> = {}): Map<string, string> {
   const files = new Map<string, string>();
   const byKey = new Map(models.map((m) => [m.key, m]));
   docs.forEach((doc, i) => {
@@ -30,7 +32,7 @@ export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: 
     const example = examples[model.key];
     if (!example) throw new Error(`generator/doc-examples.ts has no example for ${model.key}`);
     checkExample(model.key, example, docs, byKey);
-    files.set(docPath(model), page(doc, model, examples, models));
+    files.set(docPath(model), page(doc, model, examples, models, functions[model.provider]));
   });
   return files;
 }
@@ -189,7 +191,7 @@ function tsValue(value: unknown, block: BlockModel | undefined, indent: number, 
 // ---------------------------------------------------------------------------------------------
 // The page.
 
-function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[]): string {
+function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[], functions?: Record<string, FunctionModel>): string {
   const example = examples[model.key]!;
   const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : "Provider";
   const title = model.kind === "provider" ? `${model.type} provider` : `${model.type} (${kindWord})`;
@@ -220,6 +222,7 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
       }
       out.push("");
     }
+    out.push(...functionIndexLines(functions));
   } else {
     out.push(`CDKTF: \`import { ${model.className} } from "schemaform/${model.provider}"\`.`);
     out.push("");

@@ -11,6 +11,7 @@ import { emitValidator } from "./emit-validators.js";
 import { emitDocs, type Examples } from "./emit-docs.js";
 import { EDITOR_SCHEMA_PATH, emitEditorSchema } from "./emit-editor-schema.js";
 import { buildModel } from "./model.js";
+import { emitFunctionsModule, functionDocPath, functionModels, functionPage } from "./emit-functions.js";
 import { loadSchemas, type SchemaDocument } from "./schema-source.js";
 
 const VALIDATOR_DECLARATION = [
@@ -44,9 +45,12 @@ export async function generateFrom(docs: SchemaDocument[], version: string, opti
   }
   docs.forEach((doc, i) => files.set(constructPath(doc), emitConstruct(doc, models[i]!, version)));
   files.set("registry.ts", emitRegistry(models));
-  for (const [path, content] of emitTerraformSchemas(models)) files.set(path, content);
+  const functions = functionModels(docs);
+  files.set("functions.ts", emitFunctionsModule(functions));
+  for (const [path, content] of emitTerraformSchemas(models, functions)) files.set(path, content);
   // Reference pages need an example per type (generator/doc-examples.ts).
-  for (const [path, content] of emitDocs(docs, models, options.examples)) files.set(path, content);
+  for (const [path, content] of emitDocs(docs, models, options.examples, functions)) files.set(path, content);
+  for (const fn of Object.values(functions).flatMap((own) => Object.values(own))) files.set(functionDocPath(fn), functionPage(fn));
   files.set(EDITOR_SCHEMA_PATH, emitEditorSchema(docs, models));
   return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -5,6 +5,7 @@
 
 import type { Expr, ValueCheck } from "./expressions.js";
 import { parameterOf } from "./functions.js";
+import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /** A value not known at validate time. */
 export const UNKNOWN: unique symbol = Symbol("unknown");
@@ -304,6 +305,8 @@ function checkArguments(name: string, args: Known[]): void {
 function call(name: string, values: Known[], expand: boolean): Known {
   if (expand) return UNKNOWN;
   checkArguments(name, values);
+  const own = ownFunctionArgumentError(name, values, (v) => v === UNKNOWN);
+  if (own) fail(own.summary, own.detail);
   failingCall(name, values);
   if (values.includes(UNKNOWN)) return UNKNOWN;
   const [a, b] = values;

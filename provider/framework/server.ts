@@ -1,7 +1,7 @@
 // ProviderServer: the generic protocol logic of every tfplugin6 RPC, built from a provider
 // definition. It works on decoded protobuf objects (snake_case fields) and leaves gRPC and
 // protobuf bytes to the transport (rpc.ts binds the two).
-import { type Body, decodeMsgpack, encodeJsonState, encodeMsgpack, fromJsonState } from "../codec.js";
+import { type Body, decodeMsgpack, decodeValue, encodeJsonState, encodeMsgpack, encodeValue, fromJsonState } from "../codec.js";
 import { bytesOf } from "../protocol/wire.js";
 import { type ProviderSchema, type SchemaBlock, type TypeSchema, providerSchemaOf } from "../schema.js";
 import {
@@ -14,11 +14,11 @@ import {
   redact,
 } from "./diagnostics.js";
 import { planChange } from "./plan.js";
-import { providerSchemaProto } from "./schema-proto.js";
+import { functionsProto, providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
 import { terraformIsDestroying } from "./terraform-command.js";
 import type { CallContext, DataSourceHandler, DeletionRefusal, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
-import { HandlerError } from "./types.js";
+import { FunctionError, HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
 
 // Request shapes, as protocol/wire.ts decodes them (only the fields we read).
@@ -62,7 +62,37 @@ export class ProviderServer<Client = unknown> {
       server_capabilities: CAPABILITIES,
       resources: Object.keys(this.definition.resources).map((type_name) => ({ type_name })),
       data_sources: Object.keys(this.definition.dataSources).map((type_name) => ({ type_name })),
+      functions: Object.keys(this.schema.functions ?? {}).map((name) => ({ name })),
     };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // provider functions (Terraform 1.8+)
+
+  getFunctions(): Msg {
+    return { functions: functionsProto(this.schema.functions ?? {}), diagnostics: [] };
+  }
+
+  callFunction(request: Msg): Msg {
+    const name = request.name as string;
+    const declared = this.schema.functions?.[name];
+    const implementation = this.definition.functions?.[name];
+    if (!declared || !implementation) return { error: { text: `The ${this.definition.name} provider has no function named "${name}".` } };
+    const args = (request.arguments as DynamicValue[] | undefined) ?? [];
+    const parameters = declared.parameters ?? [];
+    try {
+      const values = args.map((arg, i) => {
+        const parameter = parameters[i] ?? declared.variadic_parameter;
+        if (!parameter) throw new FunctionError(`too many arguments: the function takes ${parameters.length}`, i);
+        const bytes = bytesOf(arg.msgpack);
+        return bytes ? decodeValue(bytes, parameter.type) : null;
+      });
+      return { result: { msgpack: encodeValue(implementation(values), declared.return_type) } };
+    } catch (error) {
+      if (error instanceof FunctionError) return { error: { text: error.message, ...(error.argument !== undefined ? { function_argument: error.argument } : {}) } };
+      // Never the arguments: one may be a password.
+      return { error: { text: `the ${name} function failed unexpectedly (${error instanceof Error ? error.name : "error"})` } };
+    }
   }
 
   getProviderSchema(): Msg {

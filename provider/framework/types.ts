@@ -1,6 +1,6 @@
 // The framework's public contract: what a provider definition and a resource handler look like.
 // Handlers see bodies (ARCHITECTURE.md section 1) and never protobuf, msgpack or plan rules.
-import type { Body } from "../codec.js";
+import type { Body, Value } from "../codec.js";
 import type { ProviderSchema, ProviderSchemasDocument } from "../schema.js";
 
 export type { Body, Value } from "../codec.js";
@@ -167,6 +167,26 @@ export interface ProviderDefinition<Client = unknown> {
   close?(client: Client): void | Promise<void>;
   resources: Record<string, ResourceHandler<Client>>;
   dataSources: Record<string, DataSourceHandler<Client>>;
+  /** Provider functions by name; each must be declared in the schema's `functions`. */
+  functions?: Record<string, FunctionImplementation>;
+}
+
+/**
+ * A provider function: its arguments decoded by their declared types (null only where the
+ * parameter allows it; never unknown). It needs no configured provider (Terraform calls
+ * functions before ConfigureProvider). A bad argument throws FunctionError.
+ */
+export type FunctionImplementation = (args: Value[]) => Value;
+
+/** Terraform's FunctionError: the text and, for a bad argument, its index. */
+export class FunctionError extends Error {
+  constructor(
+    text: string,
+    readonly argument?: number,
+  ) {
+    super(text);
+    this.name = "FunctionError";
+  }
 }
 
 /** Identity helper that gives a definition its Client type without spelling it out. */
