@@ -41,6 +41,17 @@ const service = (name = "db"): ExampleBlock => ({
 const vpc: ExampleBlock = { key: "resource.tsdb_vpcs", name: "main", body: { name: "main-vpc", cidr: "10.10.0.0/16", region_code: "us-east-1" } };
 
 export const docExamples: Record<string, DocExample> = {
+  "ephemeral.tsdb_service_credentials": {
+    blocks: [
+      { key: "resource.tsdb_service", name: "admin_db", body: { name: "creds-admin-db" } },
+      { key: "ephemeral.tsdb_service_credentials", name: "admin", body: { service_id: "${tsdb_service.admin_db.id}", ttl: "15m" } },
+      {
+        key: "resource.tsdb_service",
+        name: "reporting",
+        body: { name: "creds-reporting-db", password_wo: "${ephemeral.tsdb_service_credentials.admin.password}", password_wo_version: 1 },
+      },
+    ],
+  },
   "provider.tsdb": {
     variables: {
       tsdb_access_key: { type: "string", description: "Access key of a client credential." },

@@ -10,6 +10,7 @@ import { hasTemplate } from "../hcljson/templates.js";
 import type { FunctionModel } from "../hcljson/provider-functions.js";
 import { functionIndexLines } from "./emit-functions.js";
 import { KEYWORDS } from "./keywords.js";
+import { settingsDocLines } from "./settings.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
 import { configurationToHcl } from "./example-hcl.js";
 import { lowerSchema } from "./lower.js";
@@ -19,7 +20,8 @@ import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 export function docPath(model: TypeModel): string {
   if (model.kind === "provider") return `docs/${model.provider}/index.md`;
   const bare = model.type.slice(model.provider.length + 1);
-  return `docs/${model.provider}/${model.kind === "data" ? "data-sources" : "resources"}/${bare}.md`;
+  const folder = model.kind === "data" ? "data-sources" : model.kind === "ephemeral" ? "ephemeral-resources" : "resources";
+  return `docs/${model.provider}/${folder}/${bare}.md`;
 }
 
 export type Examples = Record<string, DocExample>;
@@ -193,7 +195,7 @@ function tsValue(value: unknown, block: BlockModel | undefined, indent: number, 
 
 function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[], functions?: Record<string, FunctionModel>): string {
   const example = examples[model.key]!;
-  const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : "Provider";
+  const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : model.kind === "ephemeral" ? "Ephemeral Resource" : "Provider";
   const title = model.kind === "provider" ? `${model.type} provider` : `${model.type} (${kindWord})`;
   const description = model.description;
   const out: string[] = [];
@@ -218,11 +220,18 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
       out.push("");
       for (const m of siblings) {
         const link = docPath(m).slice(`docs/${model.provider}/`.length);
-        out.push(`- [\`${m.type}\`](${link}) (${m.kind === "data" ? "data source" : "resource"}, CDKTF \`${m.className}\`)`);
+        out.push(
+          m.kind === "ephemeral"
+            ? `- [\`${m.type}\`](${link}) (ephemeral resource, Terraform 1.10+; no CDKTF class: CDKTF 0.21 has no ephemeral resources)`
+            : `- [\`${m.type}\`](${link}) (${m.kind === "data" ? "data source" : "resource"}, CDKTF \`${m.className}\`)`,
+        );
       }
       out.push("");
     }
     out.push(...functionIndexLines(functions));
+  } else if (model.kind === "ephemeral") {
+    out.push("An ephemeral resource (Terraform 1.10+, OpenTofu 1.11+): its values exist only while Terraform runs, never in the state or the plan. CDKTF 0.21 has no ephemeral resources, so there is no CDKTF class; CDK Terrain 0.24's `TerraformEphemeralResource` can declare it by hand.");
+    out.push("");
   } else {
     out.push(`CDKTF: \`import { ${model.className} } from "schemaform/${model.provider}"\`.`);
     out.push("");
@@ -243,12 +252,14 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   out.push(JSON.stringify(configuration, null, 2));
   out.push("```");
   out.push("");
-  out.push("### CDKTF (TypeScript)");
-  out.push("");
-  out.push("```ts");
-  out.push(exampleTypeScript(model.key, all, examples).trimEnd());
-  out.push("```");
-  out.push("");
+  if (model.kind !== "ephemeral") {
+    out.push("### CDKTF (TypeScript)");
+    out.push("");
+    out.push("```ts");
+    out.push(exampleTypeScript(model.key, all, examples).trimEnd());
+    out.push("```");
+    out.push("");
+  }
 
   const nestedSections: string[] = [];
   const queue: NestedSection[] = [];
@@ -398,6 +409,7 @@ function constraints(prop: SchemaNode): string[] {
     if (max !== undefined) return `at most ${max}${units(max)}`;
     return undefined;
   };
+  if (ext.settings) out.push(settingsDocLines(ext.settings));
   if (value.enum) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
   if (value.const !== undefined) out.push(sentence(`must be ${code(value.const)}`));
   if (value.pattern) {

@@ -17,6 +17,9 @@ export function emitTerraformSchemas(models: TypeModel[], functions: Record<stri
           provider: typeSchema(providerModel),
           resource_schemas: Object.fromEntries(own.filter((m) => m.kind === "resource").map((m) => [m.type, typeSchema(m)])),
           data_source_schemas: Object.fromEntries(own.filter((m) => m.kind === "data").map((m) => [m.type, typeSchema(m)])),
+          ...(own.some((m) => m.kind === "ephemeral")
+            ? { ephemeral_resource_schemas: Object.fromEntries(own.filter((m) => m.kind === "ephemeral").map((m) => [m.type, typeSchema(m)])) }
+            : {}),
           ...(Object.keys(functions[provider] ?? {}).length ? { functions: terraformFunctions(functions[provider]!) } : {}),
         },
       },

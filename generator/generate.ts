@@ -39,11 +39,15 @@ export async function generateFrom(docs: SchemaDocument[], version: string, opti
     files.set(`validators/${doc.key}.cjs`, emitValidator(doc));
     files.set(`validators/${doc.key}.d.cts`, VALIDATOR_DECLARATION);
   });
-  for (const doc of docs) {
+  // CDKTF 0.21 has no ephemeral resources: ephemeral types get no config type and no construct.
+  const bound = docs.filter((doc) => doc.root.kind !== "ephemeral");
+  for (const doc of bound) {
     const [path, content] = await emitTypes(doc);
     files.set(path, content);
   }
-  docs.forEach((doc, i) => files.set(constructPath(doc), emitConstruct(doc, models[i]!, version)));
+  docs.forEach((doc, i) => {
+    if (doc.root.kind !== "ephemeral") files.set(constructPath(doc), emitConstruct(doc, models[i]!, version));
+  });
   files.set("registry.ts", emitRegistry(models));
   const functions = functionModels(docs);
   files.set("functions.ts", emitFunctionsModule(functions));

@@ -155,7 +155,8 @@ function explainKeyword(
     case "additionalProperties": {
       const path = [...objectPath, p.additionalProperty as string];
       const block = blockAt(model.block, objectPath);
-      const hint = block ? suggest(p.additionalProperty, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]) : undefined;
+      const allowed = block ? [...Object.keys(block.attributes), ...Object.keys(block.blocks)] : validator.keys?.[error.schemaPath];
+      const hint = allowed ? suggest(p.additionalProperty, allowed) : undefined;
       const kind = objectPath.length === 0 || block ? "an argument" : "a key";
       return {
         path,
@@ -198,6 +199,8 @@ function explainKeyword(
       return { path: objectPath, message: `${subject} must have at least ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
     case "maxItems":
       return { path: objectPath, message: `${subject} must have at most ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
+    case "x-setting":
+      return { path: objectPath, message: `${subject} ${validator.messages[error.schemaPath] ?? "is out of range"}${got}` };
     case "uniqueItems":
     case "x-unique":
       return { path: objectPath, message: `${subject} must not contain duplicates (elements ${p.j} and ${p.i} are equal)` };

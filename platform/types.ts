@@ -202,8 +202,32 @@ export interface ServicesApi {
    */
   delete(project: string, id: string): Promise<void>;
   list(project: string): Promise<Service[]>;
-  /** Whether `password` is the service's current password (verified against the stored hash). */
+  /**
+   * Whether `password` is the service's current password (verified against the stored hash) or
+   * the password of unexpired temporary credentials of the service.
+   */
   checkPassword(project: string, id: string, password: string): Promise<boolean>;
+  /**
+   * Temporary credentials: a new role and a random password, valid for `ttlSeconds` (60 to
+   * 86400). The password is in this answer only; the platform keeps a SCRAM-SHA-256 verifier.
+   */
+  createCredentials(project: string, id: string, ttlSeconds: number): Promise<ServiceCredentials>;
+  /** Extends unexpired credentials to `ttlSeconds` from now; `not_found` once revoked or expired. */
+  renewCredentials(project: string, id: string, credentialId: string, ttlSeconds: number): Promise<{ expires_at: string }>;
+  /** Deletes temporary credentials (the data plane drops the role); unknown ones are ignored. */
+  revokeCredentials(project: string, id: string, credentialId: string): Promise<void>;
+}
+
+/** Temporary credentials of a service (`tsdb_service_credentials`). */
+export interface ServiceCredentials {
+  id: string;
+  service_id: string;
+  username: string;
+  password: string;
+  hostname: string;
+  port: number;
+  /** RFC 3339 */
+  expires_at: string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -184,6 +184,16 @@ export const model: TypeModel = {
         "description": "Change (e.g. increment) it to apply a new `password_wo`.",
         "optional": true
       },
+      "parameters": {
+        "name": "parameters",
+        "camel": "parameters",
+        "type": [
+          "map",
+          "string"
+        ],
+        "description": "PostgreSQL settings of the service's database, as a map of setting name to value (strings, as in `postgresql.conf`: `\"200\"`, `\"64MB\"`, `\"30s\"`, `\"on\"`). Only the settings listed below can be set; memory and time values take PostgreSQL's units. `shared_buffers` and the other settings sized from `memory_gb` or managed by the platform (ports, replication, paths) cannot be set. A setting that needs a restart takes effect after the service restarts (set `paused` to true and apply, then back to false).",
+        "optional": true
+      },
       "deletion_protection": {
         "name": "deletion_protection",
         "camel": "deletionProtection",

@@ -11,6 +11,7 @@ import { Exporters } from "./exporters.js";
 import { Projects, mergeNumberedProjects } from "./projects.js";
 import { RestoreChannels } from "./restore-channels.js";
 import { Services, checkProject } from "./services.js";
+import { ServiceCredentialsStore } from "./service-credentials.js";
 import { Peerings, Vpcs } from "./vpcs.js";
 
 export class PlatformCore {
@@ -25,6 +26,7 @@ export class PlatformCore {
   readonly objStoreConnectors: ObjStoreConnectors;
   readonly srcDbConnectors: SrcDbConnectors;
   readonly credentials: Credentials;
+  readonly serviceCredentials: ServiceCredentialsStore;
 
   constructor(options: CoreOptions) {
     this.ctx = new Ctx(options);
@@ -38,6 +40,7 @@ export class PlatformCore {
     this.objStoreConnectors = new ObjStoreConnectors(this.ctx);
     this.srcDbConnectors = new SrcDbConnectors(this.ctx);
     this.credentials = new Credentials(this.ctx);
+    this.serviceCredentials = new ServiceCredentialsStore(this.ctx, this.services);
   }
 
   /** The domain core over an open store; moves objects stored under project numbers once (projects.ts). */

@@ -617,7 +617,7 @@ function resolveSpec(input: ServiceInput, source: ServiceSpec | undefined, isRep
     storage_gb: input.storage_gb,
     enable_ha_replica: eha,
     deletion_protection: input.deletion_protection === true ? true : undefined,
-    parameters: input.parameters && Object.keys(input.parameters).length > 0 ? { ...input.parameters } : undefined,
+    parameters: input.parameters ? { ...input.parameters } : undefined,
     ports,
   });
 }

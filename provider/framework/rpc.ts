@@ -28,6 +28,10 @@ function handlers(server: ProviderServer<unknown>): Record<string, Handler> {
     ImportResourceState: (r) => server.importResourceState(r),
     ReadDataSource: (r) => server.readDataSource(r),
     GetFunctions: () => server.getFunctions(),
+    ValidateEphemeralResourceConfig: (r) => server.validateEphemeralResourceConfig(r),
+    OpenEphemeralResource: (r) => server.openEphemeralResource(r),
+    RenewEphemeralResource: (r) => server.renewEphemeralResource(r),
+    CloseEphemeralResource: (r) => server.closeEphemeralResource(r),
     CallFunction: (r) => server.callFunction(r),
     StopProvider: () => server.stopProvider(),
   };

@@ -17,7 +17,7 @@ import { planChange } from "./plan.js";
 import { functionsProto, providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
 import { terraformIsDestroying } from "./terraform-command.js";
-import type { CallContext, DataSourceHandler, DeletionRefusal, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
+import type { CallContext, DataSourceHandler, DeletionRefusal, EphemeralPrivate, EphemeralResourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { FunctionError, HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
 
@@ -63,7 +63,77 @@ export class ProviderServer<Client = unknown> {
       resources: Object.keys(this.definition.resources).map((type_name) => ({ type_name })),
       data_sources: Object.keys(this.definition.dataSources).map((type_name) => ({ type_name })),
       functions: Object.keys(this.schema.functions ?? {}).map((name) => ({ name })),
+      ephemeral_resources: Object.keys(this.definition.ephemeralResources ?? {}).map((type_name) => ({ type_name })),
     };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // ephemeral resources (Terraform 1.10+): results never reach state or plan; `private` is
+  // JSON of the handler's EphemeralPrivate, held by Terraform for the run
+
+  async validateEphemeralResourceConfig(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const extra = found.handler.validate?.bind(found.handler);
+    return { diagnostics: await this.validate(`ephemeral.${typeName}`, found.schema.block, (request.config as DynamicValue)?.msgpack, extra) };
+  }
+
+  async openEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const block = found.schema.block;
+    const call = this.call(typeName, block);
+    try {
+      const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
+      call.secretsOf(config);
+      const opened = await found.handler.open({ ...call.context(), config });
+      call.secretsOf(opened.result);
+      return {
+        result: { msgpack: encodeMsgpack(settleDataSource(config, opened.result, block), block) },
+        private: encodePrivate(opened.private),
+        ...(opened.renewAt ? { renew_at: timestamp(opened.renewAt) } : {}),
+        diagnostics: call.diagnostics(),
+      };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Opening ${typeName}`) };
+    }
+  }
+
+  async renewEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const call = this.call(typeName, found.schema.block);
+    const kept = decodePrivate(request.private);
+    if (!found.handler.renew) return { private: encodePrivate(kept) };
+    try {
+      const renewed = await found.handler.renew({ ...call.context(), private: kept });
+      return { private: encodePrivate(renewed.private), ...(renewed.renewAt ? { renew_at: timestamp(renewed.renewAt) } : {}), diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Renewing ${typeName}`) };
+    }
+  }
+
+  async closeEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const call = this.call(typeName, found.schema.block);
+    try {
+      await found.handler.close?.({ ...call.context(), private: decodePrivate(request.private) });
+      return { diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Closing ${typeName}`) };
+    }
+  }
+
+  private ephemeralType(typeName: string): { schema: TypeSchema; handler: EphemeralResourceHandler<Client> } | { error: Diagnostic } {
+    const schema = this.schema.ephemeral_resource_schemas?.[typeName];
+    const handler = this.definition.ephemeralResources?.[typeName];
+    if (!schema || !handler) return { error: errorDiagnostic(`Unsupported ephemeral resource "${typeName}"`, `The ${this.definition.name} provider has no ephemeral resource type "${typeName}".`) };
+    return { schema, handler };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -467,4 +537,19 @@ export class ProviderServer<Client = unknown> {
 function refusalDiagnostic(refusal: DeletionRefusal, action: "destroy" | "replace", block: SchemaBlock): Diagnostic {
   const why = action === "destroy" ? "This plan would destroy it." : "This change would replace it (destroy, then create).";
   return { ...errorDiagnostic(refusal.summary, `${why} ${refusal.detail}`), attribute: attributePath([refusal.attribute], block) };
+}
+
+function encodePrivate(value: EphemeralPrivate): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value));
+}
+
+function decodePrivate(bytes: unknown): EphemeralPrivate {
+  const raw = bytesOf(bytes);
+  return raw ? (JSON.parse(utf8.decode(raw)) as EphemeralPrivate) : {};
+}
+
+/** A google.protobuf.Timestamp. */
+function timestamp(at: Date): { seconds: number; nanos: number } {
+  const ms = at.getTime();
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }

@@ -167,8 +167,32 @@ export interface ProviderDefinition<Client = unknown> {
   close?(client: Client): void | Promise<void>;
   resources: Record<string, ResourceHandler<Client>>;
   dataSources: Record<string, DataSourceHandler<Client>>;
+  /** Ephemeral resources (Terraform 1.10+) by type name; each needs an `ephemeral_resource_schemas` entry. */
+  ephemeralResources?: Record<string, EphemeralResourceHandler<Client>>;
   /** Provider functions by name; each must be declared in the schema's `functions`. */
   functions?: Record<string, FunctionImplementation>;
+}
+
+/**
+ * What an ephemeral resource's handler keeps between Open, Renew and Close: Terraform holds it
+ * (the protocol's `private` bytes) for the run only, never in state or plan. Never a secret.
+ */
+export type EphemeralPrivate = Record<string, string | number | boolean>;
+
+export interface EphemeralOpened {
+  /** The values Terraform hands to the configuration (computed attributes filled). */
+  result: Body;
+  private: EphemeralPrivate;
+  /** When Terraform should call renew, if the run lasts that long. */
+  renewAt?: Date;
+}
+
+/** One ephemeral resource type: opened once per run, renewed while it lasts, closed at its end. */
+export interface EphemeralResourceHandler<Client = unknown> {
+  open(request: CallContext<Client> & { config: Body }): Promise<EphemeralOpened>;
+  renew?(request: CallContext<Client> & { private: EphemeralPrivate }): Promise<{ private: EphemeralPrivate; renewAt?: Date }>;
+  close?(request: CallContext<Client> & { private: EphemeralPrivate }): Promise<void>;
+  validate?(config: Body): Issue[];
 }
 
 /**

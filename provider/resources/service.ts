@@ -51,6 +51,7 @@ const OWNED = [
   "read_replica_nodes",
   "password_wo_version",
   "deletion_protection",
+  "parameters",
   "hostname",
   "port",
   "username",
@@ -77,6 +78,7 @@ const UPDATABLE = [
   "metric_exporter_id",
   "read_replica_nodes",
   "deletion_protection",
+  "parameters",
 ] as const;
 
 const INPUTS = [...UPDATABLE, "region_code", "read_replica_source", "password", "password_wo", "password_wo_version"] as const;

@@ -69,6 +69,19 @@ const logs = (props: Partial<LogExporterConfig>) => (s: TerraformStack) => void 
 const metrics = (props: Partial<MetricExporterConfig>) => (s: TerraformStack) => void new MetricExporter(s, "metrics", { region: "us-east-1", ...props });
 
 const cases: Case[] = [
+  // tsdb_service: database parameters (an allow-list of settings)
+  {
+    rule: "parameters: an unknown setting, with a suggestion",
+    bad: service({ parameters: { max_conections: "200" } }),
+    good: service({ parameters: { max_connections: "200" } }),
+    error: '[stack/db] tsdb_service.db: a key named "max_conections" is not expected here (in parameters); did you mean "max_connections"?',
+  },
+  {
+    rule: "parameters: a value out of its range, in its units",
+    bad: service({ parameters: { statement_timeout: "-5s" } }),
+    good: service({ parameters: { statement_timeout: "5min" } }),
+    error: '[stack/db] tsdb_service.db: parameters.statement_timeout must be from 0 ms to 2147483647 ms, got "-5s"',
+  },
   // tsdb_service: cross-field rules
   {
     rule: "sync_replicas = 1 requires ha_replicas = 2",

@@ -81,6 +81,7 @@ describe("reference page examples in native HCL", () => {
       "tsdb/data-sources/products.md": 1,
       "tsdb/data-sources/service.md": 1,
       "tsdb/data-sources/vpcs.md": 1,
+      "tsdb/ephemeral-resources/service_credentials.md": 1,
       "tsdb/functions/connection_uri.md": 2,
       "tsdb/functions/parse_peering_import_id.md": 2,
       "tsdb/functions/peering_import_id.md": 2,

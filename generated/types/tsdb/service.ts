@@ -92,6 +92,12 @@ export interface ServiceAttributes {
    */
   passwordWoVersion?: number;
   /**
+   * PostgreSQL settings of the service's database, as a map of setting name to value (strings, as in `postgresql.conf`: `"200"`, `"64MB"`, `"30s"`, `"on"`). Only the settings listed below can be set; memory and time values take PostgreSQL's units. `shared_buffers` and the other settings sized from `memory_gb` or managed by the platform (ports, replication, paths) cannot be set. A setting that needs a restart takes effect after the service restarts (set `paused` to true and apply, then back to false).
+   */
+  parameters?: {
+    [k: string]: string;
+  };
+  /**
    * Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.
    */
   deletionProtection?: boolean | IResolvable;
