@@ -7,6 +7,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult } from "./module.js";
 import { decodeUtf8 } from "./utf8.js";
 import { typeKeys } from "../generated/registry.js";
+import { forOpenTofu, isOpenTofuModule, openTofuFiles, type Engine } from "./opentofu.js";
 
 export type { Diagnostic, DiagnosticSource, Severity } from "./diagnostics.js";
 export { sourceOf } from "./diagnostics.js";
@@ -48,14 +49,15 @@ export const TF_JSON = /^[^.].*\.tf\.json$/;
  * of their directory, which lend their declarations only (their bodies are not checked, their
  * problems not reported), so references across files resolve.
  */
-export async function validateFiles(paths: string[]): Promise<ModuleResult> {
-  const groups = await groupModules(paths);
+export async function validateFiles(paths: string[], options: { engine?: Engine } = {}): Promise<ModuleResult> {
+  const groups = await groupModules(paths, options);
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of groups.values()) {
     const result = await validateModule(files, undefined, { localModules: true });
+    const tofu = options.engine === "opentofu" || isOpenTofuModule(files.map((f) => f.name));
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
-    for (const d of result.diagnostics) diagnostics.push(d);
+    for (const d of tofu ? forOpenTofu(result.diagnostics) : result.diagnostics) diagnostics.push(d);
     for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);
   }
   return { diagnostics, sources };
@@ -68,7 +70,10 @@ export async function readModuleFile(name: string): Promise<ModuleFile> {
 }
 
 /** Reads paths into modules (by directory). Throws on I/O problems. */
-export async function groupModules(paths: string[]): Promise<Map<string, ModuleFile[]>> {
+export async function groupModules(paths: string[], options: { engine?: Engine } = {}): Promise<Map<string, ModuleFile[]>> {
+  // OpenTofu (asked for, or a directory with a *.tofu.json) also reads *.tofu.json, which shadow *.tf.json
+  const configurationFiles = (names: string[]) =>
+    options.engine === "opentofu" || isOpenTofuModule(names) ? openTofuFiles(names) : names.filter((n) => TF_JSON.test(n)).sort();
   // modules by resolved directory; files by resolved path (a file named twice is read once)
   const groups = new Map<string, Map<string, ModuleFile>>();
   const named = new Map<string, { shown: string; names: Set<string> }>();
@@ -83,7 +88,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const path of paths) {
     const info = await stat(path);
     if (info.isDirectory()) {
-      const names = (await readdir(path)).filter((n) => TF_JSON.test(n)).sort();
+      const names = configurationFiles(await readdir(path));
       for (const n of names) {
         const file = join(path, n);
         add(path, await readModuleFile(file));
@@ -101,7 +106,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const [key, { shown, names }] of named) {
     let siblings: string[] = [];
     try {
-      siblings = (await readdir(shown)).filter((n) => TF_JSON.test(n) && !names.has(n)).sort();
+      siblings = configurationFiles(await readdir(shown)).filter((n) => !names.has(n));
     } catch {
       siblings = [];
     }
