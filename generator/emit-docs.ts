@@ -9,6 +9,7 @@ import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../hcljson/model
 import { hasTemplate } from "../hcljson/templates.js";
 import type { FunctionModel } from "../hcljson/provider-functions.js";
 import { functionIndexLines } from "./emit-functions.js";
+import { terraformTestSection, type TerraformTestFile } from "./doc-terraform-test.js";
 import { KEYWORDS } from "./keywords.js";
 import { settingsDocLines } from "./settings.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
@@ -26,7 +27,13 @@ export function docPath(model: TypeModel): string {
 
 export type Examples = Record<string, DocExample>;
 
-export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: Examples = docExamples, functions: Record<string, Record<string, FunctionModel>> = {}): Map<string, string> {
+export function emitDocs(
+  docs: SchemaDocument[],
+  models: TypeModel[],
+  examples: Examples = docExamples,
+  functions: Record<string, Record<string, FunctionModel>> = {},
+  terraformTests: TerraformTestFile[] = [],
+): Map<string, string> {
   const files = new Map<string, string>();
   const byKey = new Map(models.map((m) => [m.key, m]));
   docs.forEach((doc, i) => {
@@ -34,7 +41,7 @@ export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: 
     const example = examples[model.key];
     if (!example) throw new Error(`generator/doc-examples.ts has no example for ${model.key}`);
     checkExample(model.key, example, docs, byKey);
-    files.set(docPath(model), page(doc, model, examples, models, functions[model.provider]));
+    files.set(docPath(model), page(doc, model, examples, models, functions[model.provider], terraformTests));
   });
   return files;
 }
@@ -193,7 +200,7 @@ function tsValue(value: unknown, block: BlockModel | undefined, indent: number, 
 // ---------------------------------------------------------------------------------------------
 // The page.
 
-function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[], functions?: Record<string, FunctionModel>): string {
+function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[], functions?: Record<string, FunctionModel>, terraformTests: TerraformTestFile[] = []): string {
   const example = examples[model.key]!;
   const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : model.kind === "ephemeral" ? "Ephemeral Resource" : "Provider";
   const title = model.kind === "provider" ? `${model.type} provider` : `${model.type} (${kindWord})`;
@@ -327,7 +334,7 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   if (model.kind === "resource") {
     out.push(...importSection(doc, model, example));
   }
-  if (model.kind === "provider") out.push(...editorSection());
+  if (model.kind === "provider") out.push(...terraformTestSection(model.provider, terraformTests), ...editorSection());
   return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 

@@ -11,6 +11,7 @@ import { emitValidator } from "./emit-validators.js";
 import { emitDocs, type Examples } from "./emit-docs.js";
 import { EDITOR_SCHEMA_PATH, emitEditorSchema } from "./emit-editor-schema.js";
 import { buildModel } from "./model.js";
+import { readTerraformTests, type TerraformTestFile } from "./doc-terraform-test.js";
 import { emitFunctionsModule, functionDocPath, functionModels, functionPage } from "./emit-functions.js";
 import { loadSchemas, type SchemaDocument } from "./schema-source.js";
 
@@ -26,12 +27,12 @@ const VALIDATOR_DECLARATION = [
 
 export async function generate(schemaDir: string): Promise<Map<string, string>> {
   const { version } = JSON.parse(readFileSync(join(schemaDir, "..", "package.json"), "utf8")) as { version: string };
-  return generateFrom(loadSchemas(schemaDir), version);
+  return generateFrom(loadSchemas(schemaDir), version, { terraformTests: readTerraformTests(join(schemaDir, "..")) });
 }
 
 /** Every emitter over already-loaded schema documents (tests pass small fixture schemas). */
 
-export async function generateFrom(docs: SchemaDocument[], version: string, options: { examples?: Examples } = {}): Promise<Map<string, string>> {
+export async function generateFrom(docs: SchemaDocument[], version: string, options: { examples?: Examples; terraformTests?: TerraformTestFile[] } = {}): Promise<Map<string, string>> {
   const models: TypeModel[] = docs.map(buildModel);
   const files = new Map<string, string>();
   docs.forEach((doc, i) => {
@@ -53,7 +54,7 @@ export async function generateFrom(docs: SchemaDocument[], version: string, opti
   files.set("functions.ts", emitFunctionsModule(functions));
   for (const [path, content] of emitTerraformSchemas(models, functions)) files.set(path, content);
   // Reference pages need an example per type (generator/doc-examples.ts).
-  for (const [path, content] of emitDocs(docs, models, options.examples, functions)) files.set(path, content);
+  for (const [path, content] of emitDocs(docs, models, options.examples, functions, options.terraformTests)) files.set(path, content);
   for (const fn of Object.values(functions).flatMap((own) => Object.values(own))) files.set(functionDocPath(fn), functionPage(fn));
   files.set(EDITOR_SCHEMA_PATH, emitEditorSchema(docs, models));
   return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
