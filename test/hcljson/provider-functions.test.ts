@@ -35,3 +35,17 @@ describe("our provider functions in schemaform validate", () => {
     expect(found).toEqual(['Invalid function argument: Invalid value for "hostname" parameter: must not be empty.']);
   });
 });
+
+describe("the ephemeral tsdb_service_credentials in schemaform validate", () => {
+  it("checks its arguments and words an unknown ephemeral type as Terraform does for a provider that has some", async () => {
+    const text = JSON.stringify({
+      terraform: { required_providers: REQUIRED },
+      resource: { tsdb_service: { a: {}, b: { password_wo: "${ephemeral.tsdb_service_credentials.c.password}", password_wo_version: 1 } } },
+      ephemeral: { tsdb_service_credentials: { c: { service_id: "${tsdb_service.a.id}", ttl: "forever" } }, tsdb_service_credentialz: { d: { service_id: "x" } } },
+    });
+    expect((await validateHclJson(text)).filter((d) => d.severity === "error").map((d) => d.message)).toEqual([
+      'ttl must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got "forever"',
+      'Invalid ephemeral resource: The provider schemaform/tsdb does not support ephemeral resource "tsdb_service_credentialz".',
+    ]);
+  });
+});
