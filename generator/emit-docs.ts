@@ -325,9 +325,13 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   if (model.timeouts) {
     out.push("## Timeouts");
     out.push("");
-    out.push("The `timeouts` block sets how long an operation may take before it fails:");
+    out.push("The `timeouts` block sets how long an operation may take before it fails, each as a duration made of numbers with unit suffixes `s`, `m`, `h` (e.g. `30s`, `10m`, `1h30m`):");
     out.push("");
-    for (const [operation, duration] of Object.entries(model.timeouts)) out.push(`- \`${operation}\` (default \`${duration}\`)`);
+    const described = (operation: string) => String(doc.schema.properties?.timeouts?.properties?.[operation]?.description ?? "").split(";")[0]!.replace(/\.$/, "");
+    for (const [operation, duration] of Object.entries(model.timeouts)) {
+      const what = described(operation);
+      out.push(`- \`${operation}\` (default \`${duration}\`)${what && !what.startsWith("A duration") ? `: ${what}` : ""}`);
+    }
     out.push("");
   }
 
@@ -417,7 +421,8 @@ function constraints(prop: SchemaNode): string[] {
     return undefined;
   };
   if (ext.settings) out.push(settingsDocLines(ext.settings));
-  if (value.enum) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
+  // A description that lists the allowed values already says it once.
+  if (value.enum && !/\bAllowed:/.test(String(prop.description ?? ""))) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
   if (value.const !== undefined) out.push(sentence(`must be ${code(value.const)}`));
   if (value.pattern) {
     const message = xt(value).message as string | undefined;
@@ -453,11 +458,16 @@ function argumentLine(path: string[], prop: SchemaNode, queue: NestedSection[], 
   const name = path[path.length - 1]!;
   const ext = xt(prop);
   const parts: string[] = [];
-  if (prop.deprecated) parts.push(`**Deprecated**${ext.deprecation ? `: ${ext.deprecation}` : ""}.`);
-  if (prop.description) parts.push(prop.description);
+  // A description that starts with "Deprecated" says it already; the bold mark then only adds what to do.
+  const saysDeprecated = /^Deprecated\b/.test(String(prop.description ?? ""));
+  if (prop.deprecated && !saysDeprecated) parts.push(`**Deprecated**${ext.deprecation ? `: ${ext.deprecation}` : ""}.`);
+  if (prop.description) parts.push(saysDeprecated ? `**${prop.description.replace(/^(Deprecated\b[^:.]*)/, "$1**")}` : prop.description);
   if (!output) parts.push(...constraints(prop));
   const object = objectOf(prop);
-  if (object) {
+  if (object && name === "timeouts" && path.length === 1 && ext.block === "single") {
+    // The Timeouts section below says what it holds; a nested section would repeat it.
+    parts.push("See [Timeouts](#timeouts) below.");
+  } else if (object) {
     queue.push({ path, node: object.node, form: output ? "output" : object.block ? "block" : "attribute", nesting: object.nesting });
     parts.push(`See [\`${path.join(".")}\`](#${anchor(path)}) below.`);
   }
@@ -685,6 +695,8 @@ function editorSection(): string[] {
     "```",
     "",
     `JetBrains IDEs: Settings → Languages & Frameworks → Schemas and DTDs → JSON Schema Mappings: add a mapping with schema file \`${EDITOR_SCHEMA_IN_PACKAGE}\`, schema version 7 and file path pattern \`*.tf.json\`.`,
+    "",
+    "The paths above are for a project that has schemaform in its `node_modules`. With a global install (`npm install --global schemaform`), use the file's absolute path, which `node -p \"require.resolve('schemaform/editor/tf.json.schema.json')\"` prints (run where Node.js finds the package, e.g. with `NODE_PATH=\"$(npm root -g)\"`); the package exports it as `schemaform/editor/tf.json.schema.json`.",
     "",
   ];
 }

@@ -137,7 +137,7 @@ export class RestoreChannels {
         if (await exists(name)) {
           throw new PlatformError(
             "conflict",
-            `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists`,
+            `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists: to manage it, import it (terraform import <address> ${restoreChannelFullName({ project: projectRef, location: body.location, name })}, or schemaform import), or choose another name`,
           );
         }
       } else {

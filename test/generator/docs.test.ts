@@ -55,6 +55,20 @@ function documentedRequired(text: string): string[] {
   return [...required.matchAll(/^- `([a-z0-9_]+)`/gm)].map((m) => m[1]!).sort();
 }
 
+describe("nothing said twice", () => {
+  test("an argument's allowed values, its deprecation and the timeouts appear once each", () => {
+    const service = page("tsdb/resources/service.md");
+    const milli = service.split("\n").find((l) => l.startsWith("- `milli_cpu`"))!;
+    expect(milli).toContain("Allowed: 500, 1000");
+    expect(milli).not.toContain("Must be one of");
+    const storage = service.split("\n").find((l) => l.startsWith("- `storage_gb`"))!;
+    expect(storage.match(/Deprecated/g)).toHaveLength(2); // the flag, and the description's own word
+    expect(storage).not.toContain("**Deprecated**:");
+    expect(service).not.toContain("Nested schema for `timeouts`");
+    expect(section(service, "Timeouts")).toContain("- `create` (default `45m`): Create, until the service is READY (or PAUSED)");
+  });
+});
+
 describe("layout", () => {
   test("one page per type and per function at the Terraform Registry paths, and nothing else", () => {
     expect([...pages.keys()]).toEqual([

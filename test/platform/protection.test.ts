@@ -49,6 +49,10 @@ function protectionSuite(name: string, factory: Factory): void {
       expect(invalid.code).toBe("invalid");
       const { body: plain } = await c.restoreChannels.create({ destination_project: "projects/dest-project", location: "us-central1" }, { defaultProject: "my-project" });
       expect(plain.deletion_policy).toBe("DELETE");
+      // A name already taken (e.g. by another stack's channel) says how to adopt it instead.
+      const taken = await rejection(() => c.restoreChannels.create({ destination_project: "projects/dest-project", location: "us-central1", name: plain.name }, { defaultProject: "my-project" }));
+      expect(taken.code).toBe("conflict");
+      expect(taken.message).toContain(`already exists: to manage it, import it (terraform import <address> ${plain.id}, or schemaform import), or choose another name`);
     });
   });
 }
