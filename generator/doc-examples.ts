@@ -52,23 +52,9 @@ export const docExamples: Record<string, DocExample> = {
       },
     ],
   },
+  // The embedded platform, as a first-time user has it (a platform server: endpoint and keys, see the arguments).
   "provider.tsdb": {
-    variables: {
-      tsdb_access_key: { type: "string", description: "Access key of a client credential." },
-      tsdb_secret_key: { type: "string", sensitive: true, description: "Secret key of the client credential." },
-    },
-    blocks: [
-      {
-        key: "provider.tsdb",
-        name: "tsdb",
-        body: {
-          project_id: "docs-example",
-          endpoint: "https://tsdb.example.com",
-          access_key: "${var.tsdb_access_key}",
-          secret_key: "${var.tsdb_secret_key}",
-        },
-      },
-    ],
+    blocks: [{ key: "provider.tsdb", name: "tsdb", body: { project_id: "docs-example" } }],
   },
   "provider.containerbackup": {
     blocks: [{ key: "provider.containerbackup", name: "containerbackup", body: { project: "docs-example", default_labels: { team: "platform" } } }],

@@ -69,6 +69,16 @@ describe("nothing said twice", () => {
   });
 });
 
+describe("first-time examples", () => {
+  test("the provider index pages configure the embedded platform, with names of their own", () => {
+    for (const provider of ["tsdb", "containerbackup"]) {
+      const example = section(page(`${provider}/index.md`), "Example usage");
+      expect(example).not.toContain("endpoint");
+      expect(example).not.toMatch(/demo-project|main-vpc|prod-restores/);
+    }
+  });
+});
+
 describe("layout", () => {
   test("one page per type and per function at the Terraform Registry paths, and nothing else", () => {
     expect([...pages.keys()]).toEqual([
