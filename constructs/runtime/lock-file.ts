@@ -20,6 +20,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { TerraformProvider, TerraformStack, type ISynthesisSession } from "cdktf";
+import { missingProviderWarning } from "./mirror-check.js";
 
 export const LOCK_FILE = ".terraform.lock.hcl";
 /** Where the build puts the lock data, from the package root (PROVIDER_LOCK_DATA in scripts/bundle-provider.mjs). */
@@ -84,6 +85,7 @@ export function lockData(): LockData | undefined {
 }
 
 const extended = new WeakSet<TerraformStack>();
+const warnedMissing = new Set<string>();
 
 /**
  * Makes the stack of `provider` write the lock-file entries of its providers when it is
@@ -91,6 +93,18 @@ const extended = new WeakSet<TerraformStack>();
  * is wrapped once per stack, however many provider configurations it has.
  */
 export function lockProviderPackage(provider: TerraformProvider): void {
+  const data = lockData();
+  const source = provider.terraformProviderSource;
+  const version = provider.terraformGeneratorMetadata?.providerVersion;
+  if (data && source && version === data.version && source.split("/").length === 2) {
+    const address = `${registryHost(TerraformStack.of(provider))}/${source}`;
+    // Once per process and provider version: an app may configure a provider many times.
+    const warning = warnedMissing.has(`${address}@${version}`) ? undefined : missingProviderWarning(address, version);
+    if (warning) {
+      warnedMissing.add(`${address}@${version}`);
+      process.stderr.write(warning);
+    }
+  }
   const stack = TerraformStack.of(provider);
   if (extended.has(stack)) return;
   extended.add(stack);

@@ -11,7 +11,8 @@ import { ContainerbackupProvider } from "schemaform/containerbackup";
 import { TsdbProvider } from "schemaform/tsdb";
 import { afterAll, describe, expect, it } from "vitest";
 import { LOCK_FILE, lockProviderPackage, mergeLockEntry, registryHost } from "../../constructs/runtime/lock-file.js";
-import { PROVIDER_NAMES, installProviders, locateBuild, writeCliConfig } from "../../provider/install.js";
+import { PROVIDER_NAMES, cliConfig as writeCliConfigText, installProviders, locateBuild, writeCliConfig } from "../../provider/install.js";
+import { missingProviderWarning, terraformMirrors } from "../../constructs/runtime/mirror-check.js";
 import { requireTerraform, runProcess } from "../e2e/support/harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "schemaform-lock-file-"));
@@ -147,5 +148,29 @@ describe("merging into an existing lock file", () => {
   it("returns the same text when it already holds the entry", () => {
     const text = `${header}\n${random}\n\n${ours("0.1.0", ["h1:new", "h1:other="])}\n`;
     expect(mergeLockEntry(text, entry)).toBe(text);
+  });
+});
+
+describe("before schemaform provider install", () => {
+  it("says at synth that the provider is not where terraform init looks, and nothing once it is installed", () => {
+    const home = join(work, "fresh-home");
+    mkdirSync(home, { recursive: true });
+    const env = { HOME: home, XDG_DATA_HOME: join(home, "data") };
+    const address = "registry.terraform.io/schemaform/tsdb";
+    expect(terraformMirrors(env)).toEqual([join(home, ".terraform.d", "plugins"), join(home, "data", "terraform", "plugins")]);
+    const warning = missingProviderWarning(address, build.version, env);
+    expect(warning).toContain(`${address} ${build.version} is not installed where terraform init looks`);
+    expect(warning).toContain("npx schemaform provider install");
+
+    installProviders({ ...locateBuild(), providers: ["tsdb"], mirror: join(home, ".terraform.d", "plugins") });
+    expect(missingProviderWarning(address, build.version, env)).toBeUndefined();
+    expect(missingProviderWarning("registry.opentofu.org/schemaform/tsdb", build.version, env)).toBeUndefined();
+    expect(missingProviderWarning(address, "9.9.9", env)).toContain("9.9.9 is not installed");
+
+    // A CLI configuration with a provider_installation block: only its filesystem mirrors count.
+    const config = join(home, "cli.rc");
+    writeFileSync(config, writeCliConfigText(join(home, "elsewhere")));
+    expect(terraformMirrors({ ...env, TF_CLI_CONFIG_FILE: config })).toEqual([join(home, "elsewhere")]);
+    expect(missingProviderWarning(address, build.version, { ...env, TF_CLI_CONFIG_FILE: config })).toBeDefined();
   });
 });
