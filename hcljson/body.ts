@@ -181,8 +181,11 @@ function explainKeyword(
   switch (error.keyword) {
     case "type":
       return { path: objectPath, message: `${subject} must be ${TYPE_WORDS[p.type] ?? p.type}${got}` };
-    case "enum":
-      return { path: objectPath, message: `${subject} must be one of ${(p.allowedValues as unknown[]).map(show).join(", ")}${got}` };
+    case "enum": {
+      const allowed = p.allowedValues as unknown[];
+      const near = typeof value === "string" && !sensitive ? suggest(value, allowed.filter((v): v is string => typeof v === "string")) : undefined;
+      return { path: objectPath, message: `${subject} must be one of ${allowed.map(show).join(", ")}${got}${near ? `; did you mean ${show(near)}?` : ""}` };
+    }
     case "const":
       return { path: objectPath, message: `${subject} must be ${show(p.allowedValue)}${got}` };
     case "pattern":

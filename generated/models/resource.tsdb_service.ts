@@ -57,7 +57,7 @@ export const model: TypeModel = {
         "name": "region_code",
         "camel": "regionCode",
         "type": "string",
-        "description": "Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.",
+        "description": "Region of the service: one of the offered regions (`az-` regions are Azure's, without VPCs or exporters). A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.",
         "optional": true,
         "computed": true,
         "forceNew": true

@@ -105,10 +105,10 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
+   * Region of the service: one of the offered regions (`az-` regions are Azure's, without VPCs or exporters). A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
    */
-  public get regionCode(): string {
-    return this.getStringAttribute("region_code");
+  public get regionCode(): types.ServiceRegionCode {
+    return this.getStringAttribute("region_code") as types.ServiceRegionCode;
   }
   public set regionCode(value: types.ServiceAttributes["regionCode"]) {
     this.attrs.regionCode = value;
