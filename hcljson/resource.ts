@@ -39,6 +39,9 @@ import { parseBoolString, parseNumberString } from "./typeexpr.js";
 import { childOf, providersUsedBy } from "./module-calls.js";
 import { builtinType, checkBuiltinArgument, checkBuiltinDynamic, finishBuiltinBody } from "./builtin-types.js";
 
+/** Region of a tsdb_service that sets no region_code (the platform's DEFAULT_REGION; the schema describes it). */
+const DEFAULT_SERVICE_REGION = "us-east-1";
+
 /** Where models and validators of our types come from (hcljson/body.ts in production). */
 export interface TypeSource {
   /** The loaded model of a type key such as "resource.tsdb_service", or undefined when not ours. */
@@ -301,7 +304,10 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   if (!model) return;
   decl.model = model;
   // cross-resource checks read literal regions only; the body itself can die young
-  const region = model.key === "resource.tsdb_service" ? out!.region_code : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
+  // A service that leaves region_code out is in the platform's default region, unless it is a
+  // read replica (which inherits its source's).
+  const serviceRegion = () => out!.region_code ?? (out!.read_replica_source === undefined ? DEFAULT_SERVICE_REGION : undefined);
+  const region = model.key === "resource.tsdb_service" ? serviceRegion() : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
   decl.region = typeof region === "string" && !hasTemplate(region) ? region : null;
   validateCanonical(ctx, st!, model, out!, types);
 }
