@@ -84,6 +84,7 @@ export async function createEstate(dataDir = tempDir("sf-import-data-")): Promis
       connection_pooler_enabled: true,
       environment_tag: "PROD",
       deletion_protection: true,
+      parameters: { max_connections: "200", work_mem: "64MB" },
       vpc_id: vpc.vpcs_id,
       log_exporter_id: logs.id,
       metric_exporter_id: metrics.id,
