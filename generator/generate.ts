@@ -12,6 +12,7 @@ import { emitDocs, type Examples } from "./emit-docs.js";
 import { EDITOR_SCHEMA_PATH, emitEditorSchema } from "./emit-editor-schema.js";
 import { buildModel } from "./model.js";
 import { readTerraformTests, type TerraformTestFile } from "./doc-terraform-test.js";
+import { emitSettingsModule } from "./settings.js";
 import { emitFunctionsModule, functionDocPath, functionModels, functionPage } from "./emit-functions.js";
 import { loadSchemas, type SchemaDocument } from "./schema-source.js";
 
@@ -52,6 +53,7 @@ export async function generateFrom(docs: SchemaDocument[], version: string, opti
   files.set("registry.ts", emitRegistry(models));
   const functions = functionModels(docs);
   files.set("functions.ts", emitFunctionsModule(functions));
+  files.set("settings.ts", emitSettingsModule(docs));
   for (const [path, content] of emitTerraformSchemas(models, functions)) files.set(path, content);
   // Reference pages need an example per type (generator/doc-examples.ts).
   for (const [path, content] of emitDocs(docs, models, options.examples, functions, options.terraformTests)) files.set(path, content);

@@ -6,6 +6,7 @@
 // `connection_pooler_enabled` (null without the pooler), the replica endpoint also on
 // `ha_replicas` (null without HA).
 import { model } from "../../generated/models/resource.tsdb_service.js";
+import { RESTART_SETTINGS } from "../../generated/settings.js";
 import type { Service, ServiceInput, ServicePatch } from "../../platform/types.js";
 import type { Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Path, type ResourceHandler } from "../framework/types.js";
@@ -198,6 +199,18 @@ export const service: ResourceHandler<TsdbClient> = {
       const value = hasHa === false ? null : UNKNOWN;
       planned.replica_hostname = value;
       planned.replica_port = value;
+    }
+
+    // Database parameters that take effect only after a restart: say so when they change.
+    if (!creating) {
+      const before = prior!.parameters ?? {};
+      const after = planned.parameters ?? {};
+      if (after !== UNKNOWN && before !== UNKNOWN && typeof before === "object" && typeof after === "object" && !Array.isArray(before) && !Array.isArray(after)) {
+        const changed = (RESTART_SETTINGS["resource.tsdb_service"]?.parameters ?? []).filter((name) => !same(before[name], after[name]));
+        if (changed.length) {
+          warn(request, ["parameters"], `Changing ${changed.join(", ")}: PostgreSQL applies ${changed.length === 1 ? "it" : "them"} only after the service restarts, which an update does not do. To restart it, set paused = true and apply, then remove paused (or set it to false) and apply again.`);
+        }
+      }
     }
 
     // Exporters being attached: plan-time checks, and the restart note for logs.

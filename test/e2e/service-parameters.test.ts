@@ -1,7 +1,7 @@
 // Database parameters judged by real Terraform: an unknown setting fails `terraform validate`
 // with a suggestion (the provider's ValidateResourceConfig, the shared validator), a value out of
 // range fails the plan, and allowed settings reach the service's spec.parameters on the platform
-// (what the data plane applies) and change in place.
+// (what the data plane applies) and change in place, with a warning for one that needs a restart.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Suite, type Workspace } from "./support/harness.js";
 
@@ -50,6 +50,8 @@ describe("database parameters", () => {
     ws.writeJson("main.tf.json", config({ max_connections: "300" }));
     const changed = await ws.ok(["apply", "-auto-approve", "-input=false"]);
     expect(changed.output).toMatch(/0 added, 1 changed, 0 destroyed/);
+    // max_connections needs a restart (declared in the schema): the plan says so.
+    expect(changed.output.replace(/\s+/g, " ")).toMatch(/Changing max_connections: PostgreSQL applies it only after the service restarts/);
     const [after] = await suite.platform().services.list(PROJECT);
     expect(after!.id).toBe(service!.id);
     expect(after!.parameters).toEqual({ max_connections: "300" });
