@@ -16,12 +16,15 @@ export interface ValidatorModule {
   errors?: AjvError[] | null;
   rules: Record<string, { message: string; path: string[] }>;
   messages: Record<string, string>;
+  /** schemaPath of a settings map's `additionalProperties` → its allowed keys */
+  keys?: Record<string, string[]>;
 }
 
 export const typeKeys = [
   "data.tsdb_products",
   "data.tsdb_service",
   "data.tsdb_vpcs",
+  "ephemeral.tsdb_service_credentials",
   "provider.containerbackup",
   "provider.tsdb",
   "resource.containerbackup_restore_channel",
@@ -51,6 +54,11 @@ export const registry: Record<TypeKey, { model: () => Promise<TypeModel>; valida
     model: () => import("./models/data.tsdb_vpcs.js").then((m) => m.model),
     validator: () => import("./validators/data.tsdb_vpcs.cjs").then((v) => v.default as ValidatorModule),
     validatorSync: () => requireHere("./validators/data.tsdb_vpcs.cjs") as ValidatorModule,
+  },
+  "ephemeral.tsdb_service_credentials": {
+    model: () => import("./models/ephemeral.tsdb_service_credentials.js").then((m) => m.model),
+    validator: () => import("./validators/ephemeral.tsdb_service_credentials.cjs").then((v) => v.default as ValidatorModule),
+    validatorSync: () => requireHere("./validators/ephemeral.tsdb_service_credentials.cjs") as ValidatorModule,
   },
   "provider.containerbackup": {
     model: () => import("./models/provider.containerbackup.js").then((m) => m.model),

@@ -29,8 +29,8 @@ export interface DocExample {
 
 /** Provider configuration every example of that provider starts with. */
 export const providerBodies: Record<string, Record<string, unknown>> = {
-  tsdb: { project_id: "demo-project" },
-  containerbackup: { project: "demo-project", default_labels: { team: "platform" } },
+  tsdb: { project_id: "docs-example" },
+  containerbackup: { project: "docs-example", default_labels: { team: "platform" } },
 };
 
 const service = (name = "db"): ExampleBlock => ({
@@ -38,29 +38,26 @@ const service = (name = "db"): ExampleBlock => ({
   name,
   body: { name: "app-db", milli_cpu: 1000, memory_gb: 4, region_code: "us-east-1" },
 });
-const vpc: ExampleBlock = { key: "resource.tsdb_vpcs", name: "main", body: { name: "main-vpc", cidr: "10.10.0.0/16", region_code: "us-east-1" } };
+const vpc: ExampleBlock = { key: "resource.tsdb_vpcs", name: "main", body: { name: "docs-vpc", cidr: "10.10.0.0/16", region_code: "us-east-1" } };
 
 export const docExamples: Record<string, DocExample> = {
-  "provider.tsdb": {
-    variables: {
-      tsdb_access_key: { type: "string", description: "Access key of a client credential." },
-      tsdb_secret_key: { type: "string", sensitive: true, description: "Secret key of the client credential." },
-    },
+  "ephemeral.tsdb_service_credentials": {
     blocks: [
+      { key: "resource.tsdb_service", name: "admin_db", body: { name: "creds-admin-db" } },
+      { key: "ephemeral.tsdb_service_credentials", name: "admin", body: { service_id: "${tsdb_service.admin_db.id}", ttl: "15m" } },
       {
-        key: "provider.tsdb",
-        name: "tsdb",
-        body: {
-          project_id: "demo-project",
-          endpoint: "https://tsdb.example.com",
-          access_key: "${var.tsdb_access_key}",
-          secret_key: "${var.tsdb_secret_key}",
-        },
+        key: "resource.tsdb_service",
+        name: "reporting",
+        body: { name: "creds-reporting-db", password_wo: "${ephemeral.tsdb_service_credentials.admin.password}", password_wo_version: 1 },
       },
     ],
   },
+  // The embedded platform, as a first-time user has it (a platform server: endpoint and keys, see the arguments).
+  "provider.tsdb": {
+    blocks: [{ key: "provider.tsdb", name: "tsdb", body: { project_id: "docs-example" } }],
+  },
   "provider.containerbackup": {
-    blocks: [{ key: "provider.containerbackup", name: "containerbackup", body: { project: "demo-project", default_labels: { team: "platform" } } }],
+    blocks: [{ key: "provider.containerbackup", name: "containerbackup", body: { project: "docs-example", default_labels: { team: "platform" } } }],
   },
   "resource.containerbackup_restore_channel": {
     blocks: [
@@ -68,7 +65,7 @@ export const docExamples: Record<string, DocExample> = {
         key: "resource.containerbackup_restore_channel",
         name: "prod_restores",
         body: {
-          name: "prod-restores",
+          name: "docs-restores",
           location: "us-central1",
           destination_project: "projects/restore-target",
           description: "Backups of the demo project restore only into restore-target.",
@@ -78,7 +75,7 @@ export const docExamples: Record<string, DocExample> = {
       },
     ],
     outputs: { channel_uid: "${containerbackup_restore_channel.prod_restores.uid}" },
-    importParts: { project: "demo-project" },
+    importParts: { project: "docs-example" },
   },
   "resource.tsdb_vpcs": {
     blocks: [vpc],

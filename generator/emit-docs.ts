@@ -7,7 +7,11 @@
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { UNKNOWN_VALUE, type BlockModel, type TypeModel } from "../language/schema/model-types.js";
 import { hasTemplate } from "../language/expr/templates.js";
+import type { FunctionModel } from "../language/expr/provider-functions.js";
+import { functionIndexLines } from "./emit-functions.js";
+import { terraformTestSection, type TerraformTestFile } from "./doc-terraform-test.js";
 import { KEYWORDS } from "./keywords.js";
+import { settingsDocLines } from "./settings.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
 import { configurationToHcl } from "./example-hcl.js";
 import { lowerSchema } from "./lower.js";
@@ -17,12 +21,19 @@ import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";
 export function docPath(model: TypeModel): string {
   if (model.kind === "provider") return `docs/${model.provider}/index.md`;
   const bare = model.type.slice(model.provider.length + 1);
-  return `docs/${model.provider}/${model.kind === "data" ? "data-sources" : "resources"}/${bare}.md`;
+  const folder = model.kind === "data" ? "data-sources" : model.kind === "ephemeral" ? "ephemeral-resources" : "resources";
+  return `docs/${model.provider}/${folder}/${bare}.md`;
 }
 
 export type Examples = Record<string, DocExample>;
 
-export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: Examples = docExamples): Map<string, string> {
+export function emitDocs(
+  docs: SchemaDocument[],
+  models: TypeModel[],
+  examples: Examples = docExamples,
+  functions: Record<string, Record<string, FunctionModel>> = {},
+  terraformTests: TerraformTestFile[] = [],
+): Map<string, string> {
   const files = new Map<string, string>();
   const byKey = new Map(models.map((m) => [m.key, m]));
   docs.forEach((doc, i) => {
@@ -30,7 +41,7 @@ export function emitDocs(docs: SchemaDocument[], models: TypeModel[], examples: 
     const example = examples[model.key];
     if (!example) throw new Error(`generator/doc-examples.ts has no example for ${model.key}`);
     checkExample(model.key, example, docs, byKey);
-    files.set(docPath(model), page(doc, model, examples, models));
+    files.set(docPath(model), page(doc, model, examples, models, functions[model.provider], terraformTests));
   });
   return files;
 }
@@ -189,9 +200,9 @@ function tsValue(value: unknown, block: BlockModel | undefined, indent: number, 
 // ---------------------------------------------------------------------------------------------
 // The page.
 
-function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[]): string {
+function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: TypeModel[], functions?: Record<string, FunctionModel>, terraformTests: TerraformTestFile[] = []): string {
   const example = examples[model.key]!;
-  const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : "Provider";
+  const kindWord = model.kind === "resource" ? "Resource" : model.kind === "data" ? "Data Source" : model.kind === "ephemeral" ? "Ephemeral Resource" : "Provider";
   const title = model.kind === "provider" ? `${model.type} provider` : `${model.type} (${kindWord})`;
   const description = model.description;
   const out: string[] = [];
@@ -216,10 +227,18 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
       out.push("");
       for (const m of siblings) {
         const link = docPath(m).slice(`docs/${model.provider}/`.length);
-        out.push(`- [\`${m.type}\`](${link}) (${m.kind === "data" ? "data source" : "resource"}, CDKTF \`${m.className}\`)`);
+        out.push(
+          m.kind === "ephemeral"
+            ? `- [\`${m.type}\`](${link}) (ephemeral resource, Terraform 1.10+; no CDKTF class: CDKTF 0.21 has no ephemeral resources)`
+            : `- [\`${m.type}\`](${link}) (${m.kind === "data" ? "data source" : "resource"}, CDKTF \`${m.className}\`)`,
+        );
       }
       out.push("");
     }
+    out.push(...functionIndexLines(functions));
+  } else if (model.kind === "ephemeral") {
+    out.push("An ephemeral resource (Terraform 1.10+, OpenTofu 1.11+): its values exist only while Terraform runs, never in the state or the plan. CDKTF 0.21 has no ephemeral resources, so there is no CDKTF class; CDK Terrain 0.24's `TerraformEphemeralResource` can declare it by hand.");
+    out.push("");
   } else {
     out.push(`CDKTF: \`import { ${model.className} } from "schemaform/${model.provider}"\`.`);
     out.push("");
@@ -240,12 +259,14 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   out.push(JSON.stringify(configuration, null, 2));
   out.push("```");
   out.push("");
-  out.push("### CDKTF (TypeScript)");
-  out.push("");
-  out.push("```ts");
-  out.push(exampleTypeScript(model.key, all, examples).trimEnd());
-  out.push("```");
-  out.push("");
+  if (model.kind !== "ephemeral") {
+    out.push("### CDKTF (TypeScript)");
+    out.push("");
+    out.push("```ts");
+    out.push(exampleTypeScript(model.key, all, examples).trimEnd());
+    out.push("```");
+    out.push("");
+  }
 
   const nestedSections: string[] = [];
   const queue: NestedSection[] = [];
@@ -304,16 +325,20 @@ function page(doc: SchemaDocument, model: TypeModel, examples: Examples, all: Ty
   if (model.timeouts) {
     out.push("## Timeouts");
     out.push("");
-    out.push("The `timeouts` block sets how long an operation may take before it fails:");
+    out.push("The `timeouts` block sets how long an operation may take before it fails, each as a duration made of numbers with unit suffixes `s`, `m`, `h` (e.g. `30s`, `10m`, `1h30m`):");
     out.push("");
-    for (const [operation, duration] of Object.entries(model.timeouts)) out.push(`- \`${operation}\` (default \`${duration}\`)`);
+    const described = (operation: string) => String(doc.schema.properties?.timeouts?.properties?.[operation]?.description ?? "").split(";")[0]!.replace(/\.$/, "");
+    for (const [operation, duration] of Object.entries(model.timeouts)) {
+      const what = described(operation);
+      out.push(`- \`${operation}\` (default \`${duration}\`)${what && !what.startsWith("A duration") ? `: ${what}` : ""}`);
+    }
     out.push("");
   }
 
   if (model.kind === "resource") {
     out.push(...importSection(doc, model, example));
   }
-  if (model.kind === "provider") out.push(...editorSection());
+  if (model.kind === "provider") out.push(...terraformTestSection(model.provider, terraformTests), ...editorSection());
   return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
@@ -395,7 +420,9 @@ function constraints(prop: SchemaNode): string[] {
     if (max !== undefined) return `at most ${max}${units(max)}`;
     return undefined;
   };
-  if (value.enum) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
+  if (ext.settings) out.push(settingsDocLines(ext.settings));
+  // A description that lists the allowed values already says it once.
+  if (value.enum && !/\bAllowed:/.test(String(prop.description ?? ""))) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
   if (value.const !== undefined) out.push(sentence(`must be ${code(value.const)}`));
   if (value.pattern) {
     const message = xt(value).message as string | undefined;
@@ -431,11 +458,16 @@ function argumentLine(path: string[], prop: SchemaNode, queue: NestedSection[], 
   const name = path[path.length - 1]!;
   const ext = xt(prop);
   const parts: string[] = [];
-  if (prop.deprecated) parts.push(`**Deprecated**${ext.deprecation ? `: ${ext.deprecation}` : ""}.`);
-  if (prop.description) parts.push(prop.description);
+  // A description that starts with "Deprecated" says it already; the bold mark then only adds what to do.
+  const saysDeprecated = /^Deprecated\b/.test(String(prop.description ?? ""));
+  if (prop.deprecated && !saysDeprecated) parts.push(`**Deprecated**${ext.deprecation ? `: ${ext.deprecation}` : ""}.`);
+  if (prop.description) parts.push(saysDeprecated ? `**${prop.description.replace(/^(Deprecated\b[^:.]*)/, "$1**")}` : prop.description);
   if (!output) parts.push(...constraints(prop));
   const object = objectOf(prop);
-  if (object) {
+  if (object && name === "timeouts" && path.length === 1 && ext.block === "single") {
+    // The Timeouts section below says what it holds; a nested section would repeat it.
+    parts.push("See [Timeouts](#timeouts) below.");
+  } else if (object) {
     queue.push({ path, node: object.node, form: output ? "output" : object.block ? "block" : "attribute", nesting: object.nesting });
     parts.push(`See [\`${path.join(".")}\`](#${anchor(path)}) below.`);
   }
@@ -663,6 +695,8 @@ function editorSection(): string[] {
     "```",
     "",
     `JetBrains IDEs: Settings → Languages & Frameworks → Schemas and DTDs → JSON Schema Mappings: add a mapping with schema file \`${EDITOR_SCHEMA_IN_PACKAGE}\`, schema version 7 and file path pattern \`*.tf.json\`.`,
+    "",
+    "The paths above are for a project that has schemaform in its `node_modules`. With a global install (`npm install --global schemaform`), use the file's absolute path, which `node -p \"require.resolve('schemaform/editor/tf.json.schema.json')\"` prints (run where Node.js finds the package, e.g. with `NODE_PATH=\"$(npm root -g)\"`); the package exports it as `schemaform/editor/tf.json.schema.json`.",
     "",
   ];
 }

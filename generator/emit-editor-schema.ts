@@ -35,7 +35,7 @@ export function emitEditorSchema(docs: SchemaDocument[], models: TypeModel[]): s
     boolString: { enum: ["true", "false", "1", "0"], description: "A bool written as a string; Terraform converts it." },
     ...metaDefinitions(),
   };
-  const kinds = { resource: {} as Record<string, SchemaNode>, data: {} as Record<string, SchemaNode>, provider: {} as Record<string, SchemaNode> };
+  const kinds = { resource: {} as Record<string, SchemaNode>, data: {} as Record<string, SchemaNode>, provider: {} as Record<string, SchemaNode>, ephemeral: {} as Record<string, SchemaNode> };
   docs.forEach((doc, i) => {
     const model = models[i]!;
     definitions[model.key] = body(doc, model);
@@ -61,6 +61,7 @@ export function emitEditorSchema(docs: SchemaDocument[], models: TypeModel[]): s
       "//": COMMENT,
       resource: labelLevel(kinds.resource, "Managed resources: `{ \"<type>\": { \"<name>\": { …arguments… } } }`."),
       data: labelLevel(kinds.data, "Data sources: `{ \"<type>\": { \"<name>\": { …arguments… } } }`."),
+      ephemeral: labelLevel(kinds.ephemeral, "Ephemeral resources (Terraform 1.10+): `{ \"<type>\": { \"<name>\": { …arguments… } } }`; never in state or plan."),
       provider: labelLevel(kinds.provider, "Provider configurations: `{ \"<name>\": { …arguments… } }` (an array for several, with `alias`)."),
       terraform: { description: "Terraform settings: `required_providers` (e.g. `{ \"tsdb\": { \"source\": \"schemaform/tsdb\" } }`), `backend`, `required_version`." },
       variable: { description: "Input variables." },
@@ -121,7 +122,7 @@ function body(doc: SchemaDocument, model: TypeModel): SchemaNode {
     properties[name] = ext.block ? blockValue(prop, ext.block) : value(prop);
     if ((doc.schema.required ?? []).includes(name) && !ext.env) required.push(name);
   }
-  const what = model.kind === "data" ? "data source" : model.kind;
+  const what = model.kind === "data" ? "data source" : model.kind === "ephemeral" ? "ephemeral resource" : model.kind;
   return {
     type: "object",
     description: `${model.description}\n\nTerraform ${what} \`${model.type}\` (schemaform/${model.provider}).`,

@@ -30,6 +30,8 @@ export function emitRegistry(models: TypeModel[]): string {
     "  errors?: AjvError[] | null;",
     "  rules: Record<string, { message: string; path: string[] }>;",
     "  messages: Record<string, string>;",
+    "  /** schemaPath of a settings map's `additionalProperties` → its allowed keys */",
+    "  keys?: Record<string, string[]>;",
     "}",
     "",
     "export const typeKeys = [",

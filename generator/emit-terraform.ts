@@ -1,8 +1,10 @@
 // generated/terraform/<provider>.json: the provider's schema in the shape
 // `terraform providers schema -json` prints; the provider plugin serves it to Terraform.
 import type { AttributeModel, BlockModel, TypeModel } from "../language/schema/model-types.js";
+import type { FunctionModel } from "../language/expr/provider-functions.js";
+import { terraformFunctions } from "./emit-functions.js";
 
-export function emitTerraformSchemas(models: TypeModel[]): Map<string, string> {
+export function emitTerraformSchemas(models: TypeModel[], functions: Record<string, Record<string, FunctionModel>> = {}): Map<string, string> {
   const files = new Map<string, string>();
   for (const provider of [...new Set(models.map((m) => m.provider))].sort()) {
     const own = models.filter((m) => m.provider === provider);
@@ -15,6 +17,10 @@ export function emitTerraformSchemas(models: TypeModel[]): Map<string, string> {
           provider: typeSchema(providerModel),
           resource_schemas: Object.fromEntries(own.filter((m) => m.kind === "resource").map((m) => [m.type, typeSchema(m)])),
           data_source_schemas: Object.fromEntries(own.filter((m) => m.kind === "data").map((m) => [m.type, typeSchema(m)])),
+          ...(own.some((m) => m.kind === "ephemeral")
+            ? { ephemeral_resource_schemas: Object.fromEntries(own.filter((m) => m.kind === "ephemeral").map((m) => [m.type, typeSchema(m)])) }
+            : {}),
+          ...(Object.keys(functions[provider] ?? {}).length ? { functions: terraformFunctions(functions[provider]!) } : {}),
         },
       },
     };

@@ -29,6 +29,7 @@ export function emitValidator(doc: SchemaDocument): string {
     "",
     `module.exports.rules = ${JSON.stringify(lowered.rules, null, 2)};`,
     `module.exports.messages = ${JSON.stringify(lowered.messages, null, 2)};`,
+    ...(Object.keys(lowered.keys).length ? [`module.exports.keys = ${JSON.stringify(lowered.keys, null, 2)};`] : []),
     "",
   ].join("\n");
 }

@@ -9,7 +9,7 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 /** Top-level keys of an example document, in the order Terraform users expect to read them. */
-const TOP_LEVEL = ["terraform", "variable", "provider", "resource", "data", "output", "import"];
+const TOP_LEVEL = ["terraform", "variable", "provider", "resource", "data", "ephemeral", "output", "import"];
 
 export function configurationToHcl(config: Record<string, unknown>, models: TypeModel[]): string {
   const byKey = new Map(models.map((m) => [m.key, m]));
@@ -41,6 +41,7 @@ export function configurationToHcl(config: Record<string, unknown>, models: Type
         break;
       case "resource":
       case "data":
+      case "ephemeral":
         for (const [type, named] of Object.entries(section as JsonObject)) {
           for (const [name, body] of Object.entries(named as JsonObject)) items.push(block(key, [type, name], bodyItems(body as JsonObject, model(`${key}.${type}`))));
         }

@@ -11,6 +11,9 @@ import { emitValidator } from "./emit-validators.js";
 import { emitDocs, type Examples } from "./emit-docs.js";
 import { EDITOR_SCHEMA_PATH, emitEditorSchema } from "./emit-editor-schema.js";
 import { buildModel } from "./model.js";
+import { readTerraformTests, type TerraformTestFile } from "./doc-terraform-test.js";
+import { emitSettingsModule } from "./settings.js";
+import { emitFunctionsModule, functionDocPath, functionModels, functionPage } from "./emit-functions.js";
 import { loadSchemas, type SchemaDocument } from "./schema-source.js";
 
 const VALIDATOR_DECLARATION = [
@@ -25,12 +28,12 @@ const VALIDATOR_DECLARATION = [
 
 export async function generate(schemaDir: string): Promise<Map<string, string>> {
   const { version } = JSON.parse(readFileSync(join(schemaDir, "..", "package.json"), "utf8")) as { version: string };
-  return generateFrom(loadSchemas(schemaDir), version);
+  return generateFrom(loadSchemas(schemaDir), version, { terraformTests: readTerraformTests(join(schemaDir, "..")) });
 }
 
 /** Every emitter over already-loaded schema documents (tests pass small fixture schemas). */
 
-export async function generateFrom(docs: SchemaDocument[], version: string, options: { examples?: Examples } = {}): Promise<Map<string, string>> {
+export async function generateFrom(docs: SchemaDocument[], version: string, options: { examples?: Examples; terraformTests?: TerraformTestFile[] } = {}): Promise<Map<string, string>> {
   const models: TypeModel[] = docs.map(buildModel);
   const files = new Map<string, string>();
   docs.forEach((doc, i) => {
@@ -38,15 +41,23 @@ export async function generateFrom(docs: SchemaDocument[], version: string, opti
     files.set(`validators/${doc.key}.cjs`, emitValidator(doc));
     files.set(`validators/${doc.key}.d.cts`, VALIDATOR_DECLARATION);
   });
-  for (const doc of docs) {
+  // CDKTF 0.21 has no ephemeral resources: ephemeral types get no config type and no construct.
+  const bound = docs.filter((doc) => doc.root.kind !== "ephemeral");
+  for (const doc of bound) {
     const [path, content] = await emitTypes(doc);
     files.set(path, content);
   }
-  docs.forEach((doc, i) => files.set(constructPath(doc), emitConstruct(doc, models[i]!, version)));
+  docs.forEach((doc, i) => {
+    if (doc.root.kind !== "ephemeral") files.set(constructPath(doc), emitConstruct(doc, models[i]!, version));
+  });
   files.set("registry.ts", emitRegistry(models));
-  for (const [path, content] of emitTerraformSchemas(models)) files.set(path, content);
+  const functions = functionModels(docs);
+  files.set("functions.ts", emitFunctionsModule(functions));
+  files.set("settings.ts", emitSettingsModule(docs));
+  for (const [path, content] of emitTerraformSchemas(models, functions)) files.set(path, content);
   // Reference pages need an example per type (generator/doc-examples.ts).
-  for (const [path, content] of emitDocs(docs, models, options.examples)) files.set(path, content);
+  for (const [path, content] of emitDocs(docs, models, options.examples, functions, options.terraformTests)) files.set(path, content);
+  for (const fn of Object.values(functions).flatMap((own) => Object.values(own))) files.set(functionDocPath(fn), functionPage(fn));
   files.set(EDITOR_SCHEMA_PATH, emitEditorSchema(docs, models));
   return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

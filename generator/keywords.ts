@@ -111,7 +111,43 @@ const unique: CodeKeywordDefinition = {
   },
 };
 
-export const KEYWORDS: CodeKeywordDefinition[] = [unknownOr, rule, unique];
+/**
+ * `{ "x-setting": { "minimum": 64, "maximum": 2097151, "units": { "kB": 1, "MB": 1024, … } } }` on
+ * a string holding a number with an optional unit (a PostgreSQL setting such as "64MB" or "30s";
+ * `pattern` checks the syntax): the number, converted to the setting's base unit (a value without
+ * a unit is in the base unit), must be within the range. Not judged when the text does not parse
+ * (the pattern reports that).
+ */
+export const SETTING = "x-setting";
+
+const SETTING_VALUE_SOURCE = `(function settingValue(text, units) {
+  const m = /^(-?[0-9]+(?:\\.[0-9]+)?) ?([A-Za-z]*)$/.exec(text);
+  if (!m) return undefined;
+  const factor = m[2] === "" ? 1 : units && Object.prototype.hasOwnProperty.call(units, m[2]) ? units[m[2]] : undefined;
+  return factor === undefined ? undefined : Number(m[1]) * factor;
+})`;
+export const settingValue = Object.assign(new Function(`return ${SETTING_VALUE_SOURCE}`)() as (text: string, units?: Record<string, number>) => number | undefined, {
+  code: SETTING_VALUE_SOURCE,
+});
+
+const setting: CodeKeywordDefinition = {
+  keyword: SETTING,
+  type: "string",
+  schemaType: "object",
+  code(cxt: KeywordCxt) {
+    const { gen, data, schema } = cxt;
+    const { minimum, maximum, units } = schema as { minimum?: number; maximum?: number; units?: Record<string, number> };
+    const parse = useFunc(gen, settingValue);
+    // Ajv's codegen interpolates a plain object as its JSON: an object literal in the generated code.
+    const value = gen.const("value", _`${parse}(${data}, ${(units ?? null) as unknown as string})`);
+    const outside: Code[] = [];
+    if (minimum !== undefined) outside.push(_`${value} < ${minimum}`);
+    if (maximum !== undefined) outside.push(_`${value} > ${maximum}`);
+    cxt.fail(and(_`${value} !== undefined`, or(...outside)));
+  },
+};
+
+export const KEYWORDS: CodeKeywordDefinition[] = [unknownOr, rule, unique, setting];
 
 /**
  * The condition under which `schema` holds for the value `data`, as JavaScript, with JSON

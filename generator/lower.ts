@@ -12,6 +12,7 @@
 import { xt, type SchemaNode } from "./schema-source.js";
 import { isNestedObject } from "./model.js";
 import { RULE, UNIQUE, UNKNOWN_OR } from "./keywords.js";
+import { lowerSettings } from "./settings.js";
 
 /** Matches a string holding an HCL template: `${` or `%{` not escaped as `$${` / `%%{`. */
 export const TEMPLATE_PATTERN = "(^|[^$])\\$\\{|(^|[^%])%\\{";
@@ -28,6 +29,8 @@ export interface LoweredSchema {
   rules: Record<string, RuleEntry>;
   /** schemaPath of a `pattern` or read-only (`false`) schema → what it means in words. */
   messages: Record<string, string>;
+  /** schemaPath of an `additionalProperties: false` of a settings map → the allowed keys (for "did you mean"). */
+  keys: Record<string, string[]>;
 }
 
 const VALUE_KEYWORDS = [
@@ -36,7 +39,7 @@ const VALUE_KEYWORDS = [
 ];
 
 export function lowerSchema(root: SchemaNode, rootRules: SchemaNode[] = []): LoweredSchema {
-  const out: LoweredSchema = { schema: {}, rules: {}, messages: {} };
+  const out: LoweredSchema = { schema: {}, rules: {}, messages: {}, keys: {} };
   out.schema = {
     $id: undefined,
     ...lowerObject(root, "#", rootRules, out),
@@ -79,6 +82,7 @@ function lowerValue(node: SchemaNode, name: string, at: string, out: LoweredSche
     return arrayOf(node, lowerProperty(node.items, name, `${at}/items`, out));
   }
   if (isNestedObject(node)) return lowerObject(node, at, [], out);
+  if (node.type === "object" && ext.settings) return lowerSettings(ext.settings, at, out);
   if (node.type === "object") {
     // a map: its values, and how many entries and which keys it may have (labels)
     const map: SchemaNode = { type: "object", additionalProperties: lowerProperty(node.additionalProperties ?? { type: "string" }, name, `${at}/additionalProperties`, out) };

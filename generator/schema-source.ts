@@ -15,6 +15,8 @@ export interface TerraformRoot {
   importFormats?: (string | { format: string; parts?: Record<string, string> })[];
   timeouts?: Record<string, string>;
   rules?: SchemaNode[];
+  /** provider functions (a provider schema only; generator/emit-functions.ts) */
+  functions?: Record<string, SchemaNode>;
 }
 
 export interface SchemaDocument {

@@ -7,6 +7,8 @@ import type { Diagnostic } from "./syntax/diagnostics.js";
 import { validateModule, validateModuleSync, type ModuleFile, type ModuleResult } from "./load/module.js";
 import { decodeUtf8 } from "./syntax/utf8.js";
 import { typeKeys } from "../generated/registry.js";
+import { forOpenTofu, isOpenTofuModule, openTofuFiles, type Engine } from "./load/opentofu.js";
+import { CONFIG_FILE, fileNamesIn } from "./load/config-files.js";
 
 export type { Diagnostic, DiagnosticSource, Severity } from "./syntax/diagnostics.js";
 export { sourceOf } from "./syntax/diagnostics.js";
@@ -39,16 +41,7 @@ export async function preloadTypes(): Promise<void> {
   await Promise.all(typeKeys.map((k) => loadType(k)));
 }
 
-/** A file of a module, by its name in a directory listing: Terraform ignores names starting with "." (editors' and tools' hidden files). */
-export const TF_JSON = /^[^.].*\.tf\.json$/;
-
-/** A configuration file of a module in either syntax: `*.tf` (native) or `*.tf.json`, not hidden. */
-export const CONFIG_FILE = /^[^.].*\.tf(?:\.json)?$/;
-
-/** The configuration files of a directory, sorted (a directory named like one, `x.tf.json/`, is none). */
-export async function configFilesIn(dir: string): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory() && CONFIG_FILE.test(e.name)).map((e) => e.name).sort();
-}
+export { TF_JSON, CONFIG_FILE, configFilesIn } from "./load/config-files.js";
 
 /**
  * Validates files and directories the way Terraform reads modules: a directory is its `*.tf` and
@@ -56,14 +49,15 @@ export async function configFilesIn(dir: string): Promise<string[]> {
  * of their directory, which lend their declarations only (their bodies are not checked, their
  * problems not reported), so references across files resolve.
  */
-export async function validateFiles(paths: string[]): Promise<ModuleResult> {
-  const groups = await groupModules(paths);
+export async function validateFiles(paths: string[], options: { engine?: Engine } = {}): Promise<ModuleResult> {
+  const groups = await groupModules(paths, options);
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of groups.values()) {
     const result = await validateModule(files, undefined, { localModules: true });
+    const tofu = options.engine === "opentofu" || isOpenTofuModule(files.map((f) => f.name));
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
-    for (const d of result.diagnostics) diagnostics.push(d);
+    for (const d of tofu ? forOpenTofu(result.diagnostics) : result.diagnostics) diagnostics.push(d);
     for (const [k, v] of result.sources) if (!files.find((f) => f.name === k)?.contextOnly) sources.set(k, v);
   }
   return { diagnostics, sources };
@@ -76,7 +70,12 @@ export async function readModuleFile(name: string): Promise<ModuleFile> {
 }
 
 /** Reads paths into modules (by directory). Throws on I/O problems. */
-export async function groupModules(paths: string[]): Promise<Map<string, ModuleFile[]>> {
+export async function groupModules(paths: string[], options: { engine?: Engine } = {}): Promise<Map<string, ModuleFile[]>> {
+  // OpenTofu (asked for, or a directory with a *.tofu.json) also reads *.tofu.json, which shadow *.tf.json
+  const configurationFiles = async (dir: string) => {
+    const names = await fileNamesIn(dir);
+    return options.engine === "opentofu" || isOpenTofuModule(names) ? openTofuFiles(names) : names.filter((n) => CONFIG_FILE.test(n));
+  };
   // modules by resolved directory; files by resolved path (a file named twice is read once)
   const groups = new Map<string, Map<string, ModuleFile>>();
   const named = new Map<string, { shown: string; names: Set<string> }>();
@@ -91,7 +90,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const path of paths) {
     const info = await stat(path);
     if (info.isDirectory()) {
-      const names = await configFilesIn(path);
+      const names = await configurationFiles(path);
       for (const n of names) {
         const file = join(path, n);
         add(path, await readModuleFile(file));
@@ -109,7 +108,7 @@ export async function groupModules(paths: string[]): Promise<Map<string, ModuleF
   for (const [key, { shown, names }] of named) {
     let siblings: string[] = [];
     try {
-      siblings = (await configFilesIn(shown)).filter((n) => !names.has(n));
+      siblings = (await configurationFiles(shown)).filter((n) => !names.has(n));
     } catch {
       siblings = [];
     }

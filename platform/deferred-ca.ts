@@ -67,7 +67,8 @@ function fetchWith(agent: Agent): typeof fetch {
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(signal.reason);
       if (init.body != null && typeof init.body !== "string") return reject(new TypeError("only string bodies are supported"));
-      const headers = Object.fromEntries(new Headers(init.headers));
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, name) => (headers[name] = value));
       const req = request(String(input), { agent, method: init.method ?? "GET", headers, signal });
       req.once("error", (error) => reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error })));
       req.once("response", (res) => {

@@ -96,7 +96,12 @@ export class EmbeddedPlatform implements PlatformClient {
       update: (project, id, patch) => this.run(svc, (c) => c.services.update(project, id, patch)),
       delete: (project, id) => this.run(undefined, (c) => c.services.delete(project, id)),
       list: (project) => this.run(undefined, (c) => c.services.list(project)),
-      checkPassword: (project, id, password) => this.run(undefined, (c) => c.services.checkPassword(project, id, password)),
+      // The service's password, or a password of its unexpired temporary credentials.
+      checkPassword: (project, id, password) =>
+        this.run(undefined, async (c) => (await c.services.checkPassword(project, id, password)) || (await c.serviceCredentials.accepts(project, id, password))),
+      createCredentials: (project, id, ttlSeconds) => this.run(undefined, (c) => c.serviceCredentials.create(project, id, ttlSeconds)),
+      renewCredentials: (project, id, credentialId, ttlSeconds) => this.run(undefined, (c) => c.serviceCredentials.renew(project, id, credentialId, ttlSeconds)),
+      revokeCredentials: (project, id, credentialId) => this.run(undefined, (c) => c.serviceCredentials.revoke(project, id, credentialId)),
     };
     this.vpcs = {
       create: (project, body) => this.run(vpc, (c) => c.vpcs.create(project, body)),

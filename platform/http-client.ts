@@ -39,7 +39,7 @@ interface Session {
 
 const FAMILIES: Record<string, string[]> = {
   restoreChannels: ["create", "get", "update", "delete", "list", "resolveProject"],
-  services: ["create", "get", "update", "delete", "list", "checkPassword"],
+  services: ["create", "get", "update", "delete", "list", "checkPassword", "createCredentials", "renewCredentials", "revokeCredentials"],
   vpcs: ["create", "get", "getByName", "update", "delete", "list"],
   peering: ["create", "get", "update", "delete", "list"],
   logExporters: ["create", "get", "update", "delete", "list"],

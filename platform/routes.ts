@@ -35,7 +35,7 @@ export interface Route {
    * The JSON type of each `body:x` member the method needs, checked by the server before the call
    * (a member of the wrong type would reach the core as a wrong argument); `null` counts as absent.
    */
-  members?: Record<string, { type: "object" | "string"; required?: true }>;
+  members?: Record<string, { type: "object" | "string" | "number"; required?: true }>;
 }
 
 const first = (args: unknown[]) => args[0] as string;
@@ -90,6 +90,25 @@ export const ROUTES: Route[] = [
     status: 200,
     project: first,
   },
+  {
+    op: "services.createCredentials",
+    method: "POST",
+    path: `${P}/services/{id}/credentials`,
+    args: ["path:project", "path:id", "body:ttl_seconds"],
+    members: { ttl_seconds: { type: "number", required: true } },
+    status: 201,
+    project: first,
+  },
+  {
+    op: "services.renewCredentials",
+    method: "POST",
+    path: `${P}/services/{id}/credentials/{credential}/renew`,
+    args: ["path:project", "path:id", "path:credential", "body:ttl_seconds"],
+    members: { ttl_seconds: { type: "number", required: true } },
+    status: 200,
+    project: first,
+  },
+  { op: "services.revokeCredentials", method: "DELETE", path: `${P}/services/{id}/credentials/{credential}`, args: ["path:project", "path:id", "path:credential"], status: 204, project: first },
   ...tsdbFamily("vpcs", "vpcs"),
   { op: "vpcs.getByName", method: "GET", path: `${P}/vpcNames/{name}`, args: ["path:project", "path:name"], status: 200, project: first },
   { op: "peering.create", method: "POST", path: `${P}/peeringConnections`, args: ["path:project", "body"], status: 201, project: first },

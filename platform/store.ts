@@ -346,6 +346,24 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (credential, action)
   );
   `,
+  `
+  -- what destroying a restore channel does: DELETE, PREVENT (the platform refuses) or ABANDON
+  ALTER TABLE restore_channels ADD COLUMN deletion_policy TEXT NOT NULL DEFAULT 'DELETE';
+
+  -- short-lived database roles of a service (tsdb_service_credentials): only a SCRAM-SHA-256
+  -- verifier of the password is kept; the data plane turns each row into a PostgreSQL role that
+  -- expires at expires_at and drops the role when the row is gone
+  CREATE TABLE service_credentials (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    service_id TEXT NOT NULL,
+    role TEXT NOT NULL UNIQUE,
+    verifier TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+  CREATE INDEX service_credentials_by_service ON service_credentials (project, service_id);
+  `,
 ];
 
 // Synchronous, before the store serves anything: `PRAGMA user_version` and the migrations under

@@ -28,6 +28,7 @@ const TABLES: ReadonlyArray<{ name: string; generated?: string }> = [
   { name: "peerings", generated: "id" },
   { name: "exporters" },
   { name: "connectors" },
+  { name: "service_credentials" },
   { name: "events", generated: "seq" },
   { name: "credentials" },
   { name: "access_tokens" },

@@ -25,7 +25,11 @@ export interface RestoreChannelInput {
   name?: string;
   /** project id or number; defaults to `CreateRestoreChannelOptions.defaultProject` */
   project?: string;
+  /** `DELETE` (default), `PREVENT` (delete refused) or `ABANDON` (Terraform forgets, the channel stays) */
+  deletion_policy?: DeletionPolicy;
 }
+
+export type DeletionPolicy = "DELETE" | "PREVENT" | "ABANDON";
 
 export interface RestoreChannel extends RestoreChannelInput {
   /** `projects/{project}/locations/{location}/restoreChannels/{name}` */
@@ -79,6 +83,7 @@ export interface RestoreChannelPatch {
   location?: string;
   destination_project?: string;
   project?: string;
+  deletion_policy?: DeletionPolicy;
 }
 
 export interface RestoreChannelsApi {
@@ -127,6 +132,10 @@ export interface ServiceInput {
   password?: string;
   password_wo?: string;
   password_wo_version?: number;
+  /** while true, delete is refused (`failed_precondition` naming it) */
+  deletion_protection?: boolean;
+  /** PostgreSQL settings (`spec.parameters`), names and values checked against the allow-list */
+  parameters?: Record<string, string>;
   /** accepted and ignored (the client side waits) */
   timeouts?: Record<string, string>;
 }
@@ -162,6 +171,8 @@ export interface Service {
   read_replica_nodes?: number;
   password?: string;
   password_wo_version?: number;
+  deletion_protection: boolean;
+  parameters?: Record<string, string>;
   storage_gb?: number;
   enable_ha_replica?: boolean;
   status: ServiceStatus;
@@ -191,8 +202,32 @@ export interface ServicesApi {
    */
   delete(project: string, id: string): Promise<void>;
   list(project: string): Promise<Service[]>;
-  /** Whether `password` is the service's current password (verified against the stored hash). */
+  /**
+   * Whether `password` is the service's current password (verified against the stored hash) or
+   * the password of unexpired temporary credentials of the service.
+   */
   checkPassword(project: string, id: string, password: string): Promise<boolean>;
+  /**
+   * Temporary credentials: a new role and a random password, valid for `ttlSeconds` (60 to
+   * 86400). The password is in this answer only; the platform keeps a SCRAM-SHA-256 verifier.
+   */
+  createCredentials(project: string, id: string, ttlSeconds: number): Promise<ServiceCredentials>;
+  /** Extends unexpired credentials to `ttlSeconds` from now; `not_found` once revoked or expired. */
+  renewCredentials(project: string, id: string, credentialId: string, ttlSeconds: number): Promise<{ expires_at: string }>;
+  /** Deletes temporary credentials (the data plane drops the role); unknown ones are ignored. */
+  revokeCredentials(project: string, id: string, credentialId: string): Promise<void>;
+}
+
+/** Temporary credentials of a service (`tsdb_service_credentials`). */
+export interface ServiceCredentials {
+  id: string;
+  service_id: string;
+  username: string;
+  password: string;
+  hostname: string;
+  port: number;
+  /** RFC 3339 */
+  expires_at: string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Installs the provider executables where `terraform init` finds them offline: a filesystem
 // mirror in the unpacked layout (reference §14.1, §14.3)
 //
-//   <mirror>/registry.terraform.io/schemaform/<name>/<version>/<os>_<arch>/
+//   <mirror>/registry.terraform.io/schemaform/<name>/<version>/<os>_<arch>/ (Terraform), and the same
+//   under <mirror>/registry.opentofu.org/ (OpenTofu's default registry for `schemaform/<name>`)
 //       terraform-provider-<name>   the bundled plugin (one file, mode 0755: a `#!/bin/sh` launcher
 //                                   that starts `node` from PATH on the same file, which is also
 //                                   JavaScript; see LAUNCHER in scripts/bundle-provider.mjs)
@@ -32,6 +33,13 @@ import { PROVIDER_NAMES } from "./names.js";
 import { NATIVE_ADDON, nativeAddonPath } from "./native.js";
 
 export const HOSTNAME = "registry.terraform.io";
+/** Where OpenTofu looks for a short source such as `schemaform/tsdb`. */
+export const OPENTOFU_HOSTNAME = "registry.opentofu.org";
+/**
+ * The registry hostnames the mirror answers for: the same package (same bytes, same h1: hash)
+ * under each, so `terraform init` and `tofu init` both find it.
+ */
+export const HOSTNAMES = [HOSTNAME, OPENTOFU_HOSTNAME] as const;
 export const NAMESPACE = "schemaform";
 export { PROVIDER_NAMES };
 
@@ -115,16 +123,17 @@ export function explicitInstallationConfig(env: NodeJS.ProcessEnv = process.env)
 
 /** The CLI configuration that makes Terraform use `mirror` for schemaform's providers and never ask a registry for them. */
 export function cliConfig(mirror: string): string {
-  const pattern = `${HOSTNAME}/${NAMESPACE}/*`;
+  const patterns = HOSTNAMES.map((host) => JSON.stringify(`${host}/${NAMESPACE}/*`)).join(", ");
   return [
-    "# Written by `schemaform provider install`. Point TF_CLI_CONFIG_FILE here.",
+    "# Written by `schemaform provider install`. Point TF_CLI_CONFIG_FILE here (Terraform and OpenTofu",
+    "# both read it): schemaform's providers come from this mirror under either registry's hostname.",
     "provider_installation {",
     "  filesystem_mirror {",
     `    path    = ${JSON.stringify(resolve(mirror))}`,
-    `    include = [${JSON.stringify(pattern)}]`,
+    `    include = [${patterns}]`,
     "  }",
     "  direct {",
-    `    exclude = [${JSON.stringify(pattern)}]`,
+    `    exclude = [${patterns}]`,
     "  }",
     "}",
     "",
@@ -151,12 +160,15 @@ export function installProviders(options: InstallOptions): InstalledPackage[] {
     const providerDirectory = join(resolve(options.mirror), HOSTNAME, NAMESPACE, name);
     const files = packageContents(name, options.bundle);
     const hash = hash1(files);
-    const targets = platforms.map((platform) => {
-      const directory = join(providerDirectory, options.version, platform);
-      const installed = existsSync(directory) ? hashDirectory(directory) : undefined;
-      if (installed !== undefined && installed !== hash && !options.force) throw new InstallConflictError(directory, installed, hash);
-      return { platform, directory, installed };
-    });
+    // The same package under each registry hostname (Terraform's first: it names `directory`).
+    const targets = HOSTNAMES.flatMap((host) =>
+      platforms.map((platform) => {
+        const directory = join(resolve(options.mirror), host, NAMESPACE, name, options.version, platform);
+        const installed = existsSync(directory) ? hashDirectory(directory) : undefined;
+        if (installed !== undefined && installed !== hash && !options.force) throw new InstallConflictError(directory, installed, hash);
+        return { platform, directory, installed };
+      }),
+    );
     const otherVersions = existsSync(providerDirectory) ? readdirSync(providerDirectory).filter((v) => v !== options.version).sort() : [];
     return { name, files, hash, targets, otherVersions };
   });
@@ -180,7 +192,7 @@ export function installProviders(options: InstallOptions): InstalledPackage[] {
       name,
       address: `${HOSTNAME}/${NAMESPACE}/${name}`,
       version: options.version,
-      platforms: targets.map((t) => t.platform),
+      platforms: [...new Set(targets.map((t) => t.platform))],
       directory: here.directory,
       hash,
       status: replaced ? ("replaced" as const) : written ? ("installed" as const) : ("unchanged" as const),

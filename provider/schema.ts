@@ -59,6 +59,24 @@ export interface ProviderSchema {
   provider: TypeSchema;
   resource_schemas: Record<string, TypeSchema>;
   data_source_schemas: Record<string, TypeSchema>;
+  /** provider functions, as `terraform providers schema -json` prints them */
+  functions?: Record<string, SchemaFunction>;
+  ephemeral_resource_schemas?: Record<string, TypeSchema>;
+}
+
+export interface SchemaFunctionParameter {
+  name: string;
+  type: CtyType;
+  description?: string;
+  is_nullable?: boolean;
+}
+
+export interface SchemaFunction {
+  summary?: string;
+  description?: string;
+  return_type: CtyType;
+  parameters?: SchemaFunctionParameter[];
+  variadic_parameter?: SchemaFunctionParameter;
 }
 
 /** The block view of a nested attribute's object, so one walker handles both. */
@@ -88,5 +106,7 @@ export function providerSchemaOf(json: Partial<ProviderSchema> | ProviderSchemas
     provider: schema.provider,
     resource_schemas: schema.resource_schemas ?? {},
     data_source_schemas: schema.data_source_schemas ?? {},
+    functions: schema.functions ?? {},
+    ephemeral_resource_schemas: schema.ephemeral_resource_schemas ?? {},
   };
 }

@@ -89,12 +89,9 @@ function usageNotes(installed: InstalledPackage[], mirror: string): string {
   const width = Math.max(...names.map((n) => n.length));
   const platforms = installed[0]!.platforms;
   const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
-  const lock = [
-    "terraform providers lock",
-    quote(`-fs-mirror=${resolve(mirror)}`),
-    ...platforms.map((p) => `-platform=${p}`),
-    ...names.map((n) => `${NAMESPACE}/${n}`),
-  ].join(" ");
+  const lockWith = (binary: string) =>
+    [`${binary} providers lock`, quote(`-fs-mirror=${resolve(mirror)}`), ...platforms.map((p) => `-platform=${p}`), ...names.map((n) => `${NAMESPACE}/${n}`)].join(" ");
+  const lock = lockWith("terraform");
   return [
     "",
     "In a configuration (HCL):",
@@ -109,6 +106,8 @@ function usageNotes(installed: InstalledPackage[], mirror: string): string {
     "",
     "Lock file: in each working directory, once (name only the providers it uses), then commit .terraform.lock.hcl:",
     `  ${lock}`,
+    "With OpenTofu (which locks them as registry.opentofu.org/schemaform/…, from the same mirror):",
+    `  ${lockWith("tofu")}`,
     "The hashes are the same on every machine and platform, so the lock file works for the whole team and CI.",
     "",
   ].join("\n");

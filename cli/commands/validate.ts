@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { configFilesIn, decodeUtf8, formatHuman, formatJson, formatSarif, groupModules, validateModule, type Diagnostic, type ModuleFile, type ModuleResult } from "../../language/index.js";
+import { TOFU_JSON, forOpenTofu, isOpenTofuModule, type Engine } from "../../language/load/opentofu.js";
 
 const HELP = `usage: schemaform validate [options] [PATH...]
 
@@ -17,6 +18,11 @@ Terraform and without network. Both syntaxes may be mixed in one module, as Terr
   --max-warnings N     fail when there are more than N warnings (default: warnings never fail)
   --stdin-filename F   the name to show for standard input (default: <stdin>)
   --color, --no-color  force or disable colours in human output (default: when a terminal)
+  --engine ENGINE      terraform (default) or opentofu: read *.tofu.json files too (a
+                       x.tofu.json takes the place of x.tf.json) and report OpenTofu-only
+                       constructs (terraform.encryption, variables in module sources and
+                       backends) as "OpenTofu: not checked" warnings instead of Terraform's
+                       errors. A directory with a *.tofu.json file is OpenTofu's anyway.
   -h, --help           show this help
 
 A file named alone is checked as part of its directory's module, as Terraform reads it: the
@@ -47,12 +53,13 @@ interface Options {
   maxWarnings: number | null;
   stdinName: string;
   color: boolean | null;
+  engine: Engine;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | "help" {
-  const options: Options = { paths: [], format: "human", maxWarnings: null, stdinName: "<stdin>", color: null };
+  const options: Options = { paths: [], format: "human", maxWarnings: null, stdinName: "<stdin>", color: null, engine: "terraform" };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (name: string): string => {
@@ -71,6 +78,10 @@ function parseArgs(argv: string[]): Options | "help" {
       const v = value("--max-warnings");
       if (!/^\d+$/.test(v)) throw new UsageError(`--max-warnings needs a whole number, got '${v}'`);
       options.maxWarnings = Number(v);
+    } else if (arg === "--engine" || arg.startsWith("--engine=")) {
+      const e = value("--engine");
+      if (e !== "terraform" && e !== "opentofu") throw new UsageError(`unknown engine '${e}' (expected terraform or opentofu)`);
+      options.engine = e;
     } else if (arg === "--stdin-filename" || arg.startsWith("--stdin-filename=")) {
       options.stdinName = value("--stdin-filename");
     } else if (arg === "--color") options.color = true;
@@ -117,8 +128,8 @@ export async function run(argv: string[]): Promise<number> {
     try {
       const info = await stat(path);
       if (info.isDirectory()) {
-        if ((await configFilesIn(path)).length === 0) {
-          process.stderr.write(`schemaform validate: no *.tf or *.tf.json files in '${path}'\n`);
+        if ((await configFilesIn(path)).length === 0 && !(await readdir(path)).some((n) => TOFU_JSON.test(n))) {
+          process.stderr.write(`schemaform validate: no *.tf or *.tf.json files (nor *.tofu.json) in '${path}'\n`);
           return 2;
         }
         continue;
@@ -131,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   try {
-    const groups = await groupModules(paths);
+    const groups = await groupModules(paths, { engine: options.engine });
     for (const files of groups.values()) modules.push(files);
   } catch (error) {
     process.stderr.write(`schemaform validate: ${(error as Error).message}\n`);
@@ -141,8 +152,9 @@ export async function run(argv: string[]): Promise<number> {
   const sources: ModuleResult["sources"] = new Map();
   for (const files of modules) {
     const result = await validateModule(files, undefined, { localModules: true });
+    const tofu = options.engine === "opentofu" || isOpenTofuModule(files.map((f) => f.name));
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
-    for (const d of result.diagnostics) diagnostics.push(d);
+    for (const d of tofu ? forOpenTofu(result.diagnostics) : result.diagnostics) diagnostics.push(d);
     // the module's own files and those of the local modules it calls (context-only files lend declarations only)
     const contextOnly = new Set(files.filter((f) => f.contextOnly).map((f) => f.name));
     for (const [name, source] of result.sources) if (!contextOnly.has(name)) sources.set(name, source);

@@ -20,11 +20,28 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { TerraformProvider, TerraformStack, type ISynthesisSession } from "cdktf";
+import { missingProviderWarning } from "./mirror-check.js";
 
 export const LOCK_FILE = ".terraform.lock.hcl";
 /** Where the build puts the lock data, from the package root (PROVIDER_LOCK_DATA in scripts/bundle-provider.mjs). */
 const LOCK_DATA = ["dist", "provider", "lock.json"];
 const REGISTRY = "registry.terraform.io";
+const OPENTOFU_REGISTRY = "registry.opentofu.org";
+/** App context key naming the registry hostname a stack's lock file is for (`registry.opentofu.org` under OpenTofu). */
+export const REGISTRY_HOST_CONTEXT = "schemaform:registryHost";
+
+/**
+ * The hostname a short source (`schemaform/tsdb`) stands for where the stack is deployed:
+ * OpenTofu reads it as registry.opentofu.org, Terraform as registry.terraform.io. Chosen by the
+ * app's context `schemaform:registryHost`, else by cdktf's `TERRAFORM_BINARY_NAME` (`tofu`
+ * means OpenTofu), else Terraform's. The package and its h1: hash are the same under both.
+ */
+export function registryHost(stack: TerraformStack, env: NodeJS.ProcessEnv = process.env): string {
+  const configured = stack.node.tryGetContext(REGISTRY_HOST_CONTEXT) as unknown;
+  if (typeof configured === "string" && configured !== "") return configured;
+  const binary = (env.TERRAFORM_BINARY_NAME ?? "").split(/[\\/]/).pop() ?? "";
+  return /^tofu(\.exe)?$/.test(binary) ? OPENTOFU_REGISTRY : REGISTRY;
+}
 
 export interface LockData {
   version: string;
@@ -68,6 +85,7 @@ export function lockData(): LockData | undefined {
 }
 
 const extended = new WeakSet<TerraformStack>();
+const warnedMissing = new Set<string>();
 
 /**
  * Makes the stack of `provider` write the lock-file entries of its providers when it is
@@ -75,6 +93,18 @@ const extended = new WeakSet<TerraformStack>();
  * is wrapped once per stack, however many provider configurations it has.
  */
 export function lockProviderPackage(provider: TerraformProvider): void {
+  const data = lockData();
+  const source = provider.terraformProviderSource;
+  const version = provider.terraformGeneratorMetadata?.providerVersion;
+  if (data && source && version === data.version && source.split("/").length === 2) {
+    const address = `${registryHost(TerraformStack.of(provider))}/${source}`;
+    // Once per process and provider version: an app may configure a provider many times.
+    const warning = warnedMissing.has(`${address}@${version}`) ? undefined : missingProviderWarning(address, version);
+    if (warning) {
+      warnedMissing.add(`${address}@${version}`);
+      process.stderr.write(warning);
+    }
+  }
   const stack = TerraformStack.of(provider);
   if (extended.has(stack)) return;
   extended.add(stack);
@@ -92,13 +122,15 @@ function writeStackLockEntries(stack: TerraformStack, session: ISynthesisSession
   const data = lockData();
   if (!data) return;
   const entries = new Map<string, LockEntry>();
+  const host = registryHost(stack);
   for (const node of stack.node.findAll()) {
     if (!TerraformProvider.isTerraformProvider(node)) continue;
     const source = node.terraformProviderSource;
     const version = node.terraformGeneratorMetadata?.providerVersion;
     if (!source || version !== data.version) continue;
-    const address = source.split("/").length === 2 ? `${REGISTRY}/${source}` : source;
-    const hash = data.hashes[address];
+    const address = source.split("/").length === 2 ? `${host}/${source}` : source;
+    // The lock data is keyed by Terraform's addresses; the package is the same under any host.
+    const hash = data.hashes[address.replace(/^[^/]+\//, `${REGISTRY}/`)];
     if (hash) entries.set(address, { address, version, constraints: version, hashes: [hash] });
   }
   if (entries.size === 0) return;

@@ -97,6 +97,15 @@ export const model: TypeModel = {
         "computed": true,
         "forceNew": true
       },
+      "deletion_policy": {
+        "name": "deletion_policy",
+        "camel": "deletionPolicy",
+        "type": "string",
+        "description": "What destroying the channel in Terraform does: `DELETE` (the default) deletes it; `PREVENT` makes a plan that would destroy or replace it fail, and the platform refuses to delete it (set `DELETE` or `ABANDON` and apply first); `ABANDON` removes it from the Terraform state and leaves it on the platform.",
+        "optional": true,
+        "computed": true,
+        "default": "DELETE"
+      },
       "destination_project_id": {
         "name": "destination_project_id",
         "camel": "destinationProjectId",

@@ -57,7 +57,7 @@ export const model: TypeModel = {
         "name": "region_code",
         "camel": "regionCode",
         "type": "string",
-        "description": "Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.",
+        "description": "Region of the service: one of the offered regions (`az-` regions are Azure's, without VPCs or exporters). A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.",
         "optional": true,
         "computed": true,
         "forceNew": true
@@ -183,6 +183,25 @@ export const model: TypeModel = {
         "type": "number",
         "description": "Change (e.g. increment) it to apply a new `password_wo`.",
         "optional": true
+      },
+      "parameters": {
+        "name": "parameters",
+        "camel": "parameters",
+        "type": [
+          "map",
+          "string"
+        ],
+        "description": "PostgreSQL settings of the service's database, as a map of setting name to value (strings, as in `postgresql.conf`: `\"200\"`, `\"64MB\"`, `\"30s\"`, `\"on\"`). Only the settings listed below can be set; memory and time values take PostgreSQL's units. `shared_buffers` and the other settings sized from `memory_gb` or managed by the platform (ports, replication, paths) cannot be set. A setting that needs a restart takes effect after the service restarts (set `paused` to true and apply, then back to false).",
+        "optional": true
+      },
+      "deletion_protection": {
+        "name": "deletion_protection",
+        "camel": "deletionProtection",
+        "type": "bool",
+        "description": "Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.",
+        "optional": true,
+        "computed": true,
+        "default": false
       },
       "hostname": {
         "name": "hostname",

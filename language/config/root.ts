@@ -122,8 +122,9 @@ function checkOurType(ctx: Ctx, blockType: "resource" | "data" | "ephemeral", ke
   const has = (k: string) => OUR_TYPES.has(k) || isBuiltinKey(k);
   const other = blockType === "resource" ? "data" : "resource";
   if (blockType === "ephemeral") {
-    // neither our providers nor the built-in one have ephemeral resources
-    ctx.error("unknown-type", `Invalid ephemeral resource: The provider ${source} does not support ephemeral resource type ${quote(type)}.`, key, null, null);
+    // Terraform words it differently for a provider that offers ephemeral resources (tsdb) and one that offers none
+    const offers = [...OUR_TYPES].some((k) => k.startsWith(`ephemeral.${provider}_`));
+    ctx.error("unknown-type", `Invalid ephemeral resource: The provider ${source} does not support ephemeral resource ${offers ? "" : "type "}${quote(type)}.`, key, null, null);
   } else if (blockType === "resource") {
     const hint = has(`data.${type}`)
       ? ` Did you intend to use the data source ${quote(type)}? If so, declare this using a "data" block instead of a "resource" block.`

@@ -8,6 +8,7 @@ import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
 import { cidrhost, cidrsubnet } from "./network-functions.js";
+import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /**
  * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
@@ -292,6 +293,8 @@ function checkArguments(name: string, args: Known[]): void {
 function call(name: string, values: Known[], expand: boolean): Known {
   if (expand) return UNKNOWN;
   checkArguments(name, values);
+  const own = ownFunctionArgumentError(name, values, (v) => v === UNKNOWN);
+  if (own) fail(own.summary, own.detail);
   failingCall(name, values);
   if (values.includes(UNKNOWN)) return UNKNOWN;
   const [a, b] = values;

@@ -3,6 +3,7 @@
 // reported as `terraform validate` reports it. Each entry lists the required parameters' names and,
 // after "...", the variadic one's; ":n", ":s" and ":b" mark a parameter of type number, string or
 // bool (the others take any type or a collection).
+import { ownFunctionCallProblem } from "./provider-functions.js";
 
 const SIGNATURES: Record<string, string> = {
   abs: "num:n",
@@ -138,8 +139,6 @@ const NEEDS_ONE: Record<string, string> = {
   coalesce: "all arguments must have the same type",
 };
 
-/** Our providers declare no functions: `provider::tsdb::x(…)` is never a function. */
-const PROVIDERS_WITHOUT_FUNCTIONS = new Set(["tsdb", "containerbackup"]);
 /** The built-in provider's functions (Terraform 1.8+), when the module declares it in required_providers. */
 const BUILTIN_PROVIDER_FUNCTIONS = new Set(["encode_tfvars", "decode_tfvars", "encode_expr"]);
 
@@ -212,7 +211,10 @@ export function checkCall(name: string, argc: number, expand: boolean): CallProb
       const undeclared = declaredProviders !== null && !declaredProviders.has(provider);
       const unknownBuiltin = provider === "terraform" && !BUILTIN_PROVIDER_FUNCTIONS.has(fn);
       if (inner < 0) return { summary: "Unknown provider function", detail: 'The function call must include the provider name after the "provider::" prefix.', at: "name" };
-      if (!(PROVIDERS_WITHOUT_FUNCTIONS.has(provider) || undeclared || unknownBuiltin)) return null;
+      const own = undeclared ? undefined : ownFunctionCallProblem(provider, fn, argc, expand);
+      if (own !== undefined) return own;
+      // Our providers' functions: provider-functions.ts (above); any other provider's are not ours to judge.
+      if (!(undeclared || unknownBuiltin)) return null;
       if (unknownBuiltin && !undeclared) return { summary: "Unknown provider function", detail: `The function ${JSON.stringify(fn)} is not available from the provider "terraform".`, at: "name" };
       return {
         summary: "Unknown provider function",

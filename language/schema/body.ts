@@ -152,6 +152,9 @@ function explainKeyword(
   // a map's key (labels): Ajv reports the map's path and the key apart
   const key = (error as { propertyName?: unknown }).propertyName;
   if (typeof key === "string" && error.keyword !== "propertyNames") {
+    // a key that is a template (or a CDKTF token) is not known yet: Terraform makes the whole map
+    // unknown, and unknown values are never errors
+    if (key.includes("${")) return undefined;
     const subject = `${name(objectPath)} key ${show(key)}`;
     if (error.keyword === "minLength") return { path: objectPath, message: key === "" ? `${name(objectPath)} has an empty key; a key must be at least ${p.limit} character${p.limit === 1 ? "" : "s"} long` : `${subject} must be at least ${p.limit} characters long` };
     if (error.keyword === "maxLength") return { path: objectPath, message: `${subject} must be at most ${p.limit} characters long` };
@@ -168,7 +171,8 @@ function explainKeyword(
     case "additionalProperties": {
       const path = [...objectPath, p.additionalProperty as string];
       const block = blockAt(model.block, objectPath);
-      const hint = block ? suggest(p.additionalProperty, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]) : undefined;
+      const allowed = block ? [...Object.keys(block.attributes), ...Object.keys(block.blocks)] : validator.keys?.[error.schemaPath];
+      const hint = allowed ? suggest(p.additionalProperty, allowed) : undefined;
       const kind = objectPath.length === 0 || block ? "an argument" : "a key";
       return {
         path,
@@ -193,8 +197,11 @@ function explainKeyword(
   switch (error.keyword) {
     case "type":
       return { path: objectPath, message: `${subject} must be ${TYPE_WORDS[p.type] ?? p.type}${got}` };
-    case "enum":
-      return { path: objectPath, message: `${subject} must be one of ${(p.allowedValues as unknown[]).map(show).join(", ")}${got}` };
+    case "enum": {
+      const allowed = p.allowedValues as unknown[];
+      const near = typeof value === "string" && !sensitive ? suggest(value, allowed.filter((v): v is string => typeof v === "string")) : undefined;
+      return { path: objectPath, message: `${subject} must be one of ${allowed.map(show).join(", ")}${got}${near ? `; did you mean ${show(near)}?` : ""}` };
+    }
     case "const":
       return { path: objectPath, message: `${subject} must be ${show(p.allowedValue)}${got}` };
     case "pattern":
@@ -211,6 +218,8 @@ function explainKeyword(
       return { path: objectPath, message: `${subject} must have at least ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
     case "maxItems":
       return { path: objectPath, message: `${subject} must have at most ${p.limit} ${p.limit === 1 ? "element" : "elements"}` };
+    case "x-setting":
+      return { path: objectPath, message: `${subject} ${validator.messages[error.schemaPath] ?? "is out of range"}${got}` };
     case "uniqueItems":
     case "x-unique":
       return { path: objectPath, message: `${subject} must not contain duplicates (elements ${p.j} and ${p.i} are equal)` };

@@ -1,7 +1,7 @@
 // The shape of a generated type model (generated/models/*.ts): everything the run-time parts
 // need to know about one provider, resource or data source, derived from its JSON Schema.
 
-export type TypeKind = "resource" | "data" | "provider";
+export type TypeKind = "resource" | "data" | "provider" | "ephemeral";
 
 /**
  * The one value every validator consumer passes for a value that is not known yet (an HCL

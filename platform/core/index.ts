@@ -12,6 +12,7 @@ import { Exporters } from "./exporters.js";
 import { Projects, mergeNumberedProjects } from "./projects.js";
 import { RestoreChannels } from "./restore-channels.js";
 import { Services, checkProject } from "./services.js";
+import { ServiceCredentialsStore } from "./service-credentials.js";
 import { Peerings, Vpcs } from "./vpcs.js";
 
 export class PlatformCore {
@@ -26,6 +27,7 @@ export class PlatformCore {
   readonly objStoreConnectors: ObjStoreConnectors;
   readonly srcDbConnectors: SrcDbConnectors;
   readonly credentials: Credentials;
+  readonly serviceCredentials: ServiceCredentialsStore;
 
   constructor(options: CoreOptions) {
     this.ctx = new Ctx(options);
@@ -39,6 +41,7 @@ export class PlatformCore {
     this.objStoreConnectors = new ObjStoreConnectors(this.ctx);
     this.srcDbConnectors = new SrcDbConnectors(this.ctx);
     this.credentials = new Credentials(this.ctx);
+    this.serviceCredentials = new ServiceCredentialsStore(this.ctx, this.services);
   }
 
   /**

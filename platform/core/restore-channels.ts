@@ -10,6 +10,7 @@ import { PlatformError, invalid, notFound, precondition } from "../errors.js";
 import { newEtag, newUuid, randomString } from "../secrets.js";
 import type {
   CreateRestoreChannelOptions,
+  DeletionPolicy,
   LabelView,
   Labels,
   Mutation,
@@ -76,8 +77,18 @@ interface ChannelRow {
   destination_project_id: string;
   description: string | null;
   labels: string;
+  deletion_policy: DeletionPolicy;
   created: string;
   updated: string;
+}
+
+const DELETION_POLICIES: readonly DeletionPolicy[] = ["DELETE", "PREVENT", "ABANDON"];
+
+function checkDeletionPolicy(policy: unknown): void {
+  if (policy === undefined || policy === null) return;
+  if (!DELETION_POLICIES.includes(policy as DeletionPolicy)) {
+    throw invalid(["deletion_policy"], `must be one of ${DELETION_POLICIES.join(", ")}, got ${JSON.stringify(policy)}`);
+  }
 }
 
 function pick(labels: Labels, keys: Iterable<string>): Labels {
@@ -124,6 +135,7 @@ export class RestoreChannels {
     }
     checkLabels(body.labels, "labels");
     checkLabels(options.defaultLabels, "default_labels");
+    checkDeletionPolicy(body.deletion_policy);
     const effective: Labels = { ...(options.defaultLabels ?? {}), ...(body.labels ?? {}) };
     checkLabelRules({ destination_project: body.destination_project!, location: body.location }, effective, body.description);
 
@@ -136,7 +148,7 @@ export class RestoreChannels {
         if (await exists(name)) {
           throw new PlatformError(
             "conflict",
-            `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists`,
+            `restore channel ${restoreChannelFullName({ project: projectRef, location: body.location, name })} already exists: to manage it, import it (terraform import <address> ${restoreChannelFullName({ project: projectRef, location: body.location, name })}, or schemaform import), or choose another name`,
           );
         }
       } else {
@@ -155,14 +167,15 @@ export class RestoreChannels {
         destination_project_id: dest.id,
         description: body.description ?? null,
         labels: JSON.stringify(effective),
+        deletion_policy: body.deletion_policy ?? "DELETE",
         created: now,
         updated: now,
       };
       await tx.run(
-        `INSERT INTO restore_channels (project_id, location, name, project_ref, uid, etag, destination_project, destination_project_id, description, labels, created, updated)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO restore_channels (project_id, location, name, project_ref, uid, etag, destination_project, destination_project_id, description, labels, deletion_policy, created, updated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         record.project_id, record.location, record.name, record.project_ref, record.uid, record.etag, record.destination_project,
-        record.destination_project_id, record.description, record.labels, record.created, record.updated,
+        record.destination_project_id, record.description, record.labels, record.deletion_policy, record.created, record.updated,
       );
       await this.ctx.event(tx, project.id, "containerbackup_restore_channel", restoreChannelFullName({ project: projectRef, location: body.location, name }), "created", "restore channel created");
       return record;
@@ -185,6 +198,7 @@ export class RestoreChannels {
     if (patch.remove_labels !== undefined && (!Array.isArray(patch.remove_labels) || patch.remove_labels.some((k) => typeof k !== "string"))) {
       throw invalid(["remove_labels"], "must be a list of label keys");
     }
+    checkDeletionPolicy(patch.deletion_policy);
     const row = await this.ctx.write(async (tx) => {
       const current = await this.find(tx, n);
       if (!current) throw notFound(`restore channel ${fullName}`);
@@ -208,12 +222,13 @@ export class RestoreChannels {
         labels = next;
       }
       const labelsJson = JSON.stringify(labels);
-      if (description === current.description && labelsJson === current.labels) return current; // nothing changed
+      const policy = patch.deletion_policy ?? current.deletion_policy;
+      if (description === current.description && labelsJson === current.labels && policy === current.deletion_policy) return current; // nothing changed
       checkLabelRules(current, labels, description);
-      const updated: ChannelRow = { ...current, description, labels: labelsJson, etag: newEtag(), updated: this.ctx.iso() };
+      const updated: ChannelRow = { ...current, description, labels: labelsJson, deletion_policy: policy, etag: newEtag(), updated: this.ctx.iso() };
       await tx.run(
-        "UPDATE restore_channels SET description = ?, labels = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?",
-        updated.description, updated.labels, updated.etag, updated.updated, current.project_id, current.location, current.name,
+        "UPDATE restore_channels SET description = ?, labels = ?, deletion_policy = ?, etag = ?, updated = ? WHERE project_id = ? AND location = ? AND name = ?",
+        updated.description, updated.labels, updated.deletion_policy, updated.etag, updated.updated, current.project_id, current.location, current.name,
       );
       await this.ctx.event(tx, current.project_id, "containerbackup_restore_channel", fullName, "updated", "restore channel updated");
       return updated;
@@ -228,6 +243,9 @@ export class RestoreChannels {
       const current = await this.find(tx, n);
       if (!current) throw notFound(`restore channel ${fullName}`);
       this.checkEtag(fullName, current, etag);
+      if (current.deletion_policy === "PREVENT") {
+        throw precondition(["deletion_policy"], `restore channel ${fullName} has deletion_policy = PREVENT: set deletion_policy to DELETE (or ABANDON) first`);
+      }
       await tx.run("DELETE FROM restore_channels WHERE project_id = ? AND location = ? AND name = ?", current.project_id, current.location, current.name);
       await this.ctx.event(tx, current.project_id, "containerbackup_restore_channel", fullName, "deleted", "restore channel deleted");
     });
@@ -278,6 +296,7 @@ export class RestoreChannels {
       destination_project: row.destination_project,
       destination_project_id: row.destination_project_id,
       description: row.description ?? undefined,
+      deletion_policy: row.deletion_policy ?? "DELETE",
       labels,
       effective_labels: effective,
       tool_labels: tool,

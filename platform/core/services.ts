@@ -59,6 +59,10 @@ interface ServiceSpec {
   password_wo_version?: number;
   storage_gb?: number;
   enable_ha_replica?: boolean;
+  /** stored only when true */
+  deletion_protection?: boolean;
+  /** PostgreSQL settings; the data plane applies exactly these to the service's database */
+  parameters?: Record<string, string>;
   ports: Ports;
 }
 
@@ -98,6 +102,8 @@ const NULL_MEANS: Record<keyof ServiceInput, "default" | "clear" | "keep"> = {
   password: "clear",
   password_wo: "clear",
   password_wo_version: "clear",
+  deletion_protection: "default",
+  parameters: "clear",
   timeouts: "clear",
 };
 
@@ -422,6 +428,9 @@ export class Services {
     await this.ctx.write(async (tx) => {
       const current = await this.findRow(tx, project, id);
       if (!current) throw notFound(`service ${id} in project ${project}`);
+      if (parseJson<ServiceSpec>(current.spec).deletion_protection === true) {
+        throw precondition(["deletion_protection"], `service ${id} has deletion_protection = true: set deletion_protection to false (update the service) before deleting it`);
+      }
       const replicas = (await tx.all("SELECT id FROM services WHERE source_id = ? ORDER BY id", id)) as Array<{ id: string }>;
       if (replicas.length > 0) {
         throw precondition(
@@ -500,6 +509,8 @@ export class Services {
       read_replica_source: row.source_id ?? undefined,
       read_replica_nodes: spec.read_replica_nodes,
       password_wo_version: spec.password_wo_version,
+      deletion_protection: spec.deletion_protection,
+      parameters: spec.parameters,
     });
   }
 
@@ -534,6 +545,8 @@ export class Services {
       read_replica_source: row.source_id ?? undefined,
       read_replica_nodes: row.source_id ? (spec.read_replica_nodes ?? 1) : undefined,
       password_wo_version: spec.password_wo_version,
+      deletion_protection: spec.deletion_protection === true,
+      parameters: spec.parameters,
       storage_gb: spec.storage_gb,
       enable_ha_replica: spec.enable_ha_replica,
       status,
@@ -603,6 +616,8 @@ function resolveSpec(input: ServiceInput, source: ServiceSpec | undefined, isRep
     password_wo_version: input.password_wo_version,
     storage_gb: input.storage_gb,
     enable_ha_replica: eha,
+    deletion_protection: input.deletion_protection === true ? true : undefined,
+    parameters: input.parameters ? { ...input.parameters } : undefined,
     ports,
   });
 }

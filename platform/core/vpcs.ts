@@ -116,7 +116,7 @@ export class Vpcs {
       let name = body.name;
       if (name !== undefined) {
         const other = await taken(name);
-        if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project`);
+        if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project: to manage it, import it (terraform import <address> ${other.id}, or schemaform import), or choose another name`);
       } else {
         do name = `vpc-${randomInt(10000, 100000)}`;
         while (await taken(name));
@@ -173,7 +173,7 @@ export class Vpcs {
       checkBody("resource.tsdb_vpcs", { cidr: current.cidr, region_code: current.region, name });
       if (name === current.name) return current;
       const other = await tx.get<{ id: number }>("SELECT id FROM vpcs WHERE project = ? AND name = ? AND id != ?", project, name, current.id);
-      if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project`);
+      if (other) throw new PlatformError("conflict", `a VPC named ${name} already exists in project ${project} (vpcs_id ${other.id}); VPC names are unique in a project: to manage it, import it (terraform import <address> ${other.id}, or schemaform import), or choose another name`);
       const updated = this.ctx.iso();
       await tx.run("UPDATE vpcs SET name = ?, updated = ? WHERE id = ?", name, updated, current.id);
       await this.ctx.event(tx, project, "tsdb_vpcs", String(current.id), "renamed", `VPC renamed from ${current.name} to ${name}`);

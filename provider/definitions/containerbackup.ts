@@ -12,6 +12,7 @@ import { restoreChannel } from "../resources/restore-channel.js";
 import { UNKNOWN } from "../codec.js";
 import { checkServerAccess } from "./server-access.js";
 import { setting } from "./settings.js";
+import { providerFunctions } from "../functions/index.js";
 
 export async function configureContainerbackup(config: Body, env: NodeJS.ProcessEnv = process.env): Promise<ContainerbackupClient> {
   const project = setting(config, "project", "CONTAINERBACKUP_PROJECT", env);
@@ -51,6 +52,7 @@ export const definition: ProviderDefinition<ContainerbackupClient> = {
   configure: (config) => configureContainerbackup(config),
   close: (client) => client.platform.close(),
   resources: { containerbackup_restore_channel: restoreChannel },
+  functions: providerFunctions("containerbackup"),
   dataSources: {},
 };
 

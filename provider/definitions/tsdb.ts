@@ -20,6 +20,8 @@ import { service } from "../resources/service.js";
 import { vpcs } from "../resources/vpcs.js";
 import { checkServerAccess } from "./server-access.js";
 import { setting } from "./settings.js";
+import { providerFunctions } from "../functions/index.js";
+import { serviceCredentials } from "../resources/service-credentials.js";
 
 /** Reads the provider configuration (with environment fallbacks) and opens the platform. */
 export async function configureTsdb(config: Body, env: NodeJS.ProcessEnv = process.env): Promise<TsdbClient> {
@@ -84,6 +86,8 @@ export const definition: ProviderDefinition<TsdbClient> = {
     tsdb_log_exporter: logExporter,
     tsdb_metric_exporter: metricExporter,
   },
+  ephemeralResources: { tsdb_service_credentials: serviceCredentials },
+  functions: providerFunctions("tsdb"),
   dataSources: {
     tsdb_service: dataService,
     tsdb_products: dataProducts,

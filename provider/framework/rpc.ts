@@ -1,7 +1,7 @@
 // Binds ProviderServer methods to gRPC method paths, with protobuf decoding and encoding
 // (protocol/wire.ts).
-// Methods not listed here (ephemeral resources, functions, MoveResourceState, go-plugin's
-// stdio and broker streams) are answered UNIMPLEMENTED by the transport.
+// Methods not listed here (MoveResourceState, go-plugin's stdio and broker streams) are
+// answered UNIMPLEMENTED by the transport.
 import { protoDescriptor } from "../protocol/descriptor.js";
 import { WireTypes } from "../protocol/wire.js";
 import { ProviderServer, type ConnectionOptions } from "./server.js";
@@ -27,6 +27,12 @@ function handlers(server: ProviderServer<unknown>): Record<string, Handler> {
     ApplyResourceChange: (r) => server.applyResourceChange(r),
     ImportResourceState: (r) => server.importResourceState(r),
     ReadDataSource: (r) => server.readDataSource(r),
+    GetFunctions: () => server.getFunctions(),
+    ValidateEphemeralResourceConfig: (r) => server.validateEphemeralResourceConfig(r),
+    OpenEphemeralResource: (r) => server.openEphemeralResource(r),
+    RenewEphemeralResource: (r) => server.renewEphemeralResource(r),
+    CloseEphemeralResource: (r) => server.closeEphemeralResource(r),
+    CallFunction: (r) => server.callFunction(r),
     StopProvider: () => server.stopProvider(),
   };
 }

@@ -1,6 +1,6 @@
 // The provider schema JSON (terraform providers schema -json shape) as GetProviderSchema
 // protobuf objects (field names as in tfplugin6.proto, enums as numbers).
-import type { ProviderSchema, SchemaAttribute, SchemaBlock, TypeSchema } from "../schema.js";
+import type { ProviderSchema, SchemaAttribute, SchemaBlock, SchemaFunction, SchemaFunctionParameter, TypeSchema } from "../schema.js";
 
 const BLOCK_NESTING: Record<string, number> = { single: 1, list: 2, set: 3, map: 4, group: 5 };
 const OBJECT_NESTING: Record<string, number> = { single: 1, list: 2, set: 3, map: 4 };
@@ -63,5 +63,29 @@ export function providerSchemaProto(schema: ProviderSchema): Record<string, unkn
     provider: schemaProto(schema.provider),
     resource_schemas: map(schema.resource_schemas),
     data_source_schemas: map(schema.data_source_schemas),
+    functions: functionsProto(schema.functions ?? {}),
+    ephemeral_resource_schemas: map(schema.ephemeral_resource_schemas ?? {}),
   };
+}
+
+function parameterProto(p: SchemaFunctionParameter): Record<string, unknown> {
+  // Terraform never calls a function with an unknown argument (allow_unknown_values false).
+  return { name: p.name, type: encoder.encode(JSON.stringify(p.type)), allow_null_value: p.is_nullable ?? false, allow_unknown_values: false, description: p.description ?? "", description_kind: 1 };
+}
+
+/** The `functions` map of GetProviderSchema and GetFunctions (tfplugin6 `Function` messages). */
+export function functionsProto(functions: Record<string, SchemaFunction>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(functions).map(([name, fn]) => [
+      name,
+      {
+        parameters: (fn.parameters ?? []).map(parameterProto),
+        ...(fn.variadic_parameter ? { variadic_parameter: parameterProto(fn.variadic_parameter) } : {}),
+        return: { type: encoder.encode(JSON.stringify(fn.return_type)) },
+        summary: fn.summary ?? "",
+        description: fn.description ?? "",
+        description_kind: 1,
+      },
+    ]),
+  );
 }

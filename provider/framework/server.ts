@@ -1,7 +1,7 @@
 // ProviderServer: the generic protocol logic of every tfplugin6 RPC, built from a provider
 // definition. It works on decoded protobuf objects (snake_case fields) and leaves gRPC and
 // protobuf bytes to the transport (rpc.ts binds the two).
-import { type Body, decodeMsgpack, encodeJsonState, encodeMsgpack, fromJsonState } from "../codec.js";
+import { type Body, decodeMsgpack, decodeValue, encodeJsonState, encodeMsgpack, encodeValue, fromJsonState } from "../codec.js";
 import { bytesOf } from "../protocol/wire.js";
 import { type ProviderSchema, type SchemaBlock, type TypeSchema, providerSchemaOf } from "../schema.js";
 import {
@@ -14,11 +14,11 @@ import {
   redact,
 } from "./diagnostics.js";
 import { planChange } from "./plan.js";
-import { providerSchemaProto } from "./schema-proto.js";
+import { functionsProto, providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
 import { terraformIsDestroying } from "./terraform-command.js";
-import type { CallContext, DataSourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
-import { HandlerError } from "./types.js";
+import type { CallContext, DataSourceHandler, DeletionRefusal, EphemeralPrivate, EphemeralResourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
+import { FunctionError, HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
 
 // Request shapes, as protocol/wire.ts decodes them (only the fields we read).
@@ -62,7 +62,107 @@ export class ProviderServer<Client = unknown> {
       server_capabilities: CAPABILITIES,
       resources: Object.keys(this.definition.resources).map((type_name) => ({ type_name })),
       data_sources: Object.keys(this.definition.dataSources).map((type_name) => ({ type_name })),
+      functions: Object.keys(this.schema.functions ?? {}).map((name) => ({ name })),
+      ephemeral_resources: Object.keys(this.definition.ephemeralResources ?? {}).map((type_name) => ({ type_name })),
     };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // ephemeral resources (Terraform 1.10+): results never reach state or plan; `private` is
+  // JSON of the handler's EphemeralPrivate, held by Terraform for the run
+
+  async validateEphemeralResourceConfig(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const extra = found.handler.validate?.bind(found.handler);
+    return { diagnostics: await this.validate(`ephemeral.${typeName}`, found.schema.block, (request.config as DynamicValue)?.msgpack, extra) };
+  }
+
+  async openEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const block = found.schema.block;
+    const call = this.call(typeName, block);
+    try {
+      const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
+      call.secretsOf(config);
+      const opened = await found.handler.open({ ...call.context(), config });
+      call.secretsOf(opened.result);
+      return {
+        result: { msgpack: encodeMsgpack(settleDataSource(config, opened.result, block), block) },
+        private: encodePrivate(opened.private),
+        ...(opened.renewAt ? { renew_at: timestamp(opened.renewAt) } : {}),
+        diagnostics: call.diagnostics(),
+      };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Opening ${typeName}`) };
+    }
+  }
+
+  async renewEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const call = this.call(typeName, found.schema.block);
+    const kept = decodePrivate(request.private);
+    if (!found.handler.renew) return { private: encodePrivate(kept) };
+    try {
+      const renewed = await found.handler.renew({ ...call.context(), private: kept });
+      return { private: encodePrivate(renewed.private), ...(renewed.renewAt ? { renew_at: timestamp(renewed.renewAt) } : {}), diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Renewing ${typeName}`) };
+    }
+  }
+
+  async closeEphemeralResource(request: Msg): Promise<Msg> {
+    const typeName = request.type_name as string;
+    const found = this.ephemeralType(typeName);
+    if ("error" in found) return { diagnostics: [found.error] };
+    const call = this.call(typeName, found.schema.block);
+    try {
+      await found.handler.close?.({ ...call.context(), private: decodePrivate(request.private) });
+      return { diagnostics: call.diagnostics() };
+    } catch (error) {
+      return { diagnostics: call.diagnostics(error, `Closing ${typeName}`) };
+    }
+  }
+
+  private ephemeralType(typeName: string): { schema: TypeSchema; handler: EphemeralResourceHandler<Client> } | { error: Diagnostic } {
+    const schema = this.schema.ephemeral_resource_schemas?.[typeName];
+    const handler = this.definition.ephemeralResources?.[typeName];
+    if (!schema || !handler) return { error: errorDiagnostic(`Unsupported ephemeral resource "${typeName}"`, `The ${this.definition.name} provider has no ephemeral resource type "${typeName}".`) };
+    return { schema, handler };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // provider functions (Terraform 1.8+)
+
+  getFunctions(): Msg {
+    return { functions: functionsProto(this.schema.functions ?? {}), diagnostics: [] };
+  }
+
+  callFunction(request: Msg): Msg {
+    const name = request.name as string;
+    const declared = this.schema.functions?.[name];
+    const implementation = this.definition.functions?.[name];
+    if (!declared || !implementation) return { error: { text: `The ${this.definition.name} provider has no function named "${name}".` } };
+    const args = (request.arguments as DynamicValue[] | undefined) ?? [];
+    const parameters = declared.parameters ?? [];
+    try {
+      const values = args.map((arg, i) => {
+        const parameter = parameters[i] ?? declared.variadic_parameter;
+        if (!parameter) throw new FunctionError(`too many arguments: the function takes ${parameters.length}`, i);
+        const bytes = bytesOf(arg.msgpack);
+        return bytes ? decodeValue(bytes, parameter.type) : null;
+      });
+      return { result: { msgpack: encodeValue(implementation(values), declared.return_type) } };
+    } catch (error) {
+      if (error instanceof FunctionError) return { error: { text: error.message, ...(error.argument !== undefined ? { function_argument: error.argument } : {}) } };
+      // Never the arguments: one may be a password.
+      return { error: { text: `the ${name} function failed unexpectedly (${error instanceof Error ? error.name : "error"})` } };
+    }
   }
 
   getProviderSchema(): Msg {
@@ -223,8 +323,13 @@ export class ProviderServer<Client = unknown> {
       const proposed = decodeMsgpack((request.proposed_new_state as DynamicValue)?.msgpack, block);
       const config = decodeMsgpack((request.config as DynamicValue)?.msgpack, block) ?? {};
       call.secretsOf(prior, proposed, config);
-      // Destroy (the plan_destroy capability): nothing to plan, keep the private data flowing.
-      if (proposed === null) return { planned_state: { msgpack: encodeMsgpack(null, block) }, planned_private: priorPrivate };
+      // Destroy (the plan_destroy capability): nothing to plan, keep the private data flowing,
+      // unless the object is protected: then the plan fails before anything is applied.
+      if (proposed === null) {
+        const refusal = prior && handler.deletionRefusal?.(prior);
+        if (refusal) return { diagnostics: [refusalDiagnostic(refusal, "destroy", block)] };
+        return { planned_state: { msgpack: encodeMsgpack(null, block) }, planned_private: priorPrivate };
+      }
 
       const model = await this.model(`resource.${typeName}`);
       const plan = planChange({ prior, proposed, config, block, model: model?.block, changesOnUpdate: handler.changesOnUpdate });
@@ -242,6 +347,9 @@ export class ProviderServer<Client = unknown> {
           diagnostics = call.diagnostics(error, `Planning ${typeName}`).map((d) => ({ ...d, severity: SEVERITY_WARNING }));
         }
       }
+      // A replacement destroys the object too: a protected one fails the plan.
+      const refusal = prior && plan.requiresReplace.length > 0 ? handler.deletionRefusal?.(prior) : undefined;
+      if (refusal) return { diagnostics: [refusalDiagnostic(refusal, "replace", block)] };
       planned = nullWriteOnly(planned, block)!;
       return {
         planned_state: { msgpack: encodeMsgpack(planned, block) },
@@ -423,4 +531,25 @@ export class ProviderServer<Client = unknown> {
     }
     return model;
   }
+}
+
+/** A protected object's refusal as Terraform shows it: at the protecting attribute. */
+function refusalDiagnostic(refusal: DeletionRefusal, action: "destroy" | "replace", block: SchemaBlock): Diagnostic {
+  const why = action === "destroy" ? "This plan would destroy it." : "This change would replace it (destroy, then create).";
+  return { ...errorDiagnostic(refusal.summary, `${why} ${refusal.detail}`), attribute: attributePath([refusal.attribute], block) };
+}
+
+function encodePrivate(value: EphemeralPrivate): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value));
+}
+
+function decodePrivate(bytes: unknown): EphemeralPrivate {
+  const raw = bytesOf(bytes);
+  return raw ? (JSON.parse(utf8.decode(raw)) as EphemeralPrivate) : {};
+}
+
+/** A google.protobuf.Timestamp. */
+function timestamp(at: Date): { seconds: number; nanos: number } {
+  const ms = at.getTime();
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }

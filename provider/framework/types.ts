@@ -1,6 +1,6 @@
 // The framework's public contract: what a provider definition and a resource handler look like.
 // Handlers see bodies (ARCHITECTURE.md section 1) and never protobuf, msgpack or plan rules.
-import type { Body } from "../codec.js";
+import type { Body, Value } from "../codec.js";
 import type { ProviderSchema, ProviderSchemasDocument } from "../schema.js";
 
 export type { Body, Value } from "../codec.js";
@@ -117,8 +117,22 @@ export interface ResourceHandler<Client = unknown> {
   modifyPlan?(request: ModifyPlanRequest<Client>): Body | void | Promise<Body | void>;
   /** Checks beyond the schema validators; unknown values are the UNKNOWN marker here. */
   validate?(config: Body): Issue[];
+  /**
+   * Deletion protection: given the state of an object about to be destroyed or replaced, the
+   * reason it must not be (naming the attribute to change first), or undefined. The framework
+   * fails the plan with it, so nothing is applied.
+   */
+  deletionRefusal?(state: Body): DeletionRefusal | undefined;
   /** Turns a JSON state written by an earlier schema version into the current shape. */
   upgradeState?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Why an object must not be destroyed or replaced, and what to change first. */
+export interface DeletionRefusal {
+  /** The attribute that protects the object (the diagnostic points at it). */
+  attribute: string;
+  summary: string;
+  detail: string;
 }
 
 export interface DataSourceHandler<Client = unknown> {
@@ -153,6 +167,50 @@ export interface ProviderDefinition<Client = unknown> {
   close?(client: Client): void | Promise<void>;
   resources: Record<string, ResourceHandler<Client>>;
   dataSources: Record<string, DataSourceHandler<Client>>;
+  /** Ephemeral resources (Terraform 1.10+) by type name; each needs an `ephemeral_resource_schemas` entry. */
+  ephemeralResources?: Record<string, EphemeralResourceHandler<Client>>;
+  /** Provider functions by name; each must be declared in the schema's `functions`. */
+  functions?: Record<string, FunctionImplementation>;
+}
+
+/**
+ * What an ephemeral resource's handler keeps between Open, Renew and Close: Terraform holds it
+ * (the protocol's `private` bytes) for the run only, never in state or plan. Never a secret.
+ */
+export type EphemeralPrivate = Record<string, string | number | boolean>;
+
+export interface EphemeralOpened {
+  /** The values Terraform hands to the configuration (computed attributes filled). */
+  result: Body;
+  private: EphemeralPrivate;
+  /** When Terraform should call renew, if the run lasts that long. */
+  renewAt?: Date;
+}
+
+/** One ephemeral resource type: opened once per run, renewed while it lasts, closed at its end. */
+export interface EphemeralResourceHandler<Client = unknown> {
+  open(request: CallContext<Client> & { config: Body }): Promise<EphemeralOpened>;
+  renew?(request: CallContext<Client> & { private: EphemeralPrivate }): Promise<{ private: EphemeralPrivate; renewAt?: Date }>;
+  close?(request: CallContext<Client> & { private: EphemeralPrivate }): Promise<void>;
+  validate?(config: Body): Issue[];
+}
+
+/**
+ * A provider function: its arguments decoded by their declared types (null only where the
+ * parameter allows it; never unknown). It needs no configured provider (Terraform calls
+ * functions before ConfigureProvider). A bad argument throws FunctionError.
+ */
+export type FunctionImplementation = (args: Value[]) => Value;
+
+/** Terraform's FunctionError: the text and, for a bad argument, its index. */
+export class FunctionError extends Error {
+  constructor(
+    text: string,
+    readonly argument?: number,
+  ) {
+    super(text);
+    this.name = "FunctionError";
+  }
 }
 
 /** Identity helper that gives a definition its Client type without spelling it out. */

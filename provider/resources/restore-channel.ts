@@ -7,9 +7,9 @@ import { model } from "../../generated/models/resource.containerbackup_restore_c
 import type { Labels, RestoreChannel, RestoreChannelInput, RestoreChannelPatch } from "../../platform/types.js";
 import type { Value } from "../codec.js";
 import { type Body, HandlerError, type ResourceHandler } from "../framework/types.js";
-import { type ContainerbackupClient, UNKNOWN, call, diagnose, firstFound, isPlatformError, matchImport, orNull, owned, same, text } from "./common.js";
+import { type ContainerbackupClient, UNKNOWN, call, diagnose, firstFound, isPlatformError, matchImport, orNull, owned, same, text, warn } from "./common.js";
 
-const OWNED = ["id", "name", "project", "location", "destination_project", "destination_project_id", "description", "effective_labels", "etag", "uid"] as const;
+const OWNED = ["id", "name", "project", "location", "destination_project", "destination_project_id", "description", "deletion_policy", "effective_labels", "etag", "uid"] as const;
 
 function labelsOf(value: Value | undefined): Labels | undefined {
   if (value === null || value === undefined || value === UNKNOWN || typeof value !== "object" || Array.isArray(value)) return undefined;
@@ -42,6 +42,15 @@ function toState(remote: RestoreChannel, managed: string[] | undefined, defaults
 }
 
 export const restoreChannel: ResourceHandler<ContainerbackupClient> = {
+  deletionRefusal(state) {
+    if (state.deletion_policy !== "PREVENT") return undefined;
+    return {
+      attribute: "deletion_policy",
+      summary: `Restore channel ${String(state.id)} has deletion_policy = "PREVENT"`,
+      detail: 'Set deletion_policy = "DELETE" (or "ABANDON" to keep the channel on the platform) and apply first, then destroy or replace it.',
+    };
+  },
+
   modifyPlan({ client, prior, config, planned, requiresReplace }) {
     // project: from the configuration, else the provider's.
     if (config.project === null || config.project === undefined) {
@@ -93,6 +102,7 @@ export const restoreChannel: ResourceHandler<ContainerbackupClient> = {
     if (labelsOf(desired.labels)) body.labels = labelsOf(desired.labels);
     if (text(desired.name) !== undefined) body.name = text(desired.name);
     if (text(planned.project) !== undefined) body.project = text(planned.project);
+    if (text(desired.deletion_policy) !== undefined) body.deletion_policy = text(desired.deletion_policy) as RestoreChannelInput["deletion_policy"];
     const { body: created } = await call("Creating restore channel", () =>
       client.platform.restoreChannels.create(body, { defaultProject: client.project, defaultLabels: client.defaultLabels }),
     );
@@ -116,6 +126,7 @@ export const restoreChannel: ResourceHandler<ContainerbackupClient> = {
     const labels = labelsOf(config.labels) ?? {};
     const patch: RestoreChannelPatch = {};
     if (!same(planned.description, prior.description)) patch.description = text(planned.description) ?? null;
+    if (!same(planned.deletion_policy, prior.deletion_policy)) patch.deletion_policy = (text(planned.deletion_policy) ?? "DELETE") as RestoreChannelPatch["deletion_policy"];
     if (!same(planned.tool_labels, prior.tool_labels) || !same(planned.labels, prior.labels)) {
       const next = labelsOf(planned.tool_labels) ?? {};
       patch.labels = labels;
@@ -140,8 +151,13 @@ export const restoreChannel: ResourceHandler<ContainerbackupClient> = {
     return toState(remote, Object.keys(labels), client.defaultLabels, config.labels !== null && config.labels !== undefined);
   },
 
-  async delete({ client, state }) {
+  async delete(request) {
+    const { client, state } = request;
     const id = String(state.id);
+    if (state.deletion_policy === "ABANDON") {
+      warn(request, ["deletion_policy"], `Restore channel ${id} was abandoned (deletion_policy = "ABANDON"): it is removed from the Terraform state and still exists on the platform.`);
+      return;
+    }
     try {
       await client.platform.restoreChannels.delete(id, text(state.etag));
     } catch (error) {

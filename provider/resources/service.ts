@@ -6,6 +6,7 @@
 // `connection_pooler_enabled` (null without the pooler), the replica endpoint also on
 // `ha_replicas` (null without HA).
 import { model } from "../../generated/models/resource.tsdb_service.js";
+import { RESTART_SETTINGS } from "../../generated/settings.js";
 import type { Service, ServiceInput, ServicePatch } from "../../platform/types.js";
 import type { Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Path, type ResourceHandler } from "../framework/types.js";
@@ -50,6 +51,8 @@ const OWNED = [
   "read_replica_source",
   "read_replica_nodes",
   "password_wo_version",
+  "deletion_protection",
+  "parameters",
   "hostname",
   "port",
   "username",
@@ -75,6 +78,8 @@ const UPDATABLE = [
   "log_exporter_id",
   "metric_exporter_id",
   "read_replica_nodes",
+  "deletion_protection",
+  "parameters",
 ] as const;
 
 const INPUTS = [...UPDATABLE, "region_code", "read_replica_source", "password", "password_wo", "password_wo_version"] as const;
@@ -144,6 +149,15 @@ function checkVpc(request: CallContext<TsdbClient>, id: number, region: Value): 
 }
 
 export const service: ResourceHandler<TsdbClient> = {
+  deletionRefusal(state) {
+    if (state.deletion_protection !== true) return undefined;
+    return {
+      attribute: "deletion_protection",
+      summary: `Service ${String(state.id)} has deletion_protection = true`,
+      detail: "Set deletion_protection = false and apply first, then destroy or replace the service.",
+    };
+  },
+
   async modifyPlan(request) {
     const { prior, config, planned, requiresReplace } = request;
     const creating = prior === null || requiresReplace.length > 0;
@@ -185,6 +199,18 @@ export const service: ResourceHandler<TsdbClient> = {
       const value = hasHa === false ? null : UNKNOWN;
       planned.replica_hostname = value;
       planned.replica_port = value;
+    }
+
+    // Database parameters that take effect only after a restart: say so when they change.
+    if (!creating) {
+      const before = prior!.parameters ?? {};
+      const after = planned.parameters ?? {};
+      if (after !== UNKNOWN && before !== UNKNOWN && typeof before === "object" && typeof after === "object" && !Array.isArray(before) && !Array.isArray(after)) {
+        const changed = (RESTART_SETTINGS["resource.tsdb_service"]?.parameters ?? []).filter((name) => !same(before[name], after[name]));
+        if (changed.length) {
+          warn(request, ["parameters"], `Changing ${changed.join(", ")}: PostgreSQL applies ${changed.length === 1 ? "it" : "them"} only after the service restarts, which an update does not do. To restart it, set paused = true and apply, then remove paused (or set it to false) and apply again.`);
+        }
+      }
     }
 
     // Exporters being attached: plan-time checks, and the restart note for logs.

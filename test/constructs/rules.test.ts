@@ -69,6 +69,26 @@ const logs = (props: Partial<LogExporterConfig>) => (s: TerraformStack) => void 
 const metrics = (props: Partial<MetricExporterConfig>) => (s: TerraformStack) => void new MetricExporter(s, "metrics", { region: "us-east-1", ...props });
 
 const cases: Case[] = [
+  // tsdb_service: the offered regions, with a suggestion for a near miss
+  {
+    rule: "region_code is an offered region",
+    bad: service({ regionCode: "us-east1" as any }),
+    good: service({ regionCode: "us-east-1" }),
+    error: `[stack/db] tsdb_service.db: region_code (regionCode) must be one of ${["us-east-1", "us-east-2", "us-west-2", "ca-central-1", "sa-east-1", "eu-central-1", "eu-west-1", "eu-west-2", "ap-south-1", "ap-southeast-1", "ap-southeast-2", "ap-northeast-1", "az-eastus", "az-eastus2", "az-westeurope"].map((r) => `"${r}"`).join(", ")}, got "us-east1"; did you mean "us-east-1"?`,
+  },
+  // tsdb_service: database parameters (an allow-list of settings)
+  {
+    rule: "parameters: an unknown setting, with a suggestion",
+    bad: service({ parameters: { max_conections: "200" } }),
+    good: service({ parameters: { max_connections: "200" } }),
+    error: '[stack/db] tsdb_service.db: a key named "max_conections" is not expected here (in parameters); did you mean "max_connections"?',
+  },
+  {
+    rule: "parameters: a value out of its range, in its units",
+    bad: service({ parameters: { statement_timeout: "-5s" } }),
+    good: service({ parameters: { statement_timeout: "5min" } }),
+    error: '[stack/db] tsdb_service.db: parameters.statement_timeout must be from 0 ms to 2147483647 ms, got "-5s"',
+  },
   // tsdb_service: cross-field rules
   {
     rule: "sync_replicas = 1 requires ha_replicas = 2",
@@ -415,7 +435,7 @@ const cases: Case[] = [
     bad: objStore({ frequency: "@minutely" as any }),
     good: objStore({ frequency: "@daily" }),
     error:
-      '[stack/os] tsdb_connector_obj_store.os: frequency must be one of "@always", "@5minutes", "@10minutes", "@15minutes", "@30minutes", "@hourly", "@daily", "@weekly", "@monthly", "@annually", "@yearly", got "@minutely"',
+      '[stack/os] tsdb_connector_obj_store.os: frequency must be one of "@always", "@5minutes", "@10minutes", "@15minutes", "@30minutes", "@hourly", "@daily", "@weekly", "@monthly", "@annually", "@yearly", got "@minutely"; did you mean "@5minutes"?',
   },
   {
     rule: "table_identifier.table_name is required",

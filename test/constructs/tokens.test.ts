@@ -16,6 +16,7 @@ import {
   type ConnectorObjStoreFrequency,
   type ServiceEnvironmentTag,
   type ServiceMilliCpu,
+  type ServiceRegionCode,
 } from "schemaform/tsdb";
 import { withUnknowns } from "../../constructs/runtime/validation.js";
 import { UNKNOWN_VALUE as UNKNOWN } from "../../language/schema/model-types.js";
@@ -29,7 +30,7 @@ describe("tokens never trip a rule", () => {
       synthErrors((s) => {
         const vpc = new Vpcs(s, "main", { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
         const logs = new LogExporter(s, "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", logGroupName: "g", logStreamName: "s", roleArn: "arn:aws:iam::123456789012:role/r" } });
-        const db = new Service(s, "db", { vpcId: vpc.vpcsId, logExporterId: logs.id, regionCode: vpc.regionCode });
+        const db = new Service(s, "db", { vpcId: vpc.vpcsId, logExporterId: logs.id, regionCode: vpc.regionCode as ServiceRegionCode });
         new Service(s, "replica", { readReplicaSource: db.id, readReplicaNodes: db.readReplicaNodes });
         new PeeringConnection(s, "pc", {
           platformVpcId: vpc.vpcsId,

@@ -77,7 +77,10 @@ test("every CDKTF example of the reference pages type-checks", () => {
   const virtual = new Map<string, string>();
   for (const page of pages) {
     const snippets = [...readFileSync(page, "utf8").matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
-    expect(snippets.length, page).toBe(1);
+    // Functions and ephemeral resources have no CDKTF class (CDKTF 0.21 has no ephemeral resources).
+    const unbound = /[\\/](functions|ephemeral-resources)[\\/]/.test(page);
+    expect(snippets.length, page).toBe(unbound ? 0 : 1);
+    if (unbound) continue;
     const name = page.slice(join(root, "generated", "docs").length + 1).replace(/[\\/]/g, "-").replace(/\.md$/, ".ts");
     virtual.set(join(dirname(join(root, "test", "constructs", "fixtures", "x")), `doc-${name}`), snippets[0]!);
   }

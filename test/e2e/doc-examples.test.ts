@@ -70,14 +70,21 @@ afterAll(async () => {
 });
 
 describe("reference page examples in native HCL", () => {
-  test("every page has one, and every resource page one import block per import format", () => {
+  test("every page has one, every resource page one import block per import format, every function page its calls", () => {
     const counts = Object.fromEntries(pages(DOCS).map((page) => [relative(DOCS, page), terraformBlocks(page).length]));
     expect(counts).toEqual({
+      "containerbackup/functions/location_from_id.md": 2,
+      "containerbackup/functions/name_from_id.md": 2,
+      "containerbackup/functions/project_from_id.md": 2,
       "containerbackup/index.md": 1,
       "containerbackup/resources/restore_channel.md": 4,
       "tsdb/data-sources/products.md": 1,
       "tsdb/data-sources/service.md": 1,
       "tsdb/data-sources/vpcs.md": 1,
+      "tsdb/ephemeral-resources/service_credentials.md": 1,
+      "tsdb/functions/connection_uri.md": 2,
+      "tsdb/functions/parse_peering_import_id.md": 2,
+      "tsdb/functions/peering_import_id.md": 2,
       "tsdb/index.md": 1,
       "tsdb/resources/connector_obj_store.md": 3,
       "tsdb/resources/connector_src_db.md": 3,

@@ -37,7 +37,8 @@ function pathOf(key: string): string {
   const [kind, type] = key.split(".") as [string, string];
   if (kind === "provider") return `${type}/index.md`;
   const provider = type.split("_")[0]!;
-  return `${provider}/${kind === "data" ? "data-sources" : "resources"}/${type.slice(provider.length + 1)}.md`;
+  const folder = kind === "data" ? "data-sources" : kind === "ephemeral" ? "ephemeral-resources" : "resources";
+  return `${provider}/${folder}/${type.slice(provider.length + 1)}.md`;
 }
 
 /** The text of a `## heading` section (up to the next `## `). */
@@ -54,14 +55,45 @@ function documentedRequired(text: string): string[] {
   return [...required.matchAll(/^- `([a-z0-9_]+)`/gm)].map((m) => m[1]!).sort();
 }
 
+describe("nothing said twice", () => {
+  test("an argument's allowed values, its deprecation and the timeouts appear once each", () => {
+    const service = page("tsdb/resources/service.md");
+    const milli = service.split("\n").find((l) => l.startsWith("- `milli_cpu`"))!;
+    expect(milli).toContain("Allowed: 500, 1000");
+    expect(milli).not.toContain("Must be one of");
+    const storage = service.split("\n").find((l) => l.startsWith("- `storage_gb`"))!;
+    expect(storage.match(/Deprecated/g)).toHaveLength(2); // the flag, and the description's own word
+    expect(storage).not.toContain("**Deprecated**:");
+    expect(service).not.toContain("Nested schema for `timeouts`");
+    expect(section(service, "Timeouts")).toContain("- `create` (default `45m`): Create, until the service is READY (or PAUSED)");
+  });
+});
+
+describe("first-time examples", () => {
+  test("the provider index pages configure the embedded platform, with names of their own", () => {
+    for (const provider of ["tsdb", "containerbackup"]) {
+      const example = section(page(`${provider}/index.md`), "Example usage");
+      expect(example).not.toContain("endpoint");
+      expect(example).not.toMatch(/demo-project|main-vpc|prod-restores/);
+    }
+  });
+});
+
 describe("layout", () => {
-  test("one page per type at the Terraform Registry paths, and nothing else", () => {
+  test("one page per type and per function at the Terraform Registry paths, and nothing else", () => {
     expect([...pages.keys()]).toEqual([
+      "containerbackup/functions/location_from_id.md",
+      "containerbackup/functions/name_from_id.md",
+      "containerbackup/functions/project_from_id.md",
       "containerbackup/index.md",
       "containerbackup/resources/restore_channel.md",
       "tsdb/data-sources/products.md",
       "tsdb/data-sources/service.md",
       "tsdb/data-sources/vpcs.md",
+      "tsdb/ephemeral-resources/service_credentials.md",
+      "tsdb/functions/connection_uri.md",
+      "tsdb/functions/parse_peering_import_id.md",
+      "tsdb/functions/peering_import_id.md",
       "tsdb/index.md",
       "tsdb/resources/connector_obj_store.md",
       "tsdb/resources/connector_src_db.md",
@@ -71,7 +103,7 @@ describe("layout", () => {
       "tsdb/resources/service.md",
       "tsdb/resources/vpcs.md",
     ]);
-    expect([...schemas.keys()].map(pathOf).sort()).toEqual([...pages.keys()]);
+    expect([...schemas.keys()].map(pathOf).sort()).toEqual([...pages.keys()].filter((p) => !p.includes("/functions/")));
   });
 
   test("each index page links every page of its provider, and every link resolves", () => {
@@ -91,7 +123,9 @@ describe.each([...schemas.keys()].map((key) => ({ key })))("$key", ({ key }) => 
     expect(text).toContain(`\n${schema.description}\n`);
     expect(text).toMatch(/\n```terraform\n[\s\S]+?\n```\n/);
     expect(text).toMatch(/\n```json\n[\s\S]+?\n```\n/);
-    expect(text).toMatch(/\n```ts\n[\s\S]+?\n```\n/);
+    // CDKTF 0.21 has no ephemeral resources: their pages say so instead of showing a stack.
+    if (ext.kind === "ephemeral") expect(text).toContain("CDKTF 0.21 has no ephemeral resources");
+    else expect(text).toMatch(/\n```ts\n[\s\S]+?\n```\n/);
     expect(section(text, "Argument reference")).not.toBe("");
     if (ext.kind !== "provider") expect(section(text, "Attribute reference")).not.toBe("");
     if (ext.kind === "provider") expect(section(text, "Example usage")).toContain(`terraform {\n  required_providers {\n    ${ext.type} = { source = "schemaform/${ext.type}" }\n  }\n}`);
@@ -106,7 +140,8 @@ describe.each([...schemas.keys()].map((key) => ({ key })))("$key", ({ key }) => 
   test("the arguments documented as required are exactly the ones Terraform requires", () => {
     const provider = key.startsWith("provider.") ? ext.type : ext.type.split("_")[0];
     const tf = terraformSchemas[provider];
-    const block = ext.kind === "provider" ? tf.provider.block : (ext.kind === "data" ? tf.data_source_schemas : tf.resource_schemas)[ext.type].block;
+    const types = ext.kind === "data" ? tf.data_source_schemas : ext.kind === "ephemeral" ? tf.ephemeral_resource_schemas : tf.resource_schemas;
+    const block = ext.kind === "provider" ? tf.provider.block : types[ext.type].block;
     const required = Object.entries<Record<string, unknown>>(block.attributes ?? {}).filter(([, a]) => a.required).map(([name]) => name);
     expect(documentedRequired(text)).toEqual(required.sort());
   });

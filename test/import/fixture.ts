@@ -83,6 +83,8 @@ export async function createEstate(dataDir = tempDir("sf-import-data-")): Promis
       sync_replicas: 1,
       connection_pooler_enabled: true,
       environment_tag: "PROD",
+      deletion_protection: true,
+      parameters: { max_connections: "200", work_mem: "64MB" },
       vpc_id: vpc.vpcs_id,
       log_exporter_id: logs.id,
       metric_exporter_id: metrics.id,
@@ -139,6 +141,7 @@ export async function createEstate(dataDir = tempDir("sf-import-data-")): Promis
       {
         name: "prod-restores",
         location: "us-central1",
+        deletion_policy: "PREVENT",
         destination_project: "projects/restore-target",
         description: "Restores of ${env} go %{only} to restore-target",
         labels: { environment: "prod", "cost-center": "c-42" },

@@ -122,7 +122,9 @@ describe("the HCL-JSON document", () => {
 
   it("keeps values that differ from the defaults", () => {
     const db = body("tsdb_service", "app_db");
-    expect(db).toMatchObject({ name: "app-db", milli_cpu: 1000, memory_gb: 4, ha_replicas: 2, sync_replicas: 1, connection_pooler_enabled: true, environment_tag: "PROD" });
+    expect(db).toMatchObject({ name: "app-db", milli_cpu: 1000, memory_gb: 4, ha_replicas: 2, sync_replicas: 1, connection_pooler_enabled: true, environment_tag: "PROD", deletion_protection: true, parameters: { max_connections: "200", work_mem: "64MB" } });
+    expect(body("tsdb_service", "ledger_db")).not.toHaveProperty("deletion_protection");
+    expect(Object.values(doc.resource.containerbackup_restore_channel!).find((c) => c.name === "prod-restores")).toMatchObject({ deletion_policy: "PREVENT" });
     expect(db).not.toHaveProperty("paused");
     expect(db).not.toHaveProperty("hostname");
     const late = Object.values(doc.resource.tsdb_connector_obj_store!).find((c) => c.pattern === "late/*.parquet")!;
@@ -341,7 +343,7 @@ describe("the CDKTF stack", () => {
     expect(ts).toContain('logGroupName: "/tsdb/$${app}",');
     expect(ts).toContain('"cost-center": "c-42",');
     expect(ts).toContain('new TsdbProvider(this, "tsdb", { projectId: "acme-data" });');
-    expect(ts).toMatch(/password: appDbPassword\.stringValue,\n\s+lifecycle: \{ ignoreChanges: \["password"\] \},\n\s+\}\);/);
+    expect(ts).toMatch(/password: appDbPassword\.stringValue,\n\s+parameters: \{\n\s+"max_connections": "200",\n\s+"work_mem": "64MB",\n\s+\},\n\s+deletionProtection: true,\n\s+lifecycle: \{ ignoreChanges: \["password"\] \},\n\s+\}\);/);
   });
 });
 

@@ -164,16 +164,17 @@ function printedHashes(output: string): Record<string, string> {
 }
 
 describe("the tarball", () => {
-  it("holds the 13 reference pages in the Registry layout, the editor schema, the example and the license", () => {
+  it("holds the 20 reference pages in the Registry layout, the editor schema, the examples and the license", () => {
     const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n");
-    const pages = files.filter((f) => /^package\/docs\/(tsdb|containerbackup)\/(index\.md|(resources|data-sources)\/\w+\.md)$/.test(f));
+    const pages = files.filter((f) => /^package\/docs\/(tsdb|containerbackup)\/(index\.md|(resources|data-sources|ephemeral-resources|functions)\/\w+\.md)$/.test(f));
     // The pages' names and layout are checked in test/generator/docs.test.ts: here, that the
     // package ships every one of them at the root's docs/.
     const generated = (readdirSync(join(ROOT, "generated", "docs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".md"));
-    expect(generated).toHaveLength(13);
+    expect(generated).toHaveLength(20);
     expect(pages.sort()).toEqual(generated.map((page) => `package/docs/${page.replaceAll("\\", "/")}`).sort());
     expect(files).toContain("package/generated/editor/tf.json.schema.json");
     expect(files).toContain("package/examples/stack/stack.ts");
+    expect(files).toContain("package/examples/terraform-test/tests/mocked.tftest.hcl");
     expect(files).toContain("package/LICENSE");
   });
 

@@ -106,8 +106,9 @@ describe("installProviders", () => {
   it("writes a CLI config that uses the mirror and never a registry for schemaform/*", () => {
     const text = cliConfig(mirror());
     expect(text).toContain(`path    = ${JSON.stringify(mirror())}`);
-    expect(text).toContain('include = ["registry.terraform.io/schemaform/*"]');
-    expect(text).toMatch(/direct \{\n\s+exclude = \["registry\.terraform\.io\/schemaform\/\*"\]/);
+    // Terraform asks for registry.terraform.io/schemaform/*, OpenTofu for registry.opentofu.org/schemaform/*.
+    expect(text).toContain('include = ["registry.terraform.io/schemaform/*", "registry.opentofu.org/schemaform/*"]');
+    expect(text).toMatch(/direct \{\n\s+exclude = \["registry\.terraform\.io\/schemaform\/\*", "registry\.opentofu\.org\/schemaform\/\*"\]/);
   });
 });
 

@@ -29,6 +29,32 @@ describe("tfplugin6.proto (6.8)", () => {
     ["tfplugin6.ReadDataSource.Request", "client_capabilities", 4],
     ["tfplugin6.ImportResourceState.ImportedResource", "state", 2],
     ["tfplugin6.UpgradeResourceState.Request", "raw_state", 3],
+    // provider functions (Terraform 1.8+)
+    ["tfplugin6.GetProviderSchema.Response", "functions", 7],
+    ["tfplugin6.GetMetadata.Response", "functions", 5],
+    ["tfplugin6.Function", "parameters", 1],
+    ["tfplugin6.Function", "variadic_parameter", 2],
+    ["tfplugin6.Function", "return", 3],
+    ["tfplugin6.Function", "summary", 4],
+    ["tfplugin6.Function", "description", 5],
+    ["tfplugin6.Function.Parameter", "allow_null_value", 3],
+    ["tfplugin6.Function.Parameter", "allow_unknown_values", 4],
+    ["tfplugin6.CallFunction.Request", "arguments", 2],
+    ["tfplugin6.CallFunction.Response", "result", 1],
+    ["tfplugin6.CallFunction.Response", "error", 2],
+    ["tfplugin6.FunctionError", "function_argument", 2],
+    // ephemeral resources (Terraform 1.10+)
+    ["tfplugin6.GetProviderSchema.Response", "ephemeral_resource_schemas", 8],
+    ["tfplugin6.GetMetadata.Response", "ephemeral_resources", 6],
+    ["tfplugin6.ValidateEphemeralResourceConfig.Request", "config", 2],
+    ["tfplugin6.OpenEphemeralResource.Request", "client_capabilities", 3],
+    ["tfplugin6.OpenEphemeralResource.Response", "renew_at", 2],
+    ["tfplugin6.OpenEphemeralResource.Response", "result", 3],
+    ["tfplugin6.OpenEphemeralResource.Response", "private", 4],
+    ["tfplugin6.RenewEphemeralResource.Request", "private", 2],
+    ["tfplugin6.RenewEphemeralResource.Response", "renew_at", 2],
+    ["tfplugin6.RenewEphemeralResource.Response", "private", 3],
+    ["tfplugin6.CloseEphemeralResource.Request", "private", 2],
   ])("%s.%s = %i", (type, name, id) => {
     expect(field(type, name)).toBe(id);
   });

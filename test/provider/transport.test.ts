@@ -70,7 +70,7 @@ describe("with mTLS (Terraform's default)", () => {
     const plugin = await launch(bundle, { PLUGIN_CLIENT_CERT: identity.certPem });
     const client = new PluginClient(parseHandshake(plugin.handshake), identity);
     try {
-      await expect(client.provider("GetFunctions")).rejects.toMatchObject({ code: 12 });
+      await expect(client.provider("MoveResourceState")).rejects.toMatchObject({ code: 12 });
       await expect(client.call("/plugin.GRPCStdio/StreamStdio", "plugin.Empty", "plugin.Empty")).rejects.toMatchObject({ code: 12 });
     } finally {
       client.close();

@@ -150,6 +150,23 @@ export class RestoreChannel extends TerraformResource {
   }
 
   /**
+   * What destroying the channel in Terraform does: `DELETE` (the default) deletes it; `PREVENT` makes a plan that would destroy or replace it fail, and the platform refuses to delete it (set `DELETE` or `ABANDON` and apply first); `ABANDON` removes it from the Terraform state and leaves it on the platform.
+   */
+  public get deletionPolicy(): types.RestoreChannelDeletionPolicy {
+    return this.getStringAttribute("deletion_policy") as types.RestoreChannelDeletionPolicy;
+  }
+  public set deletionPolicy(value: types.RestoreChannelAttributes["deletionPolicy"]) {
+    this.attrs.deletionPolicy = value;
+  }
+  public resetDeletionPolicy(): void {
+    delete this.attrs.deletionPolicy;
+  }
+  /** The value set in the configuration (not a reference). */
+  public get deletionPolicyInput() {
+    return this.attrs.deletionPolicy;
+  }
+
+  /**
    * Project id (not number) of the destination project.
    */
   public get destinationProjectId(): string {

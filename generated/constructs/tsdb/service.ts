@@ -3,7 +3,7 @@ import { type IResolvable, ImportableResource, type TerraformMetaArguments, type
 import type { Construct } from "constructs";
 import { model } from "../../models/resource.tsdb_service.js";
 import { toHclTerraform, toTerraform } from "../../../constructs/runtime/attributes.js";
-import { ObjectReference, inputOf } from "../../../constructs/runtime/references.js";
+import { ObjectReference, type StringMapAttribute, inputOf, stringMap } from "../../../constructs/runtime/references.js";
 import { addSchemaValidation } from "../../../constructs/runtime/validation.js";
 import type * as types from "../../types/tsdb/service.js";
 
@@ -105,10 +105,10 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
+   * Region of the service: one of the offered regions (`az-` regions are Azure's, without VPCs or exporters). A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
    */
-  public get regionCode(): string {
-    return this.getStringAttribute("region_code");
+  public get regionCode(): types.ServiceRegionCode {
+    return this.getStringAttribute("region_code") as types.ServiceRegionCode;
   }
   public set regionCode(value: types.ServiceAttributes["regionCode"]) {
     this.attrs.regionCode = value;
@@ -378,6 +378,40 @@ export class Service extends TerraformResource {
   /** The value set in the configuration (not a reference). */
   public get passwordWoVersionInput() {
     return this.attrs.passwordWoVersion;
+  }
+
+  /**
+   * PostgreSQL settings of the service's database, as a map of setting name to value (strings, as in `postgresql.conf`: `"200"`, `"64MB"`, `"30s"`, `"on"`). Only the settings listed below can be set; memory and time values take PostgreSQL's units. `shared_buffers` and the other settings sized from `memory_gb` or managed by the platform (ports, replication, paths) cannot be set. A setting that needs a restart takes effect after the service restarts (set `paused` to true and apply, then back to false).
+   */
+  public get parameters(): StringMapAttribute {
+    return stringMap(this, "parameters");
+  }
+  public set parameters(value: types.ServiceAttributes["parameters"]) {
+    this.attrs.parameters = value;
+  }
+  public resetParameters(): void {
+    delete this.attrs.parameters;
+  }
+  /** The value set in the configuration (not a reference). */
+  public get parametersInput() {
+    return this.attrs.parameters;
+  }
+
+  /**
+   * Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.
+   */
+  public get deletionProtection(): IResolvable {
+    return this.getBooleanAttribute("deletion_protection");
+  }
+  public set deletionProtection(value: types.ServiceAttributes["deletionProtection"]) {
+    this.attrs.deletionProtection = value;
+  }
+  public resetDeletionProtection(): void {
+    delete this.attrs.deletionProtection;
+  }
+  /** The value set in the configuration (not a reference). */
+  public get deletionProtectionInput() {
+    return this.attrs.deletionProtection;
   }
 
   /**

@@ -31,6 +31,12 @@ export interface RestoreChannelAttributes {
    * Project the restore channel belongs to. Defaults to the provider's `project`.
    */
   project?: string;
+  /**
+   * What destroying the channel in Terraform does: `DELETE` (the default) deletes it; `PREVENT` makes a plan that would destroy or replace it fail, and the platform refuses to delete it (set `DELETE` or `ABANDON` and apply first); `ABANDON` removes it from the Terraform state and leaves it on the platform.
+   *
+   * Type `RestoreChannelDeletionPolicy`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as RestoreChannelDeletionPolicy`.
+   */
+  deletionPolicy?: RestoreChannelDeletionPolicy;
   timeouts?: RestoreChannelTimeouts;
 }
 /**
@@ -50,3 +56,6 @@ export interface RestoreChannelTimeouts {
    */
   delete?: string;
 }
+
+/** The values of `deletion_policy`. */
+export type RestoreChannelDeletionPolicy = "DELETE" | "PREVENT" | "ABANDON";

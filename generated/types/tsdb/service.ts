@@ -22,9 +22,11 @@ export interface ServiceAttributes {
    */
   memoryGb?: ServiceMemoryGb;
   /**
-   * Region of the service, e.g. `us-east-1`. A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
+   * Region of the service: one of the offered regions (`az-` regions are Azure's, without VPCs or exporters). A read replica inherits its source's region when omitted and must equal it when set. Changing it replaces the service. Default `us-east-1`.
+   *
+   * Type `ServiceRegionCode`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ServiceRegionCode`.
    */
-  regionCode?: string;
+  regionCode?: ServiceRegionCode;
   /**
    * Deprecated and ignored: storage is usage-based.
    *
@@ -91,6 +93,16 @@ export interface ServiceAttributes {
    * Change (e.g. increment) it to apply a new `password_wo`.
    */
   passwordWoVersion?: number;
+  /**
+   * PostgreSQL settings of the service's database, as a map of setting name to value (strings, as in `postgresql.conf`: `"200"`, `"64MB"`, `"30s"`, `"on"`). Only the settings listed below can be set; memory and time values take PostgreSQL's units. `shared_buffers` and the other settings sized from `memory_gb` or managed by the platform (ports, replication, paths) cannot be set. A setting that needs a restart takes effect after the service restarts (set `paused` to true and apply, then back to false).
+   */
+  parameters?: {
+    [k: string]: string;
+  };
+  /**
+   * Whether the service is protected from deletion. While it is `true`, a plan that would destroy or replace the service fails, and the platform refuses to delete it: set it to `false` and apply before destroying or replacing the service. Default `false`.
+   */
+  deletionProtection?: boolean | IResolvable;
   timeouts?: ServiceTimeouts;
 }
 /**
@@ -116,6 +128,9 @@ export type ServiceMilliCpu = 500 | 1000 | 2000 | 4000 | 8000 | 16000 | 32000 | 
 
 /** The values of `memory_gb`. */
 export type ServiceMemoryGb = 2 | 4 | 8 | 16 | 32 | 64 | 128 | 192 | 256;
+
+/** The values of `region_code`. */
+export type ServiceRegionCode = "us-east-1" | "us-east-2" | "us-west-2" | "ca-central-1" | "sa-east-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "az-eastus" | "az-eastus2" | "az-westeurope";
 
 /** The values of `environment_tag`. */
 export type ServiceEnvironmentTag = "DEV" | "PROD";
