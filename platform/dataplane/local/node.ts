@@ -1,0 +1,217 @@
+// One PostgreSQL instance (a primary or a standby) of a local cluster: created with initdb or
+// pg_basebackup into a temporary directory that is renamed into place only when complete, started
+// detached with `pg_ctl start` (which daemonizes the postmaster in a session of its own, so it
+// outlives the process that called the driver), found by its own postmaster.pid and never by
+// process name, and checked by connecting over its private unix socket.
+
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client as PgClient } from "pg";
+import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
+import { SETTINGS_FILE, renderSettings } from "./settings.js";
+
+/** the superuser initdb creates; it logs in only over the private socket (trust) */
+export const SUPERUSER = "postgres";
+
+export interface NodeTools {
+  pgBin: string;
+  user: RunUser;
+  log: (line: string) => void;
+}
+
+export interface NodePaths {
+  dataDir: string;
+  logFile: string;
+  socketDir: string;
+  port: number;
+}
+
+export class NodeError extends Error {}
+
+/** The postmaster's pid when its postmaster.pid names a live process. */
+export function livePostmasterPid(dataDir: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, "postmaster.pid"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return isAlive(pid) ? pid : undefined;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  // a zombie (killed, not yet reaped by its parent) is no server
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+export function hasData(dataDir: string): boolean {
+  return existsSync(join(dataDir, "PG_VERSION"));
+}
+
+const HBA = [
+  "# written by schemaform's local data-plane driver",
+  "# the private socket (0700, the cluster user's): the driver's superuser, replication of standbys",
+  "local all all trust",
+  "local replication all trust",
+  "# loopback TCP: SCRAM passwords only",
+  "hostssl all all 127.0.0.1/32 scram-sha-256",
+  "host all all 127.0.0.1/32 scram-sha-256",
+  "hostssl replication all 127.0.0.1/32 scram-sha-256",
+  "host replication all 127.0.0.1/32 scram-sha-256",
+  "",
+].join("\n");
+
+function writeOwned(tools: NodeTools, file: string, content: string, mode = 0o600): void {
+  writeFileSync(file, content, { mode });
+  giveTo(tools.user, file);
+}
+
+/** Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. */
+export function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): void {
+  writeOwned(tools, join(dataDir, SETTINGS_FILE), renderSettings(settings));
+  writeOwned(tools, join(dataDir, "pg_hba.conf"), HBA);
+  const main = join(dataDir, "postgresql.conf");
+  const text = readFileSync(main, "utf8");
+  const include = `include_if_exists = '${SETTINGS_FILE}'`;
+  if (!text.includes(include)) writeOwned(tools, main, `${text.trimEnd()}\n\n# schemaform's settings win over the defaults above\n${include}\n`);
+}
+
+/** The server's TLS files, owned by the cluster user and 0600 (PostgreSQL refuses a readable key). */
+export function writeCertificate(tools: NodeTools, dataDir: string, certPem: string, keyPem: string): void {
+  writeOwned(tools, join(dataDir, "server.key"), keyPem, 0o600);
+  writeOwned(tools, join(dataDir, "server.crt"), certPem, 0o644);
+}
+
+/** initdb into `<dataDir>.new`, renamed into place when complete (a half-made cluster is never taken for one). */
+export async function initCluster(tools: NodeTools, dataDir: string): Promise<void> {
+  const building = `${dataDir}.new`;
+  rmSync(building, { recursive: true, force: true });
+  const started = Date.now();
+  const result = await runAs(tools.user, join(tools.pgBin, "initdb"), [
+    "-D", building,
+    "-U", SUPERUSER,
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
+    "-E", "UTF8",
+    "--locale=C",
+    "--no-sync",
+    "--wal-segsize=4",
+  ]);
+  if (result.code !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    throw new NodeError(`initdb failed: ${lastLines(result.stderr || result.stdout)}`);
+  }
+  renameSync(building, dataDir);
+  tools.log(`initdb ${dataDir}: ${Date.now() - started} ms`);
+}
+
+/** pg_basebackup of the upstream (over its private socket, as the superuser) into `<dataDir>.new`, then a standby.signal. */
+export async function cloneStandby(tools: NodeTools, dataDir: string, upstream: { socketDir: string; port: number }): Promise<void> {
+  const building = `${dataDir}.new`;
+  rmSync(building, { recursive: true, force: true });
+  const started = Date.now();
+  const result = await runAs(tools.user, join(tools.pgBin, "pg_basebackup"), [
+    "-D", building,
+    "-h", upstream.socketDir,
+    "-p", String(upstream.port),
+    "-U", SUPERUSER,
+    "-X", "stream",
+    "-c", "fast",
+    "--no-sync",
+    "--no-password",
+  ]);
+  if (result.code !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    throw new NodeError(`pg_basebackup from port ${upstream.port} failed: ${lastLines(result.stderr || result.stdout)}`);
+  }
+  // the primary's own files that must not follow it: its pid file is excluded by pg_basebackup
+  writeOwned(tools, join(building, "standby.signal"), "");
+  renameSync(building, dataDir);
+  tools.log(`pg_basebackup ${dataDir}: ${Date.now() - started} ms`);
+}
+
+/** `pg_ctl start -w`: the postmaster daemonizes; a stale postmaster.pid (kill -9) is handled by PostgreSQL. */
+export async function startNode(tools: NodeTools, paths: NodePaths): Promise<void> {
+  const started = Date.now();
+  // after a kill -9 the old postmaster's children may still hold its shared memory for a moment
+  for (let attempt = 1; ; attempt++) {
+    const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["start", "-D", paths.dataDir, "-l", paths.logFile, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
+    if (result.code === 0) break;
+    const logTail = logLines(paths.logFile, 4);
+    const stillInUse = /still in use|already running|lock file .* already exists/i.test(logTail);
+    if (stillInUse && attempt < 5) {
+      await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+      continue;
+    }
+    if (/No space left on device/i.test(logTail + result.stderr)) throw new NodeError(`the disk is full: PostgreSQL on port ${paths.port} cannot start (${lastLines(logTail, 2)})`);
+    throw new NodeError(`PostgreSQL on port ${paths.port} did not start: ${lastLines(logTail || result.stderr || result.stdout)}`);
+  }
+  tools.log(`start ${paths.dataDir}: ${Date.now() - started} ms`);
+}
+
+/** `pg_ctl stop` when the postmaster is alive (fast: sessions ended, a clean shutdown). */
+export async function stopNode(tools: NodeTools, dataDir: string, mode: "fast" | "immediate" = "fast"): Promise<void> {
+  if (livePostmasterPid(dataDir) === undefined) return;
+  const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["stop", "-D", dataDir, "-m", mode, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
+  if (result.code !== 0 && livePostmasterPid(dataDir) !== undefined) {
+    throw new NodeError(`pg_ctl stop of ${dataDir} failed: ${lastLines(result.stderr || result.stdout)}`);
+  }
+}
+
+export async function restartNode(tools: NodeTools, paths: NodePaths): Promise<void> {
+  await stopNode(tools, paths.dataDir);
+  await startNode(tools, paths);
+}
+
+/** `pg_ctl reload`: settings whose context allows it take effect without a restart. */
+export async function reloadNode(tools: NodeTools, dataDir: string): Promise<void> {
+  await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["reload", "-D", dataDir, "-s"]);
+}
+
+/** The last lines of a node's server log (PostgreSQL logs no passwords of ours: verifiers are sent as literals, never logged). */
+export function logLines(logFile: string, count: number): string {
+  try {
+    const text = readFileSync(logFile, "utf8");
+    return lastLines(text.slice(-8192), count);
+  } catch {
+    return "";
+  }
+}
+
+/** A superuser session over the node's private socket; short connect timeout. */
+export async function connect(paths: { socketDir: string; port: number }, database = "postgres"): Promise<PgClient> {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ host: paths.socketDir, port: paths.port, user: SUPERUSER, database, connectionTimeoutMillis: 3000 });
+  client.on("error", () => {});
+  await client.connect();
+  // the driver's own writes never wait for a synchronous standby that may be down
+  await client.query("SET synchronous_commit = local");
+  return client;
+}
+
+/** Whether the node accepts connections now, and whether it is a standby. */
+export async function probe(paths: { socketDir: string; port: number }): Promise<{ ready: boolean; inRecovery?: boolean; reason?: string }> {
+  let client: PgClient | undefined;
+  try {
+    client = await connect(paths);
+    const result = await client.query<{ r: boolean }>("SELECT pg_is_in_recovery() AS r");
+    return { ready: true, inRecovery: result.rows[0]?.r };
+  } catch (error) {
+    const message = (error as Error).message;
+    return { ready: false, reason: /starting up|not yet accepting|consistent recovery state/i.test(message) ? "starting" : message };
+  } finally {
+    await client?.end().catch(() => {});
+  }
+}
