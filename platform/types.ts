@@ -105,7 +105,8 @@ export interface RestoreChannelsApi {
 // ---------------------------------------------------------------------------------------------
 // tsdb_service
 
-export type ServiceStatus = "QUEUED" | "CONFIGURING" | "READY" | "PAUSING" | "PAUSED" | "RESUMING";
+/** ERROR: only with the data plane on, when running the current configuration failed (`status_message` says why). */
+export type ServiceStatus = "QUEUED" | "CONFIGURING" | "READY" | "PAUSING" | "PAUSED" | "RESUMING" | "ERROR";
 
 export interface ServiceInput {
   name?: string;
@@ -165,6 +166,8 @@ export interface Service {
   storage_gb?: number;
   enable_ha_replica?: boolean;
   status: ServiceStatus;
+  /** why the status is ERROR (the data plane's cause: "port 31234 is taken"); never a secret */
+  status_message?: string;
   created: string;
 }
 

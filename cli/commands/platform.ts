@@ -8,6 +8,8 @@
 //   schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [STORAGE] [--json]
 //   schemaform platform credentials list [STORAGE] [--json]
 //   schemaform platform credentials revoke ID [STORAGE]
+//   schemaform platform status [--data-dir DIR] [--json]
+//   schemaform platform agent [--data-dir DIR]
 // STORAGE: --data-dir DIR (SQLite, the default), or --database postgres://… with --secrets-key-file
 // FILE (or SCHEMAFORM_DATABASE_URL, SCHEMAFORM_SECRETS_KEY_FILE).
 
@@ -36,6 +38,12 @@ const USAGE = `usage:
       (--all-projects: for every project). The secret is printed once; only a hash is stored.
   schemaform platform credentials list [STORAGE] [--json]
   schemaform platform credentials revoke ID [STORAGE]
+  schemaform platform status [--data-dir DIR] [--json]
+      What the data plane runs: each service's status, processes (pid, port), disk and warnings,
+      each connector's and exporter's status, and whether the agent runs.
+  schemaform platform agent [--data-dir DIR]
+      Run the data plane's agent in the foreground (platform calls start it on demand, detached;
+      one per data directory; it leaves when nothing needs it).
 STORAGE:
   --data-dir DIR          SQLite in DIR (default: SCHEMAFORM_DATA_DIR, else the per-user data directory)
   --database URL          PostgreSQL, postgres://user:password@host:5432/db (or SCHEMAFORM_DATABASE_URL),
@@ -114,6 +122,8 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === "migrate") return await migrate(rest);
     if (sub === "export") return await exportCommand(rest);
     if (sub === "import") return await importCommand(rest);
+    if (sub === "agent") return await (await import("./platform-dataplane.js")).agentCommand(rest);
+    if (sub === "status") return await (await import("./platform-dataplane.js")).statusCommand(rest);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message);
     if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) return fail(error.message);

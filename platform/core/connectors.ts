@@ -91,6 +91,8 @@ abstract class ConnectorBase {
       await tx.run("DELETE FROM connectors WHERE id = ?", id);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", "connector deleted");
     });
+    // With real databases, done once the agent stopped it (a subscription and its slot dropped).
+    await this.ctx.awaitRemoval(`connector ${id}`, async (tx) => !(await tx.get("SELECT 1 FROM dataplane_components WHERE id = ?", id)));
   }
 }
 

@@ -1,0 +1,19 @@
+// The local data plane of one data directory: the local driver (PostgreSQL processes on this
+// machine) with its files under <data dir>/dataplane/, and the connectors and exporters it runs.
+
+import { join } from "node:path";
+import type { DataPlaneDriver } from "./driver.js";
+import { createLocalDriver } from "./local/driver.js";
+
+export function dataPlaneDir(dataDir: string): string {
+  return join(dataDir, "dataplane");
+}
+
+export async function openLocalDriver(dataDir: string, log: (line: string) => void): Promise<DataPlaneDriver> {
+  const dir = dataPlaneDir(dataDir);
+  return createLocalDriver({ stateDir: join(dir, "clusters"), caDir: join(dir, "ca"), log });
+}
+
+export async function openLocalComponents(): Promise<undefined> {
+  return undefined;
+}
