@@ -14,9 +14,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
-export const AGENT_DIR = "dataplane";
+/** The agent's own files (pid, log): private, beside the data plane's other files (<data dir>/dataplane/). */
+export const AGENT_DIR = join("dataplane", "agent");
 export const AGENT_PID_FILE = "agent.pid";
 export const AGENT_LOG_FILE = "agent.log";
 /** The argument that names the agent on its command line (CLI and bundled provider alike). */
@@ -33,6 +34,14 @@ function canonicalDir(dataDir: string): string {
 
 export function agentDir(dataDir: string): string {
   return join(resolve(dataDir), AGENT_DIR);
+}
+
+/** Makes the agent's directory: dataplane/ traversable (the clusters' user may need to pass), agent/ private. */
+export function ensureAgentDir(dataDir: string): string {
+  const dir = agentDir(dataDir);
+  mkdirSync(dirname(dir), { recursive: true, mode: 0o711 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** The agent's socket address for a data directory. */
@@ -67,8 +76,7 @@ export function sendToAgent(dataDir: string, message: AgentMessage | "ping", tim
  * it. The returned release closes the socket and removes the pid file.
  */
 export async function takeAgentLock(dataDir: string, onMessage: (message: AgentMessage) => void): Promise<(() => void) | undefined> {
-  const dir = agentDir(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const dir = ensureAgentDir(dataDir);
   const address = agentSocket(dataDir);
   const server = createServer((socket) => {
     let text = "";

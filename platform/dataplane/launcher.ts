@@ -9,10 +9,10 @@
 // arguments (provider/main.ts runs the agent when asked).
 
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AGENT_LOG_FILE, AGENT_MARK, agentDir, sendToAgent } from "./agent-lock.js";
+import { AGENT_LOG_FILE, AGENT_MARK, ensureAgentDir, sendToAgent } from "./agent-lock.js";
 
 export interface AgentCommand {
   command: string;
@@ -38,8 +38,7 @@ const PLUGIN_VARIABLES = /^(PLUGIN_|TF_PLUGIN_MAGIC_COOKIE|TF_REATTACH_PROVIDERS
 
 /** Starts the agent detached (its own session, output to `dataplane/agent.log`); returns its pid. */
 export function startAgent(dataDir: string, command: AgentCommand): number | undefined {
-  const dir = agentDir(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const dir = ensureAgentDir(dataDir);
   const log = openSync(join(dir, AGENT_LOG_FILE), "a", 0o600);
   try {
     const env: NodeJS.ProcessEnv = {};
@@ -58,6 +57,7 @@ const CHECK_EVERY_MS = 3000;
 /** Keeps one data directory's agent running, for one client. */
 export class AgentLink {
   #checkedAt = 0;
+  #startedAt = 0;
   #checking: Promise<void> | undefined;
 
   constructor(
@@ -70,7 +70,11 @@ export class AgentLink {
     if (Date.now() - this.#checkedAt < CHECK_EVERY_MS) return Promise.resolve();
     this.#checking ??= (async () => {
       try {
-        if (!(await sendToAgent(this.dataDir, "ping"))) startAgent(this.dataDir, this.command(this.dataDir));
+        if (!(await sendToAgent(this.dataDir, "ping")) && Date.now() - this.#startedAt > CHECK_EVERY_MS) {
+          // (one start per few seconds: a new agent needs a moment to take its lock)
+          startAgent(this.dataDir, this.command(this.dataDir));
+          this.#startedAt = Date.now();
+        }
         this.#checkedAt = Date.now();
       } finally {
         this.#checking = undefined;

@@ -89,6 +89,9 @@ function waitReady(request: CallContext<TsdbClient>, operation: "create" | "upda
     poll: () => client.platform.services.get(client.projectId, first.id),
     status: (s) => s.status,
     target: SETTLED,
+    // the data plane could not run it (port taken, initdb failing, disk full): its cause
+    failed: ["ERROR"],
+    failure: (s) => s.status_message ?? "the data plane could not run the service",
     timeoutMs: timeout,
     signal,
     what: `service ${first.id}`,
