@@ -93,3 +93,13 @@ export class AgentLink {
     }).catch(() => {});
   }
 }
+
+/**
+ * Asks the data directory's agent to leave if nothing needs it, and waits (a few seconds at most)
+ * until it has: `schemaform down` leaves no process behind.
+ */
+export async function stopIdleAgent(dataDir: string, waitMs = 5000): Promise<void> {
+  if (!(await sendToAgent(dataDir, "exit-if-idle"))) return;
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline && (await sendToAgent(dataDir, "ping", 300))) await new Promise((resolve) => setTimeout(resolve, 100));
+}
