@@ -13,7 +13,9 @@ export async function agentCommand(argv: string[]): Promise<number> {
   const dataDir = resolve(values["data-dir"] ?? defaultDataDir());
   const { runAgentProcess } = await import("../../platform/dataplane/agent-process.js");
   const { openLocalDriver, openLocalComponents } = await import("../../platform/dataplane/local-plane.js");
-  return runAgentProcess({ dataDir, openDriver: openLocalDriver, openComponents: openLocalComponents });
+  const code = await runAgentProcess({ dataDir, openDriver: openLocalDriver, openComponents: openLocalComponents });
+  // nothing of the agent may linger (a client's socket, a timer): it is done
+  process.exit(code);
 }
 
 export async function statusCommand(argv: string[]): Promise<number> {

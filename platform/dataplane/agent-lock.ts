@@ -105,13 +105,16 @@ export async function takeAgentLock(dataDir: string, onMessage: (message: AgentM
   server.unref();
   const pidFile = join(dir, AGENT_PID_FILE);
   writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o644 });
-  return () => {
-    server.close();
+  // the pid file goes with the process (its last act), so that "pid file, live pid" means running
+  process.once("exit", () => {
     try {
       if (readFileSync(pidFile, "utf8").trim() === String(process.pid)) rmSync(pidFile, { force: true });
     } catch {
       // already gone
     }
+  });
+  return () => {
+    server.close();
   };
 }
 

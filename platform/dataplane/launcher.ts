@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AGENT_LOG_FILE, AGENT_MARK, ensureAgentDir, sendToAgent } from "./agent-lock.js";
+import { AGENT_LOG_FILE, AGENT_MARK, agentPid, ensureAgentDir, sendToAgent } from "./agent-lock.js";
 
 export interface AgentCommand {
   command: string;
@@ -98,8 +98,19 @@ export class AgentLink {
  * Asks the data directory's agent to leave if nothing needs it, and waits (a few seconds at most)
  * until it has: `schemaform down` leaves no process behind.
  */
-export async function stopIdleAgent(dataDir: string, waitMs = 5000): Promise<void> {
+export async function stopIdleAgent(dataDir: string, waitMs = 10_000): Promise<void> {
+  const pid = agentPid(dataDir);
   if (!(await sendToAgent(dataDir, "exit-if-idle"))) return;
   const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline && (await sendToAgent(dataDir, "ping", 300))) await new Promise((resolve) => setTimeout(resolve, 100));
+  const gone = async () => !(await sendToAgent(dataDir, "ping", 300)) && (pid === undefined || !isAlive(pid));
+  while (Date.now() < deadline && !(await gone())) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
