@@ -85,17 +85,17 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect(observed).toMatchObject({ status: "ok", message: "replicating 1 table" });
 
     // a row far ahead lands in DEFAULT, and the next ticks give it a partition of its own
-    await sql(source, "INSERT INTO metrics VALUES (now() + interval '400 days', 2, 42)");
+    await sql(source, "INSERT INTO metrics VALUES (now() + interval '400 days', 2, 4242)");
     await until(
       "the far-ahead row out of DEFAULT",
       async () => {
         await applySrcDb(target, p);
-        return sql<{ part: string }>(service, "SELECT tableoid::regclass::text AS part FROM metrics WHERE value = 42");
+        return sql<{ part: string }>(service, "SELECT tableoid::regclass::text AS part FROM metrics WHERE value = 4242");
       },
       (rows) => rows.length === 1 && rows[0]!.part !== "metrics_default",
       15_000,
     );
-    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM metrics_default"))[0]!.n).toBe("0");
+    expect(await sql(service, "SELECT time, device, value FROM metrics_default")).toEqual([]);
     await removeSrcDb(target, id, source);
   });
 
@@ -139,6 +139,27 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM inventory.devices_v2"))[0]!.n).toBe("50");
   });
 
+  it("re-syncs a table in full when its publication_name changes, and honours table_sync_workers", async () => {
+    const { source, service, target } = await databases();
+    await sql(source, "CREATE TABLE orders (id int PRIMARY KEY, total numeric); INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 20) g");
+    const id = newId();
+    let p = plan(id, source, [{ schema_name: "public", table_name: "orders" }], { tableSyncWorkers: 3 });
+    await replicated(target, p, service, "orders", 20, 30_000);
+    expect(await sql(service, "SHOW max_sync_workers_per_subscription")).toEqual([{ max_sync_workers_per_subscription: "3" }]);
+    // a row only the target has: a full re-sync empties the target before copying the source again
+    await sql(service, "INSERT INTO orders VALUES (999, 0)");
+    await sql(source, "CREATE PUBLICATION sales FOR TABLE orders");
+    p = { ...p, tables: [{ schema_name: "public", table_name: "orders", publication_name: "sales" }] };
+    await replicated(target, p, service, "orders", 20, 30_000);
+    expect(await sql(service, "SELECT id FROM orders WHERE id = 999")).toEqual([]);
+    expect((await sql<{ pubs: string[] }>(service, "SELECT subpublications AS pubs FROM pg_subscription WHERE subname = $1", [subscriptionName(id)]))[0]!.pubs.sort()).toEqual(
+      [publicationName(id), "sales"].sort(),
+    );
+    await removeSrcDb(target, id, source);
+    // the user's own publication stays
+    expect(await sql(source, "SELECT pubname FROM pg_publication")).toEqual([{ pubname: "sales" }]);
+  });
+
   it("pauses with enabled = false and resumes where it left off", async () => {
     const { source, service, target } = await databases();
     await sql(source, "CREATE TABLE events (id int PRIMARY KEY); INSERT INTO events SELECT generate_series(1, 10)");
@@ -169,7 +190,7 @@ describePostgres("source-DB connector: logical replication into the service", ()
     await removeSrcDb(target, running, source);
     expect(await slots()).toEqual([]);
     expect(await publications()).toEqual([]);
-    expect(await sql(service, "SELECT subname FROM pg_subscription")).toEqual([]);
+    expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM readings"))[0]!.n).toBe("1");
 
     // the service's database unreachable (a stopped service): the source is cleaned directly
@@ -180,7 +201,7 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect(await publications()).toEqual([]);
     // when it runs again, removal also takes the subscription away
     await removeSrcDb(target, stopped, source);
-    expect(await sql(service, "SELECT subname FROM pg_subscription")).toEqual([]);
+    expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
   });
 
   it("reports what stops replication, without the connection string or its password", async () => {

@@ -16,7 +16,7 @@ import { scanDue } from "./frequency.js";
 import { ensureLedger } from "./ledger.js";
 import { readCsv, readParquet, type CsvSettings, type ObjectRows, type ParquetSettings } from "./obj-store-files.js";
 import { errorText, type ConnectorObserved } from "./observed.js";
-import { inTransaction, qualified, withService } from "./sql.js";
+import { connectService, inTransaction, qualified } from "./sql.js";
 
 export interface ObjStorePlan {
   /** the connector id: keys its ledger rows */
@@ -165,26 +165,34 @@ async function loadObject(service: Client, plan: ObjStorePlan, shape: TableShape
 export async function runObjStore(target: AdminConnection, plan: ObjStorePlan, bucketsDir: string, now: Date): Promise<ConnectorObserved> {
   if (!plan.enabled) return { status: "paused", message: "not loading (enabled = false)" };
   const dir = join(bucketsDir, plan.bucket);
+  let service: Client;
   try {
-    return await withService(target, async (service) => {
-      await ensureLedger(service);
-      const last = (await service.query("SELECT last_scan FROM _schemaform.obj_store_scans WHERE connector_id = $1", [plan.id])).rows[0]?.last_scan as Date | undefined;
-      let loadedNow: string[] = [];
-      if (scanDue(plan.frequency, last, now)) {
-        const scan = await scanBucket(service, plan, dir, now);
-        if ("problem" in scan) return { status: "error", message: scan.problem, details: { bucket_dir: dir } };
-        loadedNow = scan.loaded;
-        if (scan.complete) {
-          await service.query(
-            "INSERT INTO _schemaform.obj_store_scans (connector_id, last_scan) VALUES ($1, $2) ON CONFLICT (connector_id) DO UPDATE SET last_scan = EXCLUDED.last_scan",
-            [plan.id, now],
-          );
-        }
-      }
-      return summarize(service, plan, dir, loadedNow, last);
-    });
+    service = await connectService(target);
   } catch (error) {
     return { status: "error", message: `cannot reach the service's database: ${errorText(error, [])}` };
+  }
+  try {
+    await ensureLedger(service);
+    const last = (await service.query("SELECT last_scan FROM _schemaform.obj_store_scans WHERE connector_id = $1", [plan.id])).rows[0]?.last_scan as Date | undefined;
+    let loadedNow: string[] = [];
+    let lastScan = last;
+    if (scanDue(plan.frequency, last, now)) {
+      const scan = await scanBucket(service, plan, dir, now);
+      if ("problem" in scan) return { status: "error", message: scan.problem, details: { bucket_dir: dir } };
+      loadedNow = scan.loaded;
+      if (scan.complete) {
+        await service.query(
+          "INSERT INTO _schemaform.obj_store_scans (connector_id, last_scan) VALUES ($1, $2) ON CONFLICT (connector_id) DO UPDATE SET last_scan = EXCLUDED.last_scan",
+          [plan.id, now],
+        );
+        lastScan = now;
+      }
+    }
+    return await summarize(service, plan, dir, loadedNow, lastScan);
+  } catch (error) {
+    return { status: "error", message: `loading from bucket ${plan.bucket} failed: ${errorText(error, [])}` };
+  } finally {
+    await service.end().catch(() => {});
   }
 }
 

@@ -34,9 +34,14 @@ async function open(config: ClientConfig): Promise<Client> {
   return client;
 }
 
+/** A new client on the service's superuser connection (the caller ends it). */
+export function connectService(target: AdminConnection): Promise<Client> {
+  return open({ host: target.host, port: target.port, user: target.user, database: target.database, password: target.password, application_name: "schemaform-connectors" });
+}
+
 /** The service's superuser connection, for one unit of work. */
 export async function withService<T>(target: AdminConnection, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = await open({ host: target.host, port: target.port, user: target.user, database: target.database, password: target.password, application_name: "schemaform-connectors" });
+  const client = await connectService(target);
   try {
     return await work(client);
   } finally {

@@ -22,7 +22,7 @@ import type { HypertableSpec, SrcDbConnector, SrcDbTable } from "../../types.js"
 import { ensureLedger } from "./ledger.js";
 import { errorText, type ConnectorObserved } from "./observed.js";
 import { keepPartitionsAhead, type TimeType } from "./partitions.js";
-import { compactId, ident, literal, qualified, withService, withSource } from "./sql.js";
+import { compactId, connectService, ident, literal, qualified, withService, withSource } from "./sql.js";
 import { ConnectorProblem, dropLanding, ensureLanding, ensureTarget, readSourceTable, tableExists } from "./src-db-tables.js";
 import { forgetReplication, observeReplication } from "./src-db-status.js";
 
@@ -137,45 +137,65 @@ async function subscribedRelations(service: Client, oid: number): Promise<Set<st
   return new Set(rows.map((r: { schema: string; table: string }) => sourceKey(r.schema, r.table)));
 }
 
+/** A failed set-up is retried at most this often (each attempt connects to the user's database). */
+const RETRY_FAILED_MS = 5_000;
+const failures = new Map<string, { key: string; at: number; message: string }>();
+
 export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Promise<ConnectorObserved> {
   const secrets = [plan.connectionString];
+  let service: Client;
   try {
-    return await withService(target, async (service) => {
-      // statements carry the connection string: keep them out of the service's log on error
-      await service.query("SET log_min_error_statement = PANIC");
-      await ensureLedger(service);
-      const name = subscriptionName(plan.id);
-      let sub = await readSubscription(service, name);
-      if (plan.sshTunnel) {
-        if (sub?.enabled) await service.query(`ALTER SUBSCRIPTION ${ident(name)} DISABLE`);
-        reconciled.delete(plan.id);
-        return { status: "error", message: SSH_TUNNEL_REFUSED };
-      }
-      if (!plan.enabled) {
-        if (sub?.enabled) await service.query(`ALTER SUBSCRIPTION ${ident(name)} DISABLE`);
-        reconciled.delete(plan.id);
-        forgetReplication(plan.id);
-        return { status: "paused", message: sub ? "replication is paused (enabled = false); the replication slot on the source keeps its WAL until it resumes" : "not started (enabled = false)" };
-      }
-      if (plan.tables.length === 0 && !sub) return { status: "warning", message: "no tables to replicate: add tables to the connector" };
-      const key = planKey(plan);
-      if (!sub || !sub.enabled || reconciled.get(plan.id) !== key) {
-        try {
-          await reconcile(service, plan, sub);
-        } catch (error) {
-          reconciled.delete(plan.id);
-          return { status: "error", message: errorText(error, secrets) };
-        }
-        reconciled.set(plan.id, key);
-        sub = await readSubscription(service, name);
-      }
-      const upkeep = await keepTargetsPartitioned(service, plan.id, new Date());
-      const observed = await observeReplication(service, plan, sub!, sub!.publications, name);
-      if (upkeep.length) observed.details = { ...observed.details, partitions: upkeep };
-      return observed;
-    });
+    service = await connectService(target);
   } catch (error) {
     return { status: "error", message: `cannot reach the service's database: ${errorText(error, secrets)}` };
+  }
+  try {
+    // statements carry the connection string: keep them out of the service's log on error
+    await service.query("SET log_min_error_statement = PANIC");
+    await ensureLedger(service);
+    const name = subscriptionName(plan.id);
+    let sub = await readSubscription(service, name);
+    if (!plan.enabled || plan.sshTunnel) {
+      if (sub?.enabled) await service.query(`ALTER SUBSCRIPTION ${ident(name)} DISABLE`);
+      reconciled.delete(plan.id);
+      forgetReplication(plan.id);
+      if (!plan.enabled) {
+        return { status: "paused", message: sub ? "replication is paused (enabled = false); the replication slot on the source keeps its WAL until it resumes" : "not started (enabled = false)" };
+      }
+      return { status: "error", message: SSH_TUNNEL_REFUSED };
+    }
+    if (plan.tables.length === 0 && !sub) return { status: "warning", message: "no tables to replicate: add tables to the connector" };
+    const key = planKey(plan);
+    if (!sub || !sub.enabled || reconciled.get(plan.id) !== key) {
+      const failed = failures.get(plan.id);
+      if (failed && failed.key === key && Date.now() - failed.at < RETRY_FAILED_MS) return { status: "error", message: failed.message };
+      try {
+        await reconcile(service, plan, sub);
+        failures.delete(plan.id);
+      } catch (error) {
+        reconciled.delete(plan.id);
+        const message = errorText(error, secrets);
+        failures.set(plan.id, { key, at: Date.now(), message });
+        return { status: "error", message };
+      }
+      reconciled.set(plan.id, key);
+      sub = await readSubscription(service, name);
+    }
+    const observed = await observeReplication(service, plan, sub!, sub!.publications, name);
+    try {
+      const upkeep = await keepTargetsPartitioned(service, plan.id, new Date());
+      if (upkeep.length) observed.details = { ...observed.details, partitions: upkeep };
+    } catch (error) {
+      // a busy table (lock timeout) is kept ahead on a later tick; anything else is worth a warning
+      if ((error as { code?: string }).code !== "55P03" && observed.status === "ok") {
+        return { ...observed, status: "warning", message: `partitions could not be kept ahead: ${errorText(error, secrets)}` };
+      }
+    }
+    return observed;
+  } catch (error) {
+    return { status: "error", message: `replication could not be checked: ${errorText(error, secrets)}` };
+  } finally {
+    await service.end().catch(() => {});
   }
 }
 
@@ -378,6 +398,7 @@ export async function removeSrcDb(target: AdminConnection, id: string, connectio
     // the service is stopped or gone: the source is cleaned directly below
   }
   reconciled.delete(id);
+  failures.delete(id);
   forgetReplication(id);
   try {
     await withSource(connectionString, async (source) => {
