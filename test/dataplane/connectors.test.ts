@@ -215,6 +215,13 @@ describePostgres("source-DB connector: logical replication into the service", ()
     const missing = await applySrcDb(target, plan(newId(), source, [{ schema_name: "public", table_name: "x", publication_name: "nope" }]));
     expect(missing).toMatchObject({ status: "error", message: expect.stringMatching(/publication nope does not exist on the source database/) });
 
+    // a table without a replica identity is not published: UPDATE and DELETE on it would fail on the source
+    await sql(source, "CREATE TABLE loose (v int)");
+    const loose = await applySrcDb(target, plan(newId(), source, [{ schema_name: "public", table_name: "loose" }]));
+    expect(loose).toMatchObject({ status: "error", message: expect.stringMatching(/public\.loose on the source database has no primary key or replica identity/) });
+    expect(await sql(source, "SELECT * FROM pg_publication_tables")).toEqual([]);
+    await sql(source, "UPDATE loose SET v = 1");
+
     const tunnel = await applySrcDb(target, plan(newId(), source, [{ schema_name: "public", table_name: "x" }], { sshTunnel: { name: "bastion", host: "bastion.example.com" } }));
     expect(tunnel).toMatchObject({ status: "error", message: expect.stringMatching(/SSH tunnels are not supported/) });
   });

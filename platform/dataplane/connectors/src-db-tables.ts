@@ -25,14 +25,19 @@ export interface SourceTable {
   table: string;
   columns: SourceColumn[];
   primaryKey: string[];
+  /** a primary key, a replica identity index or REPLICA IDENTITY FULL: updates and deletes can be published */
+  hasReplicaIdentity: boolean;
 }
 
 /** A failure the user can fix on their side; its message is shown as the connector's status. */
 export class ConnectorProblem extends Error {}
 
 export async function readSourceTable(source: Client, schema: string, table: string): Promise<SourceTable> {
-  const found = await source.query("SELECT c.oid, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2", [schema, table]);
-  const rel = found.rows[0] as { oid: number; relkind: string } | undefined;
+  const found = await source.query(
+    "SELECT c.oid, c.relkind, c.relreplident AS identity FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+    [schema, table],
+  );
+  const rel = found.rows[0] as { oid: number; relkind: string; identity: string } | undefined;
   if (!rel) throw new ConnectorProblem(`table ${schema}.${table} does not exist on the source database`);
   if (rel.relkind !== "r" && rel.relkind !== "p") throw new ConnectorProblem(`${schema}.${table} on the source database is not a table (logical replication publishes tables only)`);
   const columns = await source.query(
@@ -50,7 +55,19 @@ export async function readSourceTable(source: Client, schema: string, table: str
       ORDER BY k.pos`,
     [rel.oid],
   );
-  return { schema, table, columns: columns.rows as SourceColumn[], primaryKey: key.rows.map((r: { name: string }) => r.name) };
+  const primaryKey = key.rows.map((r: { name: string }) => r.name);
+  return { schema, table, columns: columns.rows as SourceColumn[], primaryKey, hasReplicaIdentity: rel.identity === "f" || rel.identity === "i" || (rel.identity === "d" && primaryKey.length > 0) };
+}
+
+/**
+ * Refuses to add a table without a replica identity to the connector's own publication: once
+ * published, UPDATE and DELETE on it would fail on the user's database.
+ */
+export function checkPublishable(desc: SourceTable): void {
+  if (desc.hasReplicaIdentity) return;
+  throw new ConnectorProblem(
+    `table ${desc.schema}.${desc.table} on the source database has no primary key or replica identity: publishing it would make UPDATE and DELETE on it fail there. Give it a primary key, or run ALTER TABLE ${desc.schema}.${desc.table} REPLICA IDENTITY FULL on the source`,
+  );
 }
 
 export async function tableExists(client: Client, schema: string, table: string): Promise<boolean> {

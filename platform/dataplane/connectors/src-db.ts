@@ -23,7 +23,7 @@ import { ensureLedger } from "./ledger.js";
 import { errorText, type ConnectorObserved } from "./observed.js";
 import { keepPartitionsAhead, type TimeType } from "./partitions.js";
 import { compactId, connectService, ident, literal, qualified, withService, withSource } from "./sql.js";
-import { ConnectorProblem, dropLanding, ensureLanding, ensureTarget, readSourceTable, tableExists } from "./src-db-tables.js";
+import { checkPublishable, ConnectorProblem, dropLanding, ensureLanding, ensureTarget, readSourceTable, tableExists } from "./src-db-tables.js";
 import { forgetReplication, observeReplication } from "./src-db-status.js";
 
 export interface SrcDbPlan {
@@ -137,6 +137,11 @@ async function subscribedRelations(service: Client, oid: number): Promise<Set<st
   return new Set(rows.map((r: { schema: string; table: string }) => sourceKey(r.schema, r.table)));
 }
 
+/** Statements carry the connection string: keep them out of the service's server log. */
+async function quietLog(service: Client): Promise<void> {
+  await service.query("SET log_min_error_statement = PANIC; SET log_statement = 'none'; SET log_min_duration_statement = -1");
+}
+
 /** A failed set-up is retried at most this often (each attempt connects to the user's database). */
 const RETRY_FAILED_MS = 5_000;
 const failures = new Map<string, { key: string; at: number; message: string }>();
@@ -150,8 +155,7 @@ export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Prom
     return { status: "error", message: `cannot reach the service's database: ${errorText(error, secrets)}` };
   }
   try {
-    // statements carry the connection string: keep them out of the service's log on error
-    await service.query("SET log_min_error_statement = PANIC");
+    await quietLog(service);
     await ensureLedger(service);
     const name = subscriptionName(plan.id);
     let sub = await readSubscription(service, name);
@@ -302,6 +306,7 @@ async function reconcile(service: Client, plan: SrcDbPlan, sub: Subscription | u
       const k = sourceKey(w.sourceSchema, w.sourceTable);
       if (recorded.has(k)) continue;
       const desc = await readSourceTable(source, w.sourceSchema, w.sourceTable);
+      if (w.publication === ourPublication) checkPublishable(desc);
       const made = await ensureTarget(service, source, desc, w.targetSchema, w.targetTable, w.spec, now);
       if (isMapped(w)) await ensureLanding(service, plan.id, desc, w.targetSchema, w.targetTable, formerTargets.has(k));
       if (w.publication === ourPublication && !inOurs.has(k)) {
@@ -373,7 +378,7 @@ export async function removeSrcDb(target: AdminConnection, id: string, connectio
   const name = subscriptionName(id);
   try {
     await withService(target, async (service) => {
-      await service.query("SET log_min_error_statement = PANIC");
+      await quietLog(service);
       const sub = await readSubscription(service, name);
       if (sub) {
         knownOids.set(id, sub.oid);
