@@ -204,6 +204,32 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
   });
 
+  it("reports an error when the source loses the subscription's replication slot", async () => {
+    const { source, service, target } = await databases();
+    await sql(source, "CREATE TABLE ticks (id int PRIMARY KEY); INSERT INTO ticks VALUES (1)");
+    const id = newId();
+    const p = plan(id, source, [{ schema_name: "public", table_name: "ticks" }]);
+    await replicated(target, p, service, "ticks", 1, 30_000);
+    expect((await applySrcDb(target, p)).status).toBe("ok");
+    // someone drops the slot on the source (the apply worker reconnects within a second: retry until it is gone)
+    await until(
+      "the slot dropped",
+      () =>
+        sql<{ n: string }>(
+          source,
+          `SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = '${subscriptionName(id)}' AND active;
+           SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${subscriptionName(id)}' AND NOT active;
+           SELECT count(*) AS n FROM pg_replication_slots WHERE slot_name = '${subscriptionName(id)}'`,
+        ).catch(() => [{ n: "1" }]),
+      (rows) => rows[0]!.n === "0",
+      15_000,
+    );
+    const broken = await until("an error status", () => applySrcDb(target, p), (o) => o.status === "error", 15_000);
+    expect(broken.message).toMatch(/replication slot schemaform_\w+ is missing on the source database/);
+    await removeSrcDb(target, id, source);
+    expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
+  });
+
   it("reports what stops replication, without the connection string or its password", async () => {
     const { source, target } = await databases();
     const unreachable = "postgres://postgres:hunter2secret@127.0.0.1:1/nowhere";
