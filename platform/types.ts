@@ -333,6 +333,8 @@ export interface MetricExporter extends MetricExporterInput {
   name: string;
   created: string;
   type: "saasmon" | "pullmon" | "cloudmon";
+  /** pullmon: the scrape URL, http://127.0.0.1:<port>/metrics (the port is kept for the exporter's life) */
+  endpoint?: string;
 }
 
 /** An exporter update replaces the configuration block(s) with the ones given; `region` cannot change. */

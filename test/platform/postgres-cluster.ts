@@ -57,12 +57,18 @@ export interface Cluster {
   port: number;
   /** the superuser's URL of the cluster's `postgres` database */
   adminUrl: string;
+  /** the server log the postmaster writes (pg_ctl -l) */
+  logFile: string;
   /** A new, empty database; its URL. */
   createDatabase(): Promise<string>;
+  /** Stops the postmaster (fast) and starts it again with the same settings and log. */
+  restart(): void;
+  /** A streaming standby of this cluster (pg_basebackup -R), started; stopped with the cluster. */
+  startStandby(): Promise<{ port: number }>;
   stop(): void;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -99,14 +105,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200${Object.entries(options.settings ?? {})
     .map(([k, v]) => ` -c ${k}=${v}`)
     .join("")}`;
-  run("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]);
+  const logFile = join(dir, "server.log");
+  run("pg_ctl", ["-D", data, "-o", settings, "-l", logFile, "-w", "-t", "60", "start"]);
 
+  const standbys: string[] = [];
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     process.off("exit", stop);
     try {
+      for (const standby of standbys) run("pg_ctl", ["-D", standby, "-m", "immediate", "-w", "stop"]);
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -120,7 +129,21 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     port,
     adminUrl: admin,
+    logFile,
     stop,
+    restart() {
+      run("pg_ctl", ["-D", data, "-l", logFile, "-m", "fast", "-w", "-t", "60", "restart"]);
+    },
+    async startStandby() {
+      // a hot standby needs max_connections at least the primary's
+      const standby = join(dir, `standby${standbys.length + 1}`);
+      run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-D", standby, "-R", "-X", "stream", "-c", "fast", "--no-sync"]);
+      const standbyPort = await freePort();
+      const options = `-p ${standbyPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c cluster_name=standby${standbys.length + 1}`;
+      run("pg_ctl", ["-D", standby, "-o", options, "-l", join(dir, `standby${standbys.length + 1}.log`), "-w", "-t", "60", "start"]);
+      standbys.push(standby);
+      return { port: standbyPort };
+    },
     async createDatabase() {
       const name = `platform_${process.pid}_${++databases}`;
       const pg = (await import("pg")).default;
