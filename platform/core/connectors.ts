@@ -315,11 +315,19 @@ export class SrcDbConnectors extends ConnectorBase {
   async get(project: string, id: string): Promise<SrcDbConnector> {
     checkProject(project);
     project = await projectKey(this.ctx, project);
-    return this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id))));
+    return this.observed(this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id)))));
   }
 
   async list(project: string, serviceId?: string): Promise<SrcDbConnector[]> {
-    return (await this.listRows(project, serviceId)).map((r) => this.toBody(r));
+    return Promise.all((await this.listRows(project, serviceId)).map((r) => this.observed(this.toBody(r))));
+  }
+
+  /** With the data plane, `status` is what replication really does (the agent's observation). */
+  private async observed(body: SrcDbConnector): Promise<SrcDbConnector> {
+    if (!this.ctx.dataPlane.on) return body;
+    const seen = await this.ctx.read((tx) => tx.get<{ status: string }>("SELECT status FROM dataplane_components WHERE id = ?", body.id));
+    if (seen && ["ok", "warning", "error", "paused"].includes(seen.status)) body.status = seen.status as SrcDbStatus;
+    return body;
   }
 
   async update(project: string, id: string, patch: SrcDbConnectorPatch): Promise<Mutation<SrcDbConnector>> {

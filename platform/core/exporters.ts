@@ -230,6 +230,8 @@ export class Exporters {
       await tx.run("DELETE FROM exporters WHERE id = ?", id);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", `${this.kind} exporter deleted`);
     });
+    // With the data plane, done once the agent stopped serving it (a pullmon endpoint stops listening).
+    await this.ctx.awaitRemoval(`${this.kind} exporter ${id}`, async (tx) => !(await tx.get("SELECT 1 FROM dataplane_components WHERE id = ?", id)));
   }
 
   private toBody(row: ExporterRow): LogExporter | MetricExporter {

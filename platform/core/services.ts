@@ -46,6 +46,8 @@ import { choosePorts, portsHeld } from "../dataplane/ports.js";
 export const SERVICE_USERNAME = "tsdbadmin";
 export const ENDPOINT_DOMAIN = "tsdb.cloud.example.com";
 export const VPC_ENDPOINT_DOMAIN = "vpc.tsdb.cloud.example.com";
+/** Every stored spec that holds loopback ports (services, and pullmon exporters). */
+const HELD_PORTS = "SELECT spec FROM services UNION ALL SELECT spec FROM exporters";
 /** Where a data-plane service listens (never on all interfaces). */
 export const LOOPBACK = "127.0.0.1";
 const VPC_PORT = 5432;
@@ -247,14 +249,14 @@ export class Services {
     // Real loopback ports, free now and held by no stored service (checked again in the write).
     const freePorts = async (): Promise<Ports | undefined> => {
       if (!this.ctx.dataPlane.on) return undefined;
-      const held = portsHeld(await this.ctx.read((tx) => tx.all<{ spec: string }>("SELECT spec FROM services")));
+      const held = portsHeld(await this.ctx.read((tx) => tx.all<{ spec: string }>(HELD_PORTS)));
       const [main, pooler, replica] = await choosePorts(3, held);
       return { main: main!, pooler: pooler!, replica: replica! };
     };
     let ports = await freePorts();
 
     const row = await this.ctx.write(async (tx) => {
-      if (ports && [...portsHeld(await tx.all<{ spec: string }>("SELECT spec FROM services"))].some((p) => Object.values(ports!).includes(p))) {
+      if (ports && [...portsHeld(await tx.all<{ spec: string }>(HELD_PORTS))].some((p) => Object.values(ports!).includes(p))) {
         throw new PortRace();
       }
       let source: ServiceRow | undefined;

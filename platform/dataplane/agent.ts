@@ -65,6 +65,7 @@ export class Agent {
   #leaseUntil = 0;
   #idleSince: number | undefined;
   #exitIfIdle = false;
+  #componentsRunning: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
     this.#o = options;
@@ -117,7 +118,7 @@ export class Agent {
       }
       return "stopped";
     } finally {
-      await Promise.allSettled(this.#inFlight.values());
+      await Promise.allSettled([...this.#inFlight.values(), this.#componentsRunning]);
       await this.#o.components?.stop();
       await releaseLease(this.#o.store, this.holder).catch(() => {});
     }
@@ -153,7 +154,14 @@ export class Agent {
       if (wanted.has(id) || this.#inFlight.has(id)) continue;
       this.#launch(id, () => this.#remove(id));
     }
-    await this.#o.components?.tick(running);
+    // connectors and exporters in a lane of their own: a long CSV load never delays a service
+    if (this.#o.components && !this.#componentsRunning) {
+      this.#componentsRunning = this.#o.components.tick(running).catch((error: unknown) => {
+        this.#log(`connectors and exporters: ${error instanceof Error ? error.message : String(error)}`);
+      }).finally(() => {
+        this.#componentsRunning = undefined;
+      });
+    }
 
     const idle = wanted.size === 0 && present.size === 0 && this.#inFlight.size === 0 && !(await this.#o.components?.busy());
     if (!idle) {

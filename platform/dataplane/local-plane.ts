@@ -4,6 +4,8 @@
 import { join } from "node:path";
 import type { DataPlaneDriver } from "./driver.js";
 import { createLocalDriver } from "./local/driver.js";
+import type { ComponentRunner } from "./agent.js";
+import { createLocalComponents, type ComponentsOptions } from "./components.js";
 
 export function dataPlaneDir(dataDir: string): string {
   return join(dataDir, "dataplane");
@@ -14,6 +16,6 @@ export async function openLocalDriver(dataDir: string, log: (line: string) => vo
   return createLocalDriver({ stateDir: join(dir, "clusters"), caDir: join(dir, "ca"), log });
 }
 
-export async function openLocalComponents(): Promise<undefined> {
-  return undefined;
+export async function openLocalComponents(options: ComponentsOptions): Promise<ComponentRunner> {
+  return createLocalComponents(options);
 }
