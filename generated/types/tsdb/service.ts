@@ -84,7 +84,7 @@ export interface ServiceAttributes {
    */
   password?: string;
   /**
-   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes.
+   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes. With the data plane on, a new version really changes the database's password (the platform keeps only a SCRAM-SHA-256 verifier and a hash, never the password).
    */
   passwordWo?: string;
   /**
