@@ -76,9 +76,12 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
   const now = () => new Date().toISOString();
   /** last status written per component, to write only changes (and a heartbeat now and then) */
   const written = new Map<string, { key: string; at: number }>();
+  /** source-database connectors that have reached their source (ok, warning or paused once) */
+  const reachedOnce = new Set<string>();
 
   async function record(c: Omit<ComponentStatus, "updated">, cleanup?: string | null): Promise<void> {
     const key = `${c.status}|${c.message ?? ""}|${cleanup === undefined ? "" : "c"}`;
+    // (a sealed value differs each time: compare the status, not the ciphertext)
     const last = written.get(c.id);
     if (last && last.key === key && Date.now() - last.at < 30_000) return;
     written.set(c.id, { key, at: Date.now() });
@@ -98,8 +101,13 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
   /** Removes a source-database connector that is no longer stored, from its sealed cleanup data. */
   async function removeGone(c: { id: string; service_id: string | null; cleanup: string | null }): Promise<void> {
     if (c.cleanup && c.service_id) {
-      const { connection_string: cs } = box.open(c.cleanup, `dataplane:${c.id}`) as { connection_string?: string };
-      if (typeof cs === "string") await removeSrcDb(target(c.service_id), c.id, cs);
+      const { connection_string: cs, tentative } = box.open(c.cleanup, `dataplane:${c.id}`) as { connection_string?: string; tentative?: boolean };
+      try {
+        if (typeof cs === "string") await removeSrcDb(target(c.service_id), c.id, cs);
+      } catch (error) {
+        if (!tentative) throw error;
+        log(`${now()} connector ${c.id}: never reached its source; nothing to remove there`);
+      }
     }
     await forget(c.id);
     log(`${now()} connector ${c.id}: removed`);
@@ -146,7 +154,12 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
               if (row.kind === "src_db") {
                 const connectionString = String(box.open(row.secrets, `connector:${row.id}`).connection_string ?? "");
                 const observed = await applySrcDb(target(row.service_id), srcDbPlanFrom(body as SrcDbConnector, connectionString));
-                await record({ ...base, status: observed.status, message: observed.message }, box.seal({ connection_string: connectionString }, `dataplane:${row.id}`));
+                // What to clean up on the source. `tentative` while the connector has only failed (an
+                // unreachable source, a refused tunnel): its removal then tries once and gives up
+                // instead of waiting for a source that may never answer.
+                const reached = observed.status !== "error" || reachedOnce.has(row.id);
+                if (reached) reachedOnce.add(row.id);
+                await record({ ...base, status: observed.status, message: observed.message }, box.seal({ connection_string: connectionString, tentative: !reached }, `dataplane:${row.id}`));
               } else {
                 const observed = await runObjStore(target(row.service_id), objStorePlanFrom(body as ObjStoreConnector), bucketsDir(dataDir), new Date());
                 await record({ ...base, status: observed.status, message: observed.message });
