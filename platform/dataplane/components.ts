@@ -16,6 +16,7 @@ import type { ObjStoreConnector, SrcDbConnector } from "../types.js";
 import type { ComponentRunner } from "./agent.js";
 import { applySrcDb, removeSrcDb, srcDbPlanFrom } from "./connectors/src-db.js";
 import { objStorePlanFrom, runObjStore } from "./connectors/obj-store.js";
+import { withService } from "./connectors/sql.js";
 import type { AdminConnection, DataPlaneDriver } from "./driver.js";
 import { LogShippers, type LogShipment } from "./exporters/log-sink.js";
 import { PullmonServers, type PullmonExporter } from "./exporters/pullmon.js";
@@ -60,6 +61,8 @@ interface ExporterSpec {
   ports?: { metrics: number };
 }
 
+/** The service's user (core/services.ts SERVICE_USERNAME). */
+const SERVICE_USER = "tsdbadmin";
 const SECRET_OF = { cloudmon: "secret_key", saasmon: "api_key", pullmon: "password" } as const;
 
 /** Where buckets are: SCHEMAFORM_BUCKETS_DIR, else <data dir>/buckets (a bucket is a directory). */
@@ -97,6 +100,22 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
   }
 
   const target = (serviceId: string): AdminConnection => driver.adminConnection(serviceId);
+
+  /**
+   * What the connectors make in a service (target tables, their partitions, mapped schemas) is
+   * made by the platform's superuser; the user is tsdbadmin and must be able to use it: default
+   * privileges, set once per service and agent run before its first connector runs.
+   */
+  const granted = new Set<string>();
+  async function grantToUser(serviceId: string): Promise<void> {
+    if (granted.has(serviceId)) return;
+    await withService(target(serviceId), async (client) => {
+      for (const what of ["ALL ON TABLES", "ALL ON SEQUENCES", "USAGE, CREATE ON SCHEMAS"]) {
+        await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE CURRENT_USER GRANT ${what} TO ${SERVICE_USER}`);
+      }
+    });
+    granted.add(serviceId);
+  }
 
   /** Removes a source-database connector that is no longer stored, from its sealed cleanup data. */
   async function removeGone(c: { id: string; service_id: string | null; cleanup: string | null }): Promise<void> {
@@ -151,6 +170,7 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
         work.push(
           (async () => {
             try {
+              await grantToUser(row.service_id);
               if (row.kind === "src_db") {
                 const connectionString = String(box.open(row.secrets, `connector:${row.id}`).connection_string ?? "");
                 const observed = await applySrcDb(target(row.service_id), srcDbPlanFrom(body as SrcDbConnector, connectionString));
