@@ -2,6 +2,8 @@
 // it is given: the server on PostgreSQL), opened in this process on first use (nothing happens at
 // import or construction time).
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { transitionSecondsFromEnv, defaultDataDir } from "./config.js";
 import { PlatformCore } from "./core/index.js";
 import { SecretBox, loadOrCreateKey } from "./secrets.js";
@@ -203,6 +205,19 @@ export class EmbeddedPlatform implements PlatformClient {
       this.#core = undefined; // a failed open can be retried
     });
     return this.#core;
+  }
+
+  /**
+   * Starts this data directory's agent ahead of the first call, when the directory has run a data
+   * plane before (its `dataplane/` directory exists) and SCHEMAFORM_DATA_PLANE is not off: the
+   * provider calls it at configure time, so that the agent is up by the time a create needs it.
+   * Opens nothing; the first call still settles the mode.
+   */
+  prepareDataPlane(): void {
+    const env = this.#options.env ?? process.env;
+    if (this.#options.storage || this.#options.onDataPlaneChange || env.SCHEMAFORM_DATA_PLANE?.trim().toLowerCase() === "off") return;
+    if (!existsSync(join(this.dataDir, "dataplane"))) return;
+    void new AgentLink(this.dataDir, this.#options.agentCommand).ensure().catch(() => {});
   }
 
   /** The data plane under this platform: its mode settled (dataplane/mode.ts), its agent's link. */

@@ -92,6 +92,8 @@ function waitReady(request: CallContext<TsdbClient>, operation: "create" | "upda
     // the data plane could not run it (port taken, initdb failing, disk full): its cause
     failed: ["ERROR"],
     failure: (s) => s.status_message ?? "the data plane could not run the service",
+    // a poll of the embedded platform is a local read: a database that is up is seen at once
+    maxIntervalMs: client.platform.mode === "embedded" ? 250 : undefined,
     timeoutMs: timeout,
     signal,
     what: `service ${first.id}`,

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import type { Client as PgClient } from "pg";
 import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
+import { clustersDirOf, replenishSpare, takeSpare } from "./spare.js";
 import { SETTINGS_FILE, renderSettings } from "./settings.js";
 
 /** the superuser initdb creates; it logs in only over the private socket (trust) */
@@ -96,6 +97,19 @@ export function writeCertificate(tools: NodeTools, dataDir: string, certPem: str
 
 /** initdb into `<dataDir>.new`, renamed into place when complete (a half-made cluster is never taken for one). */
 export async function initCluster(tools: NodeTools, dataDir: string): Promise<void> {
+  // a spare made ahead (spare.ts) saves the initdb; the next spare is made in the background
+  const clustersDir = clustersDirOf(dataDir);
+  const next = () => replenishSpare(clustersDir, tools.pgBin, tools.user, (dir) => runInitdb(tools, dir));
+  if (takeSpare(clustersDir, tools.pgBin, dataDir)) {
+    tools.log(`initdb ${dataDir}: took the spare cluster`);
+    next();
+    return;
+  }
+  await runInitdb(tools, dataDir);
+  next();
+}
+
+async function runInitdb(tools: NodeTools, dataDir: string): Promise<void> {
   const building = `${dataDir}.new`;
   rmSync(building, { recursive: true, force: true });
   const started = Date.now();
