@@ -211,12 +211,13 @@ export class EmbeddedPlatform implements PlatformClient {
    * Starts this data directory's agent ahead of the first call, when the directory has run a data
    * plane before (its `dataplane/` directory exists) and SCHEMAFORM_DATA_PLANE is not off: the
    * provider calls it at configure time, so that the agent is up by the time a create needs it.
-   * Opens nothing; the first call still settles the mode.
+   * Opens nothing; the first call still settles the mode. `known`: the caller knows the data
+   * plane is on (platform serve, after opening).
    */
-  prepareDataPlane(): void {
+  prepareDataPlane(known = false): void {
     const env = this.#options.env ?? process.env;
     if (this.#options.storage || this.#options.onDataPlaneChange || env.SCHEMAFORM_DATA_PLANE?.trim().toLowerCase() === "off") return;
-    if (!existsSync(join(this.dataDir, "dataplane"))) return;
+    if (!known && !existsSync(join(this.dataDir, "dataplane"))) return;
     void new AgentLink(this.dataDir, this.#options.agentCommand).ensure().catch(() => {});
   }
 

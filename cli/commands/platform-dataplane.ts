@@ -12,8 +12,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   const { defaultDataDir } = await import("../../platform/config.js");
   const dataDir = resolve(values["data-dir"] ?? defaultDataDir());
   const { runAgentProcess } = await import("../../platform/dataplane/agent-process.js");
-  const { openLocalDriver, openLocalComponents } = await import("../../platform/dataplane/local-plane.js");
-  const code = await runAgentProcess({ dataDir, openDriver: openLocalDriver, openComponents: openLocalComponents });
+  const { forgetLocalDataDir, openLocalDriver, openLocalComponents } = await import("../../platform/dataplane/local-plane.js");
+  const code = await runAgentProcess({ dataDir, openDriver: openLocalDriver, openComponents: openLocalComponents, forgetDataDir: forgetLocalDataDir });
   // nothing of the agent may linger (a client's socket, a timer): it is done
   process.exit(code);
 }

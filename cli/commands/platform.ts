@@ -61,7 +61,7 @@ const STORAGE_OPTIONS = {
 } as const;
 
 /** The platform on the storage the flags and environment name (SQLite unless a database URL is given). */
-async function openFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }): Promise<EmbeddedPlatform> {
+async function openFromFlags(values: { "data-dir"?: string; database?: string; "secrets-key-file"?: string }, onDataPlaneChange?: () => void): Promise<EmbeddedPlatform> {
   const { EmbeddedPlatform } = await import("../../platform/embedded.js");
   const target = await targetFromFlags(values);
   if (target.kind === "sqlite") {
@@ -77,7 +77,7 @@ async function openFromFlags(values: { "data-dir"?: string; database?: string; "
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return new EmbeddedPlatform({ storage: { open: () => openPostgres({ url }), secretsKey } });
+  return new EmbeddedPlatform({ storage: { open: () => openPostgres({ url }), secretsKey }, onDataPlaneChange });
 }
 
 class UsageError extends Error {}
@@ -184,11 +184,15 @@ async function serve(argv: string[]): Promise<number> {
   // the JSON access log replaces the human-readable request lines, not the internal errors
   const log = values.quiet || accessLog ? undefined : toStderr;
   const errorLog = values.quiet ? undefined : toStderr;
-  const platform = await openFromFlags(values);
+  // on PostgreSQL the data plane's agent runs in this process (one of the replicas reconciles)
+  const { changeRelay, serveDataPlane } = await import("../../platform/dataplane/serve-plane.js");
+  const relay = (values.database ?? process.env.SCHEMAFORM_DATABASE_URL) ? changeRelay() : undefined;
+  const platform = await openFromFlags(values, relay?.notify);
   const server = await startServer({ platform, host: values.host, port, log, errorLog, accessLog: accessLog && ((entry) => accessLog.write(entry)), tls });
   const storage = (await platform.core()).ctx.store;
   const where = storage.kind === "sqlite" ? `data directory: ${platform.dataDir}` : `database: ${storage.location}`;
   process.stdout.write(`schemaform platform listening on ${server.url} (${where})\n`);
+  const dataPlane = await serveDataPlane(platform, relay, (line) => process.stderr.write(`${line}\n`));
   if (!tls && values.host !== "127.0.0.1" && values.host !== "localhost" && values.host !== "::1") {
     process.stderr.write("warning: the server speaks plain HTTP; give --tls-cert and --tls-key, or put it behind TLS, before exposing it beyond this machine\n");
   }
@@ -206,6 +210,7 @@ async function serve(argv: string[]): Promise<number> {
     pending > 0 ? `schemaform platform stopping: finishing ${pending} request(s) in flight (at most ${graceMs / 1000} s; signal again to cut them)\n` : "schemaform platform stopping\n",
   );
   await server.close(graceMs);
+  await dataPlane?.stop();
   await platform.close();
   await accessLog?.close();
   process.stderr.write("schemaform platform stopped\n");

@@ -7,7 +7,9 @@
 // never takes the databases down, and `schemaform down` / destroy, which delete every service,
 // leave nothing running.
 
-import { openStore } from "../store.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DB_FILE, openStore } from "../store.js";
 import { SecretBox, loadOrCreateKey } from "../secrets.js";
 import type { Storage } from "../storage.js";
 import { Agent, type ComponentRunner } from "./agent.js";
@@ -22,6 +24,8 @@ export interface AgentProcessOptions {
   openComponents?: (options: { store: Storage; box: SecretBox; driver: DataPlaneDriver; dataDir: string; log: (line: string) => void }) => Promise<ComponentRunner | undefined>;
   /** default 10 s */
   idleExitMs?: number;
+  /** the data directory is gone: remove what the driver keeps for it elsewhere (its clusters directory) */
+  forgetDataDir?: (driver: DataPlaneDriver) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -54,8 +58,23 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<num
     const stop = () => agent?.stop();
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+    // A data directory deleted under a running agent (a test's temporary directory, a user's
+    // rm -rf) took the desired state with it: what ran for it is an orphan; remove it and leave.
+    let orphaned = false;
+    const watchdog = setInterval(() => {
+      if (orphaned || existsSync(join(options.dataDir, DB_FILE))) return;
+      orphaned = true;
+      agent?.stop();
+    }, 2000);
+    watchdog.unref();
     log(`${new Date().toISOString()} agent ${agent.holder} runs the data plane of ${options.dataDir} (driver ${driver.name})`);
     const why = await agent.run();
+    clearInterval(watchdog);
+    if (orphaned) {
+      log(`${new Date().toISOString()} ${options.dataDir} is gone: removing what ran for it`);
+      for (const id of await driver.listServices()) await driver.removeService(id).catch(() => {});
+      await options.forgetDataDir?.(driver);
+    }
     log(`${new Date().toISOString()} agent leaves: ${why === "idle" ? "nothing needs it" : "stopped"}`);
     return 0;
   } finally {

@@ -163,7 +163,7 @@ export class Agent {
       });
     }
 
-    const idle = wanted.size === 0 && present.size === 0 && this.#inFlight.size === 0 && !(await this.#o.components?.busy());
+    const idle = wanted.size === 0 && present.size === 0 && this.#inFlight.size === 0 && !driver.busy?.() && !(await this.#o.components?.busy());
     if (!idle) {
       this.#idleSince = undefined;
       this.#exitIfIdle = false;

@@ -9,7 +9,7 @@
 // arguments (provider/main.ts runs the agent when asked).
 
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AGENT_LOG_FILE, AGENT_MARK, agentPid, ensureAgentDir, sendToAgent } from "./agent-lock.js";
@@ -36,9 +36,33 @@ export function cliAgentCommand(dataDir: string): AgentCommand {
 /** Variables of the plugin protocol that must not reach a process Terraform did not start. */
 const PLUGIN_VARIABLES = /^(PLUGIN_|TF_PLUGIN_MAGIC_COOKIE|TF_REATTACH_PROVIDERS)/;
 
-/** Starts the agent detached (its own session, output to `dataplane/agent.log`); returns its pid. */
+/** A start claimed by another process this long ago is still under way (the agent takes its lock). */
+const START_CLAIM_MS = 5000;
+
+/**
+ * Claims the start of the agent for this process: several plugin processes of one Terraform
+ * command notice a missing agent at once, and one start is enough.
+ */
+function claimStart(dir: string): boolean {
+  const claim = join(dir, "starting");
+  try {
+    if (Date.now() - statSync(claim).mtimeMs < START_CLAIM_MS) return false;
+    rmSync(claim, { force: true });
+  } catch {
+    // no claim yet
+  }
+  try {
+    closeSync(openSync(claim, "wx", 0o600));
+    return true;
+  } catch {
+    return false; // another process claimed it just now
+  }
+}
+
+/** Starts the agent detached (its own session, output to `dataplane/agent/agent.log`); returns its pid. */
 export function startAgent(dataDir: string, command: AgentCommand): number | undefined {
   const dir = ensureAgentDir(dataDir);
+  if (!claimStart(dir)) return undefined;
   const log = openSync(join(dir, AGENT_LOG_FILE), "a", 0o600);
   try {
     const env: NodeJS.ProcessEnv = {};

@@ -3,7 +3,8 @@
 
 import { join } from "node:path";
 import type { DataPlaneDriver } from "./driver.js";
-import { createLocalDriver } from "./local/driver.js";
+import { rmSync } from "node:fs";
+import { createLocalDriver, type LocalDriver } from "./local/driver.js";
 import type { ComponentRunner } from "./agent.js";
 import { createLocalComponents, type ComponentsOptions } from "./components.js";
 
@@ -18,4 +19,10 @@ export async function openLocalDriver(dataDir: string, log: (line: string) => vo
 
 export async function openLocalComponents(options: ComponentsOptions): Promise<ComponentRunner> {
   return createLocalComponents(options);
+}
+
+/** Removes the clusters directory of a data directory that is gone (the spare, the origin file). */
+export async function forgetLocalDataDir(driver: DataPlaneDriver): Promise<void> {
+  const clustersDir = (driver as Partial<LocalDriver>).clustersDir;
+  if (clustersDir) rmSync(clustersDir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { defaultDataDir } from "../../platform/config.js";
 import { runAgentProcess } from "../../platform/dataplane/agent-process.js";
-import { openLocalComponents, openLocalDriver } from "../../platform/dataplane/local-plane.js";
+import { forgetLocalDataDir, openLocalComponents, openLocalDriver } from "../../platform/dataplane/local-plane.js";
 import { nativeBindingLoader } from "../native.js";
 
 export async function runAgent(argv: string[]): Promise<number> {
@@ -14,6 +14,6 @@ export async function runAgent(argv: string[]): Promise<number> {
     dataDir: resolve(values["data-dir"] ?? defaultDataDir()),
     loadNativeBinding: nativeBindingLoader(),
     openDriver: openLocalDriver,
-    openComponents: openLocalComponents,
+    openComponents: openLocalComponents, forgetDataDir: forgetLocalDataDir,
   });
 }

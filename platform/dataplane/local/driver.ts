@@ -30,6 +30,7 @@ import {
   type NodeTools,
 } from "./node.js";
 import { observeLayout } from "./observe.js";
+import { makingSpare } from "./spare.js";
 import { applyPooler, livePoolerPid, stopPooler } from "./pooler.js";
 import { freePort, isPortFree } from "./ports.js";
 import { DATABASE, bootstrap, setAdminPassword, syncEphemeralRoles } from "./roles.js";
@@ -366,6 +367,10 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     serverLogFile(id: string): string | undefined {
       const file = layoutOf(id).logFile(0);
       return existsSync(file) ? file : undefined;
+    },
+
+    busy(): boolean {
+      return makingSpare();
     },
 
     async stopAll(): Promise<void> {

@@ -30,6 +30,11 @@ export function takeSpare(clustersDir: string, pgBin: string, dataDir: string): 
 
 let making: Promise<void> | undefined;
 
+/** Whether a spare is being made (the agent waits for it before it leaves). */
+export function makingSpare(): boolean {
+  return making !== undefined;
+}
+
 /**
  * Makes the next spare in the background, unless one exists or is being made. `init` runs initdb
  * into the directory it is given (node.ts), as the cluster user.
