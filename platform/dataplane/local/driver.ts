@@ -5,12 +5,13 @@
 // standby that is not there), then the pooler. Each step is idempotent and restarts only what a
 // change needs; a failure is recorded with its cause and reported by observeService.
 
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AdminConnection, DataPlaneDriver, DriverAvailability, ServiceObserved, ServicePlan } from "../driver.js";
 import { findBinaries, type Binaries } from "../binaries.js";
 import { CA_CERT_FILE, certificateNeedsRenewal, ensureCa, issueServerCertificate } from "./ca.js";
-import { ServiceLayout, checkServiceId, resolveClustersDir, type ServiceState } from "./layout.js";
+import { ServiceLayout, checkServiceId, prepareClustersDir, removeEmptyClustersDir, resolveClustersDir, type ServiceState } from "./layout.js";
 import {
   NodeError,
   SUPERUSER,
@@ -70,8 +71,9 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const who = resolveRunUser(options.runAs, env);
   const unavailable = !pgBin ? (found.pgReason ?? "PostgreSQL's binaries were not found") : who.reason;
   const user = who.user;
-  const clustersDir = user && !unavailable ? resolveClustersDir(options.stateDir, user) : resolve(options.stateDir);
-  if (clustersDir !== resolve(options.stateDir)) log(`clusters live in ${clustersDir}: the cluster user cannot reach ${options.stateDir}`);
+  const placed = user && !unavailable ? resolveClustersDir(options.stateDir, user) : { dir: resolve(options.stateDir), relocated: false };
+  const clustersDir = placed.dir;
+  if (placed.relocated) log(`clusters live in ${clustersDir}: the cluster user cannot reach ${options.stateDir}`);
   const caCertFile = join(options.caDir, CA_CERT_FILE);
   const tools = (): NodeTools => ({ pgBin: pgBin!, user: user!, log });
   const layoutOf = (id: string) => new ServiceLayout(clustersDir, id);
@@ -101,6 +103,9 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     const paths = pathsOf(layout, index, port);
     const settingsFile = join(paths.dataDir, SETTINGS_FILE);
     const floor = () => (floorFrom ? readSettings(join(floorFrom, SETTINGS_FILE)) : {});
+    const wasRunning = livePostmasterPid(paths.dataDir) !== undefined;
+    // before any work: a taken port fails fast, with the port named
+    if (!wasRunning) await ensurePortFree(port);
     if (!hasData(paths.dataDir)) {
       if (role.standbyOf) {
         const upstream = { socketDir: role.standbyOf.socketDir, port: role.standbyOf.port };
@@ -118,8 +123,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     const after = nodeSettings(planOf.get(layout.id)!, role, floor());
     const changed = changedSettings(before, after);
     writeNodeConfig(tools(), paths.dataDir, after);
-    if (livePostmasterPid(paths.dataDir) === undefined) {
-      await ensurePortFree(port);
+    if (!wasRunning) {
       await startNode(tools(), paths);
       return;
     }
@@ -218,7 +222,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     } else {
       if (plan.pooler) warnings.push(found.poolerWarning ?? "pgbouncer is not available: the pooler is not running");
       await stopPooler(layout.poolerDir);
-      rmSync(layout.poolerDir, { recursive: true, force: true });
+      await rm(layout.poolerDir, { recursive: true, force: true });
     }
   }
 
@@ -235,9 +239,9 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       const dataDir = layout.nodeDir(index);
       if (!existsSync(dataDir) && !existsSync(`${dataDir}.new`)) continue;
       await stopNode(tools(), dataDir, "immediate");
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(`${dataDir}.new`, { recursive: true, force: true });
-      rmSync(layout.logFile(index), { force: true });
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(`${dataDir}.new`, { recursive: true, force: true });
+      await rm(layout.logFile(index), { force: true });
     }
   }
 
@@ -296,6 +300,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         if (unavailable) {
           return { id: plan.id, phase: "failed", message: unavailable, processes: [], diskBytes: 0, warnings };
         }
+        prepareClustersDir(clustersDir, placed.relocated ? options.stateDir : undefined);
         layout.ensure(user!);
         const state = stateFor(plan, layout.readState());
         await assignPorts(plan, state);
@@ -334,8 +339,14 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         const layout = layoutOf(id);
         if (!existsSync(layout.dir)) return;
         if (pgBin && user) await stopServiceProcesses(layout, "immediate");
-        rmSync(layout.socketDir, { recursive: true, force: true });
-        rmSync(layout.dir, { recursive: true, force: true });
+        // asynchronous: deleting a used cluster's files can take seconds on some disks, and the
+        // agent's loop must not stall meanwhile
+        const started = Date.now();
+        await rm(layout.socketDir, { recursive: true, force: true });
+        await rm(layout.dir, { recursive: true, force: true });
+        log(`remove files of ${id}: ${Date.now() - started} ms`);
+        // a relocated clusters directory goes with its last service (nothing of it stays under /var/lib)
+        if (placed.relocated) removeEmptyClustersDir(clustersDir);
       });
     },
 

@@ -14,7 +14,7 @@
 // /var/lib/schemaform/clusters-<hash of the requested directory>/, with an `origin` file naming it.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ServicePlan } from "../driver.js";
@@ -73,23 +73,33 @@ function reachable(dir: string, user: RunUser): boolean {
  * The directory clusters live in for the requested one: itself, unless this process is root and
  * the cluster user cannot reach it (then a folder of its own under /var/lib/schemaform).
  */
-export function resolveClustersDir(requested: string, user: RunUser): string {
+export function resolveClustersDir(requested: string, user: RunUser): { dir: string; relocated: boolean } {
   const wanted = resolve(requested);
-  if (!isRoot() || user.uid === 0 || reachable(wanted, user)) {
-    mkdirSync(wanted, { recursive: true, mode: 0o711 });
-    return wanted;
-  }
+  if (!isRoot() || user.uid === 0 || reachable(wanted, user)) return { dir: wanted, relocated: false };
   let key = wanted;
   try {
     key = realpathSync(wanted);
   } catch {
     // not made yet: its resolved name is the key
   }
-  const dir = join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`);
-  mkdirSync(ROOT_CLUSTERS_BASE, { recursive: true, mode: 0o711 });
+  return { dir: join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`), relocated: true };
+}
+
+/** Makes the clusters directory (0711: the cluster user passes through to its own service folders); a relocated one names its origin. */
+export function prepareClustersDir(dir: string, origin: string | undefined): void {
   mkdirSync(dir, { recursive: true, mode: 0o711 });
-  writeFileSync(join(dir, "origin"), `${wanted}\n`, { mode: 0o644 });
-  return dir;
+  if (origin !== undefined && !existsSync(join(dir, "origin"))) writeFileSync(join(dir, "origin"), `${resolve(origin)}\n`, { mode: 0o644 });
+}
+
+/** Removes a relocated clusters directory that holds nothing but its origin file (rmdir: never a service that just appeared). */
+export function removeEmptyClustersDir(dir: string): void {
+  try {
+    if (readdirSync(dir).some((name) => name !== "origin")) return;
+    rmSync(join(dir, "origin"), { force: true });
+    rmdirSync(dir);
+  } catch {
+    // a service appeared meanwhile, or it is gone already
+  }
 }
 
 export class ServiceLayout {

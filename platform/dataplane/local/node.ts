@@ -145,14 +145,14 @@ export async function cloneStandby(tools: NodeTools, dataDir: string, upstream: 
 /** `pg_ctl start -w`: the postmaster daemonizes; a stale postmaster.pid (kill -9) is handled by PostgreSQL. */
 export async function startNode(tools: NodeTools, paths: NodePaths): Promise<void> {
   const started = Date.now();
-  // after a kill -9 the old postmaster's children may still hold its shared memory for a moment
-  for (let attempt = 1; ; attempt++) {
+  // after a kill -9 the old postmaster's children may hold its shared memory for a few seconds
+  const patience = Date.now() + 20_000;
+  for (;;) {
     const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["start", "-D", paths.dataDir, "-l", paths.logFile, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
     if (result.code === 0) break;
     const logTail = logLines(paths.logFile, 4);
-    const stillInUse = /still in use|already running|lock file .* already exists/i.test(logTail);
-    if (stillInUse && attempt < 5) {
-      await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+    if (/still in use|already running|lock file .* already exists/i.test(logTail) && Date.now() < patience) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
     if (/No space left on device/i.test(logTail + result.stderr)) throw new NodeError(`the disk is full: PostgreSQL on port ${paths.port} cannot start (${lastLines(logTail, 2)})`);
@@ -164,7 +164,9 @@ export async function startNode(tools: NodeTools, paths: NodePaths): Promise<voi
 /** `pg_ctl stop` when the postmaster is alive (fast: sessions ended, a clean shutdown). */
 export async function stopNode(tools: NodeTools, dataDir: string, mode: "fast" | "immediate" = "fast"): Promise<void> {
   if (livePostmasterPid(dataDir) === undefined) return;
+  const started = Date.now();
   const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["stop", "-D", dataDir, "-m", mode, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
+  tools.log(`stop (${mode}) ${dataDir}: ${Date.now() - started} ms`);
   if (result.code !== 0 && livePostmasterPid(dataDir) !== undefined) {
     throw new NodeError(`pg_ctl stop of ${dataDir} failed: ${lastLines(result.stderr || result.stdout)}`);
   }
