@@ -241,8 +241,27 @@ describePostgres("local data-plane driver", () => {
     });
     expect(rows).toEqual([{ body: "streamed", recovery: true }]);
     expect(await query(admin(), "SELECT application_name, sync_state FROM pg_stat_replication")).toEqual([{ application_name: "node_1", sync_state: "sync" }]);
+    expect(await query(admin(), "SELECT slot_name, active FROM pg_replication_slots")).toEqual([{ slot_name: "node_1", active: true }]);
     expect(await refusal({ ...admin(plan.ports.replica), statement_timeout: 2000 }).catch(() => "accepted")).toBe("accepted");
     await expect(query(admin(plan.ports.replica), "INSERT INTO notes VALUES (9, 'no')")).rejects.toThrow(/read-only/);
+  });
+
+  it("adds and removes a second standby (a potential synchronous one), dropping its slot", async () => {
+    await timed("add a second standby", () => driver.applyService({ ...plan, haReplicas: 2 }));
+    const replication = "SELECT application_name, sync_state FROM pg_stat_replication ORDER BY 1";
+    await eventually(async () => {
+      expect(await query(admin(), replication)).toEqual([
+        { application_name: "node_1", sync_state: "sync" },
+        { application_name: "node_2", sync_state: "potential" },
+      ]);
+    });
+    const second = (await driver.observeService(plan.id)).processes.find((p) => p.dataDir?.endsWith("node-2"))!;
+    const observed = await driver.applyService(plan);
+    expect(observed.processes.map((p) => p.kind).sort()).toEqual(["postgres", "standby"]);
+    expect(gone(second.pid)).toBe(true);
+    expect(await portListens(second.port)).toBe(false);
+    expect(await query(admin(), "SELECT slot_name FROM pg_replication_slots")).toEqual([{ slot_name: "node_1" }]);
+    expect(await query(admin(), "SHOW synchronous_standby_names")).toEqual([{ synchronous_standby_names: "FIRST 1 (node_1)" }]);
   });
 
   it("serves the database through pgbouncer in transaction mode", async () => {

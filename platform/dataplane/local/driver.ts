@@ -17,6 +17,8 @@ import {
   SUPERUSER,
   cloneStandby,
   connect,
+  dropSlotsAbove,
+  ensurePhysicalSlot,
   hasData,
   initCluster,
   livePostmasterPid,
@@ -199,16 +201,23 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       } finally {
         await tsdb.end().catch(() => {});
       }
+      // HA standbys stream through a physical slot each (node_1, node_2): the primary keeps the WAL
+      // a stopped standby still needs (up to max_slot_wal_keep_size) instead of leaving it behind
       for (let index = 1; index <= plan.haReplicas; index++) {
         const port = state.ports[String(index)]!;
-        const role: NodeRole = { port, socketDir, standbyOf: { socketDir, port: plan.ports.main, applicationName: `node_${index}` } };
+        const slot = `node_${index}`;
+        await ensurePhysicalSlot(main, slot);
+        const role: NodeRole = { port, socketDir, standbyOf: { socketDir, port: plan.ports.main, applicationName: slot, slot } };
         await applyNode(layout, index, port, role, layout.nodeDir(0));
         await waitReady({ socketDir, port }, `standby ${index}`);
       }
+      await removeExtraNodes(layout, plan.haReplicas);
+      await dropSlotsAbove(main, plan.haReplicas);
       // the standbys exist now: name them synchronous (a reload) when the plan asks
       await applyNode(layout, 0, plan.ports.main, { ...mainRole, synchronousStandbyNames: synchronousNames(plan, layout) });
+    } else {
+      await removeExtraNodes(layout, 0);
     }
-    await removeExtraNodes(layout, plan.role === "primary" ? plan.haReplicas : 0);
 
     if (plan.pooler && pgbouncer) {
       if (livePoolerPid(layout.poolerDir) === undefined) await ensurePortFree(plan.ports.pooler);

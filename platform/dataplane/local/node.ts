@@ -78,10 +78,20 @@ function writeOwned(tools: NodeTools, file: string, content: string, mode = 0o60
   giveTo(tools.user, file);
 }
 
+/** writeOwned unless the file already holds exactly that (an apply that changes nothing touches nothing). */
+function writeIfChanged(tools: NodeTools, file: string, content: string): void {
+  try {
+    if (readFileSync(file, "utf8") === content) return;
+  } catch {
+    // missing: written below
+  }
+  writeOwned(tools, file, content);
+}
+
 /** Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. */
 export function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): void {
-  writeOwned(tools, join(dataDir, SETTINGS_FILE), renderSettings(settings));
-  writeOwned(tools, join(dataDir, "pg_hba.conf"), HBA);
+  writeIfChanged(tools, join(dataDir, SETTINGS_FILE), renderSettings(settings));
+  writeIfChanged(tools, join(dataDir, "pg_hba.conf"), HBA);
   const main = join(dataDir, "postgresql.conf");
   const text = readFileSync(main, "utf8");
   const include = `include_if_exists = '${SETTINGS_FILE}'`;
@@ -215,5 +225,28 @@ export async function probe(paths: { socketDir: string; port: number }): Promise
     return { ready: false, reason: /starting up|not yet accepting|consistent recovery state/i.test(message) ? "starting" : message };
   } finally {
     await client?.end().catch(() => {});
+  }
+}
+
+/** A physical replication slot on the primary, made (reserving WAL now) when missing. */
+export async function ensurePhysicalSlot(primary: { socketDir: string; port: number }, slot: string): Promise<void> {
+  const client = await connect(primary);
+  try {
+    await client.query("SELECT pg_create_physical_replication_slot($1, true) WHERE NOT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", [slot]);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Drops the HA standbys' slots (node_<n>) beyond the planned count, so no WAL is kept for a standby that is gone. */
+export async function dropSlotsAbove(primary: { socketDir: string; port: number }, keep: number): Promise<void> {
+  const client = await connect(primary);
+  try {
+    await client.query(
+      "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_type = 'physical' AND NOT active AND slot_name ~ '^node_[0-9]+$' AND substr(slot_name, 6)::int > $1",
+      [keep],
+    );
+  } finally {
+    await client.end().catch(() => {});
   }
 }

@@ -43,7 +43,7 @@ export interface NodeRole {
   port: number;
   socketDir: string;
   /** undefined: a primary; else how the standby reaches its upstream */
-  standbyOf?: { socketDir: string; port: number; applicationName: string };
+  standbyOf?: { socketDir: string; port: number; applicationName: string; slot?: string };
   /** the primary's synchronous_standby_names ("" for none) */
   synchronousStandbyNames?: string;
 }
@@ -96,6 +96,8 @@ export function nodeSettings(plan: ServicePlan, node: NodeRole, floor: Record<st
     max_wal_size: "256MB",
     wal_keep_size: "64MB",
     max_slot_wal_keep_size: "1GB",
+    // after a crash or a pg_basebackup --no-sync, one syncfs() instead of an fsync per file (seconds)
+    recovery_init_sync_method: process.platform === "linux" ? "syncfs" : "fsync",
     hot_standby: "on",
     huge_pages: "off",
     dynamic_shared_memory_type: "posix",
@@ -116,6 +118,7 @@ export function nodeSettings(plan: ServicePlan, node: NodeRole, floor: Record<st
   if (node.standbyOf) {
     const { socketDir, port, applicationName } = node.standbyOf;
     settings.primary_conninfo = `host=${socketDir} port=${port} user=postgres application_name=${applicationName}`;
+    if (node.standbyOf.slot) settings.primary_slot_name = node.standbyOf.slot;
   } else {
     settings.synchronous_standby_names = node.synchronousStandbyNames ?? "";
   }
