@@ -209,6 +209,12 @@ describePostgres("local data-plane driver", () => {
     await driver.applyService(plan);
     expect(await query(admin(), "SHOW work_mem")).toEqual([{ work_mem: "16MB" }]);
     expect((await driver.observeService(plan.id)).processes[0]!.pid).toBe(pidResized);
+
+    // an invalid value fails the apply, naming it, and leaves the server as it was
+    const invalid = await driver.applyService({ ...plan, parameters: { max_connections: "150", work_mem: "lots" } });
+    expect(invalid).toMatchObject({ phase: "failed", message: 'the settings are not valid: invalid value for parameter "work_mem": "lots"' });
+    expect(await query(admin(), "SHOW work_mem")).toEqual([{ work_mem: "16MB" }]);
+    expect((await driver.applyService(plan)).phase).toBe("running");
   });
 
   it("creates ephemeral roles as members of tsdbadmin and drops them when no longer planned", async () => {
@@ -271,6 +277,14 @@ describePostgres("local data-plane driver", () => {
     const pooled = { ...admin(plan.ports.pooler), ssl: false };
     expect(await query(pooled, "SELECT body FROM notes WHERE id = 1")).toEqual([{ body: "kept" }]);
     expect(await refusal({ ...pooled, password: "wrong" })).toMatch(/password authentication failed|SASL/);
+
+    // without pgbouncer (a machine that lacks it): the service runs, with a warning saying how to get it
+    const withoutPgbouncer = createLocalDriver({ stateDir: join(dataDir, "clusters"), caDir: join(dataDir, "ca"), pgbouncer: join(dataDir, "no-pgbouncer-here") });
+    const degraded = await withoutPgbouncer.applyService(plan);
+    expect(degraded.phase).toBe("running");
+    expect(degraded.warnings).toEqual([expect.stringMatching(/pgbouncer is not installed: the connection pooler is not running \(.*apt-get install pgbouncer/)]);
+    expect(degraded.processes.some((p) => p.kind === "pgbouncer")).toBe(false);
+    expect((await driver.applyService(plan)).processes.some((p) => p.kind === "pgbouncer")).toBe(true);
   });
 
   it("runs a read-replica service as a standby of its source, with its own endpoint", async () => {

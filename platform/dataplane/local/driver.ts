@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AdminConnection, DataPlaneDriver, DriverAvailability, ServiceObserved, ServicePlan } from "../driver.js";
-import { findBinaries, type Binaries } from "../binaries.js";
+import { POOLER_MISSING_WARNING, findBinaries, type Binaries } from "../binaries.js";
 import { CA_CERT_FILE, certificateNeedsRenewal, ensureCa, issueServerCertificate } from "./ca.js";
 import { ServiceLayout, checkServiceId, prepareClustersDir, removeEmptyClustersDir, resolveClustersDir, type ServiceState } from "./layout.js";
 import {
@@ -46,8 +46,8 @@ export interface LocalDriverOptions {
   caDir: string;
   /** PostgreSQL's bin directory; found at run time when omitted (binaries.ts) */
   pgBin?: string;
-  /** the pgbouncer executable; found when omitted, `null`: never run a pooler */
-  pgbouncer?: string | null;
+  /** the pgbouncer executable; found when omitted (a file that is not there: no pooler, a warning) */
+  pgbouncer?: string;
   /** the user clusters run as; default: this process's, or `postgres`/SCHEMAFORM_PG_USER when root */
   runAs?: RunUser;
   log?: (line: string) => void;
@@ -69,7 +69,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const log = options.log ?? (() => {});
   const found: Binaries = findBinaries(env);
   const pgBin = options.pgBin ?? found.pgBin;
-  const pgbouncer = options.pgbouncer === null ? undefined : (options.pgbouncer ?? found.pgbouncer);
+  const pgbouncer = options.pgbouncer === undefined ? found.pgbouncer : existsSync(options.pgbouncer) ? options.pgbouncer : undefined;
+  const poolerWarning = found.poolerWarning ?? POOLER_MISSING_WARNING;
   const who = resolveRunUser(options.runAs, env);
   const unavailable = !pgBin ? (found.pgReason ?? "PostgreSQL's binaries were not found") : who.reason;
   const user = who.user;
@@ -124,7 +125,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     const before = readSettings(settingsFile);
     const after = nodeSettings(planOf.get(layout.id)!, role, floor());
     const changed = changedSettings(before, after);
-    writeNodeConfig(tools(), paths.dataDir, after);
+    await writeNodeConfig(tools(), paths.dataDir, after);
     if (!wasRunning) {
       await startNode(tools(), paths);
       return;
@@ -229,7 +230,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         ephemeralRoles: plan.ephemeralRoles,
       });
     } else {
-      if (plan.pooler) warnings.push(found.poolerWarning ?? "pgbouncer is not available: the pooler is not running");
+      if (plan.pooler) warnings.push(poolerWarning);
       await stopPooler(layout.poolerDir);
       await rm(layout.poolerDir, { recursive: true, force: true });
     }
@@ -338,7 +339,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     async observeService(id: string): Promise<ServiceObserved> {
       const observed = await observeLayout(layoutOf(id), pgbouncer !== undefined);
       const state = layoutOf(id).readState();
-      if (state?.pooler && !pgbouncer) observed.warnings.push(found.poolerWarning ?? "pgbouncer is not available: the pooler is not running");
+      if (state?.pooler && !pgbouncer) observed.warnings.push(poolerWarning);
       return observed;
     },
 

@@ -88,9 +88,30 @@ function writeIfChanged(tools: NodeTools, file: string, content: string): void {
   writeOwned(tools, file, content);
 }
 
-/** Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. */
-export function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): void {
-  writeIfChanged(tools, join(dataDir, SETTINGS_FILE), renderSettings(settings));
+/**
+ * Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. A settings
+ * file PostgreSQL would reject (an invalid value) is put back as it was, and the error names the
+ * setting: a running server would silently keep its old value on reload, and a stopped one
+ * would not start.
+ */
+export async function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): Promise<void> {
+  const file = join(dataDir, SETTINGS_FILE);
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  const next = renderSettings(settings);
+  if (previous !== next) {
+    writeOwned(tools, file, next);
+    // `postgres -C` parses every configuration file and fails on an invalid value, running server or not
+    const check = await runAs(tools.user, join(tools.pgBin, "postgres"), ["-D", dataDir, "-C", "port"], { timeoutMs: 30_000 });
+    if (check.code !== 0) {
+      if (previous === undefined) rmSync(file, { force: true });
+      else writeOwned(tools, file, previous);
+      const reasons = check.stderr
+        .split("\n")
+        .map((line) => line.replace(/^.*?(LOG|FATAL|ERROR|DETAIL|HINT):\s+/, ""))
+        .filter((line) => line.trim() && !/contains errors/.test(line));
+      throw new NodeError(`the settings are not valid: ${reasons.slice(0, 3).join("; ") || lastLines(check.stderr)}`);
+    }
+  }
   writeIfChanged(tools, join(dataDir, "pg_hba.conf"), HBA);
   const main = join(dataDir, "postgresql.conf");
   const text = readFileSync(main, "utf8");
