@@ -106,6 +106,14 @@ describePostgres("local data-plane driver", () => {
     ssl: { ca: ca() },
   });
 
+  /** The row `id` of notes as the standby at `port` shows it, within 15 s, and whether that server is in recovery. */
+  const rowOnStandby = (port: number, id: number) =>
+    eventually(async () => {
+      const found = await query<{ body: string; recovery: boolean }>(admin(port), "SELECT body, pg_is_in_recovery() AS recovery FROM notes WHERE id = $1", [id]);
+      if (found.length === 0) throw new Error(`row ${id} has not reached the standby at port ${port}`);
+      return found;
+    });
+
   beforeAll(async () => {
     // mkdtemp makes a 0700 directory: as root, the `postgres` user cannot reach it (as in a CI
     // data directory under root's home), so the driver must place the clusters elsewhere
@@ -240,12 +248,7 @@ describePostgres("local data-plane driver", () => {
     expect(observed.phase).toBe("running");
     expect(observed.processes.map((p) => p.kind).sort()).toEqual(["postgres", "standby"]);
     await query(admin(), "INSERT INTO notes VALUES (2, 'streamed')");
-    const rows = await eventually(async () => {
-      const found = await query<{ body: string; recovery: boolean }>(admin(plan.ports.replica), "SELECT body, pg_is_in_recovery() AS recovery FROM notes WHERE id = 2");
-      if (found.length === 0) throw new Error("row 2 has not reached the standby");
-      return found;
-    });
-    expect(rows).toEqual([{ body: "streamed", recovery: true }]);
+    expect(await rowOnStandby(plan.ports.replica, 2)).toEqual([{ body: "streamed", recovery: true }]);
     expect(await query(admin(), "SELECT application_name, sync_state FROM pg_stat_replication")).toEqual([{ application_name: "node_1", sync_state: "sync" }]);
     expect(await query(admin(), "SELECT slot_name, active FROM pg_replication_slots")).toEqual([{ slot_name: "node_1", active: true }]);
     expect(await refusal({ ...admin(plan.ports.replica), statement_timeout: 2000 }).catch(() => "accepted")).toBe("accepted");
@@ -296,12 +299,7 @@ describePostgres("local data-plane driver", () => {
     const observed = await timed("create a read-replica service", () => driver.applyService(replica));
     expect(observed).toMatchObject({ phase: "running", processes: [{ kind: "standby", port: replica.ports.main }] });
     await query(admin(), "INSERT INTO notes VALUES (3, 'replicated')");
-    const rows = await eventually(async () => {
-      const found = await query<{ body: string; recovery: boolean }>(admin(replica.ports.main), "SELECT body, pg_is_in_recovery() AS recovery FROM notes WHERE id = 3");
-      if (found.length === 0) throw new Error("row 3 has not reached the read replica");
-      return found;
-    });
-    expect(rows).toEqual([{ body: "replicated", recovery: true }]);
+    expect(await rowOnStandby(replica.ports.main, 3)).toEqual([{ body: "replicated", recovery: true }]);
   });
 
   it("fails with the port named when a port is taken", async () => {

@@ -64,6 +64,14 @@ export interface LocalDriver extends DataPlaneDriver {
 /** A failure that waits on something outside the service (phase starting, not failed). */
 class WaitingError extends Error {}
 
+/** The cause of a failed apply, for `message`: ours as written, a file system's by its code and path. */
+function describeFailure(error: unknown): string {
+  if (error instanceof NodeError || error instanceof WaitingError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOSPC") return `the disk is full: ${(error as NodeJS.ErrnoException).path ?? "a data-plane file"} cannot be written`;
+  return `apply failed: ${(error as Error).message}`;
+}
+
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => {});
@@ -102,7 +110,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   }
 
   /** Creates, configures and starts one node; restarts or reloads it when its settings changed. */
-  async function applyNode(layout: ServiceLayout, index: number, port: number, role: NodeRole, floorFrom?: string): Promise<void> {
+  async function applyNode(plan: ServicePlan, layout: ServiceLayout, index: number, port: number, role: NodeRole, floorFrom?: string): Promise<void> {
     const paths = pathsOf(layout, index, port);
     const settingsFile = join(paths.dataDir, SETTINGS_FILE);
     const floor = () => (floorFrom ? readSettings(join(floorFrom, SETTINGS_FILE)) : {});
@@ -123,7 +131,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       if (livePostmasterPid(paths.dataDir) !== undefined) await reloadNode(tools(), paths.dataDir);
     }
     const before = readSettings(settingsFile);
-    const after = nodeSettings(planOf.get(layout.id)!, role, floor());
+    const after = nodeSettings(plan, role, floor());
     const changed = changedSettings(before, after);
     await writeNodeConfig(tools(), paths.dataDir, after);
     if (!wasRunning) {
@@ -131,6 +139,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       return;
     }
     if (changed.length === 0) return;
+    if (changed.includes("port")) await ensurePortFree(port);
     if (changed.includes("port") || (await needsRestart(paths, changed))) {
       log(`restart ${paths.dataDir}: ${changed.join(", ")} changed`);
       await restartNode(tools(), paths);
@@ -163,9 +172,6 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     }
   }
 
-  // the plan being applied, per service (applyNode reads it; verifiers stay in memory only)
-  const planOf = new Map<string, ServicePlan>();
-
   async function applyRunning(plan: ServicePlan, layout: ServiceLayout, state: ServiceState, warnings: string[]): Promise<void> {
     const socketDir = layout.socketDir;
     const main = { socketDir, port: plan.ports.main };
@@ -185,7 +191,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     } else {
       mainRole = { port: plan.ports.main, socketDir, synchronousStandbyNames: synchronousNames(plan, layout) };
     }
-    await applyNode(layout, 0, plan.ports.main, mainRole, floorFrom);
+    await applyNode(plan, layout, 0, plan.ports.main, mainRole, floorFrom);
     await waitReady(main, plan.role === "primary" ? "the primary" : "the read replica");
 
     if (plan.role === "primary") {
@@ -209,13 +215,13 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         const slot = `node_${index}`;
         await ensurePhysicalSlot(main, slot);
         const role: NodeRole = { port, socketDir, standbyOf: { socketDir, port: plan.ports.main, applicationName: slot, slot } };
-        await applyNode(layout, index, port, role, layout.nodeDir(0));
+        await applyNode(plan, layout, index, port, role, layout.nodeDir(0));
         await waitReady({ socketDir, port }, `standby ${index}`);
       }
       await removeExtraNodes(layout, plan.haReplicas);
       await dropSlotsAbove(main, plan.haReplicas);
       // the standbys exist now: name them synchronous (a reload) when the plan asks
-      await applyNode(layout, 0, plan.ports.main, { ...mainRole, synchronousStandbyNames: synchronousNames(plan, layout) });
+      await applyNode(plan, layout, 0, plan.ports.main, { ...mainRole, synchronousStandbyNames: synchronousNames(plan, layout) });
     } else {
       await removeExtraNodes(layout, 0);
     }
@@ -285,11 +291,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     };
   }
 
-  async function assignPorts(plan: ServicePlan, state: ServiceState): Promise<void> {
+  /** node-0: ports.main, node-1: ports.replica, further standbys: the port recorded for them, or a new free one when that is taken by something else. */
+  async function assignPorts(plan: ServicePlan, layout: ServiceLayout, state: ServiceState): Promise<void> {
     const standbys = plan.role === "primary" ? plan.haReplicas : 0;
     const ports: Record<string, number> = { "0": plan.ports.main };
     if (standbys >= 1) ports["1"] = plan.ports.replica;
-    for (let index = 2; index <= standbys; index++) ports[String(index)] = state.ports[String(index)] ?? (await freePort());
+    for (let index = 2; index <= standbys; index++) {
+      const recorded = state.ports[String(index)];
+      const usable = recorded !== undefined && (livePostmasterPid(layout.nodeDir(index)) !== undefined || (await isPortFree(recorded)));
+      ports[String(index)] = usable ? recorded : await freePort();
+    }
     state.ports = ports;
   }
 
@@ -310,24 +321,24 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         if (unavailable) {
           return { id: plan.id, phase: "failed", message: unavailable, processes: [], diskBytes: 0, warnings };
         }
-        prepareClustersDir(clustersDir, placed.relocated ? options.stateDir : undefined);
-        layout.ensure(user!);
-        const state = stateFor(plan, layout.readState());
-        await assignPorts(plan, state);
-        layout.writeState(state);
-        planOf.set(plan.id, plan);
+        let state: ServiceState | undefined;
         try {
+          prepareClustersDir(clustersDir, placed.relocated ? options.stateDir : undefined);
+          layout.ensure(user!);
+          state = stateFor(plan, layout.readState());
+          await assignPorts(plan, layout, state);
+          layout.writeState(state);
           await ensureCa(options.caDir);
           if (plan.running) await applyRunning(plan, layout, state, warnings);
           else await stopServiceProcesses(layout, "fast");
           delete state.lastError;
           delete state.lastErrorWaiting;
         } catch (error) {
-          state.lastError = error instanceof NodeError || error instanceof WaitingError ? error.message : `apply failed: ${(error as Error).message}`;
+          const message = describeFailure(error);
+          log(`service ${plan.id}: ${message}`);
+          if (!state) return { id: plan.id, phase: "failed", message, processes: [], diskBytes: 0, warnings };
+          state.lastError = message;
           state.lastErrorWaiting = error instanceof WaitingError;
-          log(`service ${plan.id}: ${state.lastError}`);
-        } finally {
-          planOf.delete(plan.id);
         }
         layout.writeState(state);
         const observed = await observeLayout(layout, pgbouncer !== undefined);
