@@ -195,6 +195,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     await waitReady(main, plan.role === "primary" ? "the primary" : "the read replica");
 
     if (plan.role === "primary") {
+      const started = Date.now();
       const client = await connect(main);
       try {
         await bootstrap(client);
@@ -208,6 +209,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       } finally {
         await tsdb.end().catch(() => {});
       }
+      log(`roles and database of ${plan.id}: ${Date.now() - started} ms`);
       // HA standbys stream through a physical slot each (node_1, node_2): the primary keeps the WAL
       // a stopped standby still needs (up to max_slot_wal_keep_size) instead of leaving it behind
       for (let index = 1; index <= plan.haReplicas; index++) {
