@@ -4,7 +4,7 @@
 // `postgres` user and live where that user can reach them.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -341,6 +341,9 @@ describePostgres("local data-plane driver", () => {
     expect(paused.diskBytes).toBeGreaterThan(1_000_000);
     expect(await refusal(admin())).toMatch(/ECONNREFUSED/);
     expect(await refusal(admin(plan.ports.pooler))).toMatch(/ECONNREFUSED/);
+    // as after a reboot: the pid file names a live process that is no postmaster (this test's own)
+    writeFileSync(join(driver.clustersDir, plan.id, "node-0", "postmaster.pid"), `${process.pid}\n`);
+    expect((await driver.observeService(plan.id)).phase).toBe("stopped");
     const resumed = await timed("resume", () => driver.applyService(plan));
     expect(resumed.phase).toBe("running");
     expect(await query(admin(), "SELECT body FROM notes ORDER BY id")).toEqual([{ body: "kept" }, { body: "streamed" }, { body: "replicated" }]);

@@ -4,7 +4,7 @@
 // outlives the process that called the driver), found by its own postmaster.pid and never by
 // process name, and checked by connecting over its private unix socket.
 
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client as PgClient } from "pg";
 import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
@@ -28,17 +28,51 @@ export interface NodePaths {
 
 export class NodeError extends Error {}
 
-/** The postmaster's pid when its postmaster.pid names a live process. */
-export function livePostmasterPid(dataDir: string): number | undefined {
-  let text: string;
+function pidInFile(file: string): number | undefined {
   try {
-    text = readFileSync(join(dataDir, "postmaster.pid"), "utf8");
+    const pid = Number(readFileSync(file, "utf8").split("\n")[0]!.trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
   }
-  const pid = Number(text.split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  return isAlive(pid) ? pid : undefined;
+}
+
+/**
+ * Whether a live pid is still the process its pid file was written by. After a reboot the number
+ * may belong to any other program: on Linux the postmaster's working directory is its data
+ * directory (pgbouncer's command line names its ini file), which no other process shares.
+ */
+function sameProcess(pid: number, check: { cwd?: string; cmdlineIncludes?: string }): boolean {
+  if (!existsSync("/proc/self")) return true;
+  try {
+    if (check.cwd !== undefined) return realpathSync(`/proc/${pid}/cwd`) === realpathSync(check.cwd);
+    if (check.cmdlineIncludes !== undefined) return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(check.cmdlineIncludes);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** The pid in a pid file when it names a live process that is still the one that wrote it. */
+export function livePidOf(file: string, check: { cwd?: string; cmdlineIncludes?: string }): number | undefined {
+  const pid = pidInFile(file);
+  return pid !== undefined && isAlive(pid) && sameProcess(pid, check) ? pid : undefined;
+}
+
+/** The postmaster's pid when its postmaster.pid names a live postmaster of this data directory. */
+export function livePostmasterPid(dataDir: string): number | undefined {
+  return livePidOf(join(dataDir, "postmaster.pid"), { cwd: dataDir });
+}
+
+/**
+ * Removes a postmaster.pid whose pid is alive but another program (reused after a reboot):
+ * PostgreSQL would refuse to start, taking it for another postmaster. A pid file of a dead
+ * postmaster stays: PostgreSQL uses it to see whether the dead one's children still hold its memory.
+ */
+function clearForeignPidFile(dataDir: string): void {
+  const file = join(dataDir, "postmaster.pid");
+  const pid = pidInFile(file);
+  if (pid !== undefined && isAlive(pid) && !sameProcess(pid, { cwd: dataDir })) rmSync(file, { force: true });
 }
 
 export function isAlive(pid: number): boolean {
@@ -178,6 +212,7 @@ export async function startNode(tools: NodeTools, paths: NodePaths): Promise<voi
   const started = Date.now();
   // after a kill -9 the old postmaster's children may hold its shared memory for a few seconds
   const patience = Date.now() + 20_000;
+  clearForeignPidFile(paths.dataDir);
   for (;;) {
     const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["start", "-D", paths.dataDir, "-l", paths.logFile, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
     if (result.code === 0) break;

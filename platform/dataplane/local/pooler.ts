@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EphemeralRole } from "../driver.js";
-import { isAlive } from "./node.js";
+import { isAlive, livePidOf } from "./node.js";
 import { ADMIN_ROLE } from "./roles.js";
 import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
 
@@ -25,14 +25,9 @@ export interface PoolerSpec {
 const pidFile = (dir: string) => join(dir, "pgbouncer.pid");
 export const poolerLogFile = (dir: string) => join(dir, "pgbouncer.log");
 
-/** pgbouncer's pid when its pid file names a live process. */
+/** pgbouncer's pid when its pid file names a live pgbouncer of this directory. */
 export function livePoolerPid(dir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(pidFile(dir), "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return livePidOf(pidFile(dir), { cmdlineIncludes: join(dir, "pgbouncer.ini") });
 }
 
 function ini(spec: PoolerSpec): string {
