@@ -4,7 +4,7 @@
 // `postgres` user and live where that user can reach them.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -318,6 +318,21 @@ describePostgres("local data-plane driver", () => {
     } finally {
       squatter.close();
       await driver.removeService("svc-taken");
+    }
+  });
+
+  it("fails with the cause when the disk is full (a small tmpfs; skipped where mounting is not allowed)", async ({ skip }) => {
+    const mountPoint = tempDir("schemaform-full-");
+    chmodSync(mountPoint, 0o755);
+    if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint]).status !== 0) skip();
+    try {
+      const small = createLocalDriver({ stateDir: join(mountPoint, "clusters"), caDir: join(dataDir, "ca") });
+      const observed = await small.applyService({ ...plan, id: "svc-full", haReplicas: 0, syncReplicas: 0, pooler: false, ports: { main: await freePort(), replica: await freePort(), pooler: await freePort() } });
+      expect(observed.phase).toBe("failed");
+      expect(observed.message).toMatch(/^the disk is full: initdb failed: FATAL: +could not (extend|write)/);
+      await small.removeService("svc-full");
+    } finally {
+      spawnSync("umount", [mountPoint]);
     }
   });
 

@@ -4,10 +4,10 @@
 // outlives the process that called the driver), found by its own postmaster.pid and never by
 // process name, and checked by connecting over its private unix socket.
 
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client as PgClient } from "pg";
-import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
+import { failureLines, giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
 import { SETTINGS_FILE, renderSettings } from "./settings.js";
 
 /** the superuser initdb creates; it logs in only over the private socket (trust) */
@@ -159,6 +159,12 @@ export function writeCertificate(tools: NodeTools, dataDir: string, certPem: str
   writeOwned(tools, join(dataDir, "server.crt"), certPem, 0o644);
 }
 
+/** "the disk is full: " when a tool's output says so, to lead its failure message. */
+function diskFull(output: string): string {
+  // PostgreSQL says it either way: ENOSPC, or a short write with its hint to check free space
+  return /No space left on device|Check free disk space/i.test(output) ? "the disk is full: " : "";
+}
+
 /** initdb into `<dataDir>.new`, renamed into place when complete (a half-made cluster is never taken for one). */
 export async function initCluster(tools: NodeTools, dataDir: string): Promise<void> {
   const building = `${dataDir}.new`;
@@ -176,7 +182,7 @@ export async function initCluster(tools: NodeTools, dataDir: string): Promise<vo
   ]);
   if (result.code !== 0) {
     rmSync(building, { recursive: true, force: true });
-    throw new NodeError(`initdb failed: ${lastLines(result.stderr || result.stdout)}`);
+    throw new NodeError(`${diskFull(result.stderr)}initdb failed: ${failureLines(result.stderr || result.stdout)}`);
   }
   renameSync(building, dataDir);
   tools.log(`initdb ${dataDir}: ${Date.now() - started} ms`);
@@ -199,7 +205,7 @@ export async function cloneStandby(tools: NodeTools, dataDir: string, upstream: 
   ]);
   if (result.code !== 0) {
     rmSync(building, { recursive: true, force: true });
-    throw new NodeError(`pg_basebackup from port ${upstream.port} failed: ${lastLines(result.stderr || result.stdout)}`);
+    throw new NodeError(`${diskFull(result.stderr)}pg_basebackup from port ${upstream.port} failed: ${failureLines(result.stderr || result.stdout)}`);
   }
   // the primary's own files that must not follow it: its pid file is excluded by pg_basebackup
   writeOwned(tools, join(building, "standby.signal"), "");
@@ -214,15 +220,17 @@ export async function startNode(tools: NodeTools, paths: NodePaths): Promise<voi
   const patience = Date.now() + 20_000;
   clearForeignPidFile(paths.dataDir);
   for (;;) {
+    const logStart = fileSize(paths.logFile);
     const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["start", "-D", paths.dataDir, "-l", paths.logFile, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
     if (result.code === 0) break;
-    const logTail = logLines(paths.logFile, 4);
-    if (/still in use|already running|lock file .* already exists/i.test(logTail) && Date.now() < patience) {
+    // what this attempt logged (the log also holds every earlier run's lines)
+    const logged = logSince(paths.logFile, logStart);
+    if (/still in use|already running|lock file .* already exists/i.test(logged) && Date.now() < patience) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (/No space left on device/i.test(logTail + result.stderr)) throw new NodeError(`the disk is full: PostgreSQL on port ${paths.port} cannot start (${lastLines(logTail, 2)})`);
-    throw new NodeError(`PostgreSQL on port ${paths.port} did not start: ${lastLines(logTail || result.stderr || result.stdout)}`);
+    const output = `${logged}\n${result.stderr}`;
+    throw new NodeError(`${diskFull(output)}PostgreSQL on port ${paths.port} did not start: ${failureLines(logged || result.stderr || result.stdout)}`);
   }
   tools.log(`start ${paths.dataDir}: ${Date.now() - started} ms`);
 }
@@ -248,11 +256,19 @@ export async function reloadNode(tools: NodeTools, dataDir: string): Promise<voi
   await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["reload", "-D", dataDir, "-s"]);
 }
 
-/** The last lines of a node's server log (PostgreSQL logs no passwords of ours: verifiers are sent as literals, never logged). */
-export function logLines(logFile: string, count: number): string {
+function fileSize(file: string): number {
   try {
-    const text = readFileSync(logFile, "utf8");
-    return lastLines(text.slice(-8192), count);
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** A node's server log from a byte offset on (at most its last 16 KB). PostgreSQL logs no passwords of ours: verifiers are sent as literals, never logged. */
+function logSince(logFile: string, offset: number): string {
+  try {
+    const text = readFileSync(logFile);
+    return text.subarray(Math.max(offset, text.length - 16_384)).toString("utf8");
   } catch {
     return "";
   }
