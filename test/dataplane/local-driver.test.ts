@@ -285,6 +285,9 @@ describePostgres("local data-plane driver", () => {
     expect(observed.processes.some((p) => p.kind === "pgbouncer" && p.port === plan.ports.pooler)).toBe(true);
     const pooled = { ...admin(plan.ports.pooler), ssl: false };
     expect(await query(pooled, "SELECT body FROM notes WHERE id = 1")).toEqual([{ body: "kept" }]);
+    // the same connection strings as direct: sslmode=require, and verify-full with the platform CA
+    const viaPooler = psql(`postgresql://tsdbadmin@localhost:${plan.ports.pooler}/tsdb?sslmode=verify-full&sslrootcert=${driver.caCertFile}`, "SELECT body FROM notes WHERE id = 1", password);
+    expect(viaPooler).toEqual({ status: 0, out: "kept" });
     expect(await refusal({ ...pooled, password: "wrong" })).toMatch(/password authentication failed|SASL/);
 
     // without pgbouncer (a machine that lacks it): the service runs, with a warning saying how to get it

@@ -5,7 +5,7 @@
 // standby that is not there), then the pooler. Each step is idempotent and restarts only what a
 // change needs; a failure is recorded with its cause and reported by observeService.
 
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AdminConnection, DataPlaneDriver, DriverAvailability, ServiceObserved, ServicePlan } from "../driver.js";
@@ -236,6 +236,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         serverPort: plan.ports.main,
         adminVerifier: plan.passwordVerifier,
         ephemeralRoles: plan.ephemeralRoles,
+        tls: { certPem: readFileSync(join(layout.nodeDir(0), "server.crt"), "utf8"), keyPem: readFileSync(join(layout.nodeDir(0), "server.key"), "utf8") },
       });
     } else {
       if (plan.pooler) warnings.push(poolerWarning);
