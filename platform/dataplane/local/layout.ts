@@ -14,7 +14,7 @@
 // /var/lib/schemaform/clusters-<hash of the requested directory>/, with an `origin` file naming it.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ServicePlan } from "../driver.js";
@@ -75,14 +75,12 @@ function reachable(dir: string, user: RunUser): boolean {
  */
 export function resolveClustersDir(requested: string, user: RunUser): { dir: string; relocated: boolean } {
   const wanted = resolve(requested);
-  if (!isRoot() || user.uid === 0 || reachable(wanted, user)) return { dir: wanted, relocated: false };
-  let key = wanted;
-  try {
-    key = realpathSync(wanted);
-  } catch {
-    // not made yet: its resolved name is the key
-  }
-  return { dir: join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`), relocated: true };
+  if (!isRoot() || user.uid === 0) return { dir: wanted, relocated: false };
+  // keyed by the path as given (resolved, symlinks kept), so that the key never changes once made
+  const relocated = join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(wanted).digest("hex").slice(0, 16)}`);
+  // once relocated, always: a data directory opened up later must not lose its running clusters
+  if (existsSync(join(relocated, "origin"))) return { dir: relocated, relocated: true };
+  return reachable(wanted, user) ? { dir: wanted, relocated: false } : { dir: relocated, relocated: true };
 }
 
 /** Makes the clusters directory (0711: the cluster user passes through to its own service folders); a relocated one names its origin. */
