@@ -5,9 +5,10 @@
 // process name, and checked by connecting over its private unix socket.
 
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { diskFull, failureLines } from "./tool-output.js";
 import { join } from "node:path";
 import type { Client as PgClient } from "pg";
-import { failureLines, giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
+import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
 import { SETTINGS_FILE, renderSettings } from "./settings.js";
 
 /** the superuser initdb creates; it logs in only over the private socket (trust) */
@@ -157,12 +158,6 @@ export async function writeNodeConfig(tools: NodeTools, dataDir: string, setting
 export function writeCertificate(tools: NodeTools, dataDir: string, certPem: string, keyPem: string): void {
   writeOwned(tools, join(dataDir, "server.key"), keyPem, 0o600);
   writeOwned(tools, join(dataDir, "server.crt"), certPem, 0o644);
-}
-
-/** "the disk is full: " when a tool's output says so, to lead its failure message. */
-function diskFull(output: string): string {
-  // PostgreSQL says it either way: ENOSPC, or a short write with its hint to check free space
-  return /No space left on device|Check free disk space/i.test(output) ? "the disk is full: " : "";
 }
 
 /** initdb into `<dataDir>.new`, renamed into place when complete (a half-made cluster is never taken for one). */

@@ -88,18 +88,6 @@ export function giveTo(user: RunUser, path: string): void {
   if (isRoot() && user.uid !== 0) chownSync(path, user.uid, user.gid);
 }
 
-/**
- * The lines of a tool's output that say why it failed (FATAL, ERROR, PANIC, "could not", "No space
- * left"), without their timestamp prefix; else its last lines. Tools print no secrets of ours.
- */
-export function failureLines(text: string, count = 2): string {
-  const causes = text
-    .split("\n")
-    .filter((line) => /\b(FATAL|ERROR|PANIC)\b|could not|No space left|error:/i.test(line))
-    .map((line) => line.replace(/^\d{4}-\d\d-\d\d [\d:.]+ \w+ \[\d+\] (\S+@\S+ )?/, "").trim());
-  return causes.length > 0 ? [...new Set(causes)].slice(0, count).join(" / ") : lastLines(text, 3);
-}
-
 /** The last lines of a tool's output, for a failure message (tools print no secrets of ours). */
 export function lastLines(text: string, count = 3): string {
   return text
