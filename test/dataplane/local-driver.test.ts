@@ -339,18 +339,22 @@ describePostgres("local data-plane driver", () => {
     }
   });
 
-  it("brings a kill -9'd postmaster back with its data on the next apply", async () => {
-    const primary = (await driver.observeService(plan.id)).processes.find((p) => p.kind === "postgres")!;
-    process.kill(primary.pid, "SIGKILL");
+  it("brings a kill -9'd postmaster (and pooler) back with its data on the next apply", async () => {
+    const before = (await driver.observeService(plan.id)).processes;
+    const killed = before.filter((p) => p.kind === "postgres" || p.kind === "pgbouncer");
+    for (const { pid } of killed) process.kill(pid, "SIGKILL");
     await eventually(async () => {
-      if (!gone(primary.pid)) throw new Error("the postmaster is still alive");
+      if (killed.some(({ pid }) => !gone(pid))) throw new Error("a killed process is still alive");
     });
     const seen = await driver.observeService(plan.id);
     expect(seen.phase).toBe("failed");
     expect(seen.message).toMatch(/primary .* is not running/);
+    if (plan.pooler) expect(seen.message).toMatch(/pooler .* is not running/);
     const observed = await timed("restart after kill -9", () => driver.applyService(plan));
     expect(observed.phase).toBe("running");
+    expect(observed.processes.map((p) => p.kind).sort()).toEqual(before.map((p) => p.kind).sort());
     expect(await query(admin(), "SELECT count(*)::int AS n FROM notes")).toEqual([{ n: 3 }]);
+    if (plan.pooler) expect(await query({ ...admin(plan.ports.pooler), ssl: false }, "SELECT count(*)::int AS n FROM notes")).toEqual([{ n: 3 }]);
   });
 
   it("pauses (connections refused, files kept) and resumes with the data", async () => {
