@@ -40,10 +40,12 @@ describe("local driver layout", () => {
     for (const id of ["", "../x", "a/b", ".hidden", "a..b", "x".repeat(129)]) expect(() => checkServiceId(id)).toThrow(/cannot name a directory/);
   });
 
-  it("moves a socket directory that would be too long for a unix socket path", () => {
+  it("moves a socket directory that would be too long for a unix socket path, or would hold spaces or commas", () => {
     const short = new ServiceLayout("/srv/c", "svc");
     expect(short.socketDir).toBe("/srv/c/svc/run");
     const long = new ServiceLayout(`/srv/${"d".repeat(90)}`, "svc");
     expect(`${long.socketDir}/.s.PGSQL.65535`.length).toBeLessThanOrEqual(100);
+    // libpq reads a comma as a list of hosts
+    expect(new ServiceLayout("/srv/my data, old", "svc").socketDir).toMatch(/^[A-Za-z0-9_./-]+$/);
   });
 });

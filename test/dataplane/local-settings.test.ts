@@ -52,6 +52,8 @@ describe("local driver settings", () => {
     expect(settings.primary_conninfo).toBe("host=/run/x port=30001 user=postgres application_name=node_1");
     expect(settings.primary_slot_name).toBe("node_1");
     expect(settings.synchronous_standby_names).toBeUndefined();
+    const spaced = nodeSettings(plan, { port: 30002, socketDir: "/data dir/it's", standbyOf: { socketDir: "/data dir/it's", port: 30001, applicationName: "node_1" } });
+    expect(spaced.primary_conninfo).toBe("host='/data dir/it\\'s' port=30001 user=postgres application_name=node_1");
   });
 
   it("writes a file it reads back the same, quotes included, and names what changed", () => {

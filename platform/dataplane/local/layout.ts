@@ -118,10 +118,14 @@ export class ServiceLayout {
   get poolerDir(): string {
     return join(this.dir, "pooler");
   }
-  /** the private socket directory: under the service, or a short one in the temp dir when that path would be too long */
+  /**
+   * The private socket directory: under the service, or a short one in the temp dir when that
+   * path would be too long for a socket, or holds characters that libpq's host lists and
+   * PostgreSQL's directory lists treat specially (spaces, commas, quotes).
+   */
   get socketDir(): string {
     const own = join(this.dir, "run");
-    if (`${own}/.s.PGSQL.65535`.length <= MAX_SOCKET_PATH) return own;
+    if (`${own}/.s.PGSQL.65535`.length <= MAX_SOCKET_PATH && /^[A-Za-z0-9_./-]+$/.test(own)) return own;
     return join(tmpdir(), `schemaform-pg-${createHash("sha256").update(this.dir).digest("hex").slice(0, 16)}`);
   }
 
