@@ -43,15 +43,20 @@ describe("local data-plane CA", () => {
     expect(again.serialNumber).not.toBe(cert.serialNumber);
   });
 
-  it("renews a certificate that is missing or unreadable, not a valid one", async () => {
+  it("renews a certificate that is missing, unreadable or signed by another CA, not a valid one", async () => {
     const { certificateNeedsRenewal, issueServerCertificate } = await freshCa();
     const dir = tempDir("schemaform-ca-");
-    expect(certificateNeedsRenewal(join(dir, "missing.crt"))).toBe(true);
-    const { certPem } = await issueServerCertificate(join(dir, "ca"), "svc");
+    const caDir = join(dir, "ca");
+    expect(certificateNeedsRenewal(join(dir, "missing.crt"), caDir)).toBe(true);
+    const { certPem } = await issueServerCertificate(caDir, "svc");
     const file = join(dir, "server.crt");
     writeFileSync(file, certPem);
-    expect(certificateNeedsRenewal(file)).toBe(false);
+    expect(certificateNeedsRenewal(file, caDir)).toBe(false);
+    expect(certificateNeedsRenewal(file, join(dir, "no-ca"))).toBe(true);
+    const other = join(dir, "other-ca");
+    await issueServerCertificate(other, "svc");
+    expect(certificateNeedsRenewal(file, other)).toBe(true);
     writeFileSync(file, "not a certificate");
-    expect(certificateNeedsRenewal(file)).toBe(true);
+    expect(certificateNeedsRenewal(file, caDir)).toBe(true);
   });
 });

@@ -152,11 +152,15 @@ export async function issueServerCertificate(caDir: string, commonName: string):
   return { certPem: cert.toString("pem") + "\n", keyPem: pemOfKey(await subtle.exportKey("pkcs8", keys.privateKey)) };
 }
 
-/** True when the PEM certificate file is missing, unreadable, or ends within RENEW_BEFORE_DAYS. */
-export function certificateNeedsRenewal(certFile: string): boolean {
+/**
+ * True when the PEM certificate file is missing, unreadable, ends within RENEW_BEFORE_DAYS, or was
+ * not signed by the CA in caDir now (a CA made again: clients verifying with ca.crt would refuse it).
+ */
+export function certificateNeedsRenewal(certFile: string, caDir: string): boolean {
   try {
     const cert = new X509Certificate(readFileSync(certFile));
-    return Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_DAYS * DAY_MS;
+    const ca = new X509Certificate(readFileSync(join(caDir, CA_CERT_FILE)));
+    return Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_DAYS * DAY_MS || !cert.verify(ca.publicKey);
   } catch {
     return true;
   }

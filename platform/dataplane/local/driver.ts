@@ -125,7 +125,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         await initCluster(tools(), paths.dataDir);
       }
     }
-    if (certificateNeedsRenewal(join(paths.dataDir, "server.crt"))) {
+    if (certificateNeedsRenewal(join(paths.dataDir, "server.crt"), options.caDir)) {
       const { certPem, keyPem } = await issueServerCertificate(options.caDir, `${layout.id} local data plane`);
       writeCertificate(tools(), paths.dataDir, certPem, keyPem);
       if (livePostmasterPid(paths.dataDir) !== undefined) await reloadNode(tools(), paths.dataDir);
