@@ -1,13 +1,14 @@
 // The platform's own certificate authority, and the server certificates it signs for the local
 // clusters (127.0.0.1 and localhost), so that `sslmode=require` works unchanged and
 // `sslmode=verify-full sslrootcert=<caDir>/ca.crt` verifies the server. Made with Node's WebCrypto
-// and @peculiar/x509 (no openssl executable). The CA's key never leaves caDir (0700, key 0600).
+// and @peculiar/x509 (no openssl executable), loaded only when a certificate is made (processes
+// that never make one, like a provider plugin, do not pay for it). The CA's key never leaves caDir
+// (0700, key 0600).
 
-import { webcrypto } from "node:crypto";
+import { X509Certificate, createPrivateKey, webcrypto } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import "reflect-metadata";
-import * as x509 from "@peculiar/x509";
+import type * as X509 from "@peculiar/x509";
 
 const ALGORITHM = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const DAY_MS = 86_400_000;
@@ -25,18 +26,22 @@ export interface ServerCertificate {
 }
 
 interface Authority {
-  cert: x509.X509Certificate;
+  cert: X509.X509Certificate;
   key: webcrypto.CryptoKey;
 }
 
-let providerSet = false;
-function crypto(): webcrypto.SubtleCrypto {
-  if (!providerSet) {
+let library: Promise<typeof X509> | undefined;
+function x509Library(): Promise<typeof X509> {
+  library ??= (async () => {
+    await import("reflect-metadata");
+    const x509 = await import("@peculiar/x509");
     x509.cryptoProvider.set(webcrypto as never);
-    providerSet = true;
-  }
-  return webcrypto.subtle;
+    return x509;
+  })();
+  return library;
 }
+
+const subtle = webcrypto.subtle;
 
 function serial(): string {
   // positive (high bit clear), 16 random bytes
@@ -46,7 +51,8 @@ function serial(): string {
 }
 
 function pemOfKey(der: ArrayBuffer): string {
-  return x509.PemConverter.encode(der, "PRIVATE KEY") + "\n";
+  const base64 = Buffer.from(der).toString("base64").replace(/.{64}/g, "$&\n").trimEnd();
+  return `-----BEGIN PRIVATE KEY-----\n${base64}\n-----END PRIVATE KEY-----\n`;
 }
 
 function writePrivate(file: string, content: string): void {
@@ -60,15 +66,20 @@ async function loadAuthority(caDir: string): Promise<Authority | undefined> {
   const certFile = join(caDir, CA_CERT_FILE);
   const keyFile = join(caDir, CA_KEY_FILE);
   if (!existsSync(certFile) || !existsSync(keyFile)) return undefined;
+  const x509 = await x509Library();
   const cert = new x509.X509Certificate(readFileSync(certFile, "utf8"));
-  const der = x509.PemConverter.decode(readFileSync(keyFile, "utf8"))[0];
-  if (!der) throw new Error(`the platform CA key ${keyFile} holds no PEM private key`);
-  const key = await crypto().importKey("pkcs8", der, ALGORITHM, false, ["sign"]);
-  return { cert, key: key  };
+  let der: Buffer;
+  try {
+    der = createPrivateKey(readFileSync(keyFile)).export({ type: "pkcs8", format: "der" });
+  } catch {
+    throw new Error(`the platform CA key ${keyFile} holds no PEM private key`);
+  }
+  const key = await subtle.importKey("pkcs8", der, ALGORITHM, false, ["sign"]);
+  return { cert, key };
 }
 
 async function createAuthority(caDir: string): Promise<Authority> {
-  const subtle = crypto();
+  const x509 = await x509Library();
   const keys = (await subtle.generateKey(ALGORITHM, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
@@ -87,7 +98,7 @@ async function createAuthority(caDir: string): Promise<Authority> {
   // the key first: a certificate without its key would be taken for a complete CA
   writePrivate(join(caDir, CA_KEY_FILE), pemOfKey(await subtle.exportKey("pkcs8", keys.privateKey)));
   writeFileSync(join(caDir, CA_CERT_FILE), cert.toString("pem") + "\n", { mode: 0o644 });
-  return { cert, key: keys.privateKey  };
+  return { cert, key: keys.privateKey };
 }
 
 const pending = new Map<string, Promise<Authority>>();
@@ -115,7 +126,7 @@ export async function ensureCa(caDir: string): Promise<string> {
 /** A new server certificate for 127.0.0.1 and localhost, signed by the platform CA. */
 export async function issueServerCertificate(caDir: string, commonName: string): Promise<ServerCertificate> {
   const ca = await authority(caDir);
-  const subtle = crypto();
+  const x509 = await x509Library();
   const keys = (await subtle.generateKey(ALGORITHM, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.create({
@@ -141,11 +152,15 @@ export async function issueServerCertificate(caDir: string, commonName: string):
   return { certPem: cert.toString("pem") + "\n", keyPem: pemOfKey(await subtle.exportKey("pkcs8", keys.privateKey)) };
 }
 
-/** True when the PEM certificate file is missing, unreadable, or ends within RENEW_BEFORE_DAYS. */
-export function certificateNeedsRenewal(certFile: string): boolean {
+/**
+ * True when the PEM certificate file is missing, unreadable, ends within RENEW_BEFORE_DAYS, or was
+ * not signed by the CA in caDir now (a CA made again: clients verifying with ca.crt would refuse it).
+ */
+export function certificateNeedsRenewal(certFile: string, caDir: string): boolean {
   try {
-    const cert = new x509.X509Certificate(readFileSync(certFile, "utf8"));
-    return cert.notAfter.getTime() - Date.now() < RENEW_BEFORE_DAYS * DAY_MS;
+    const cert = new X509Certificate(readFileSync(certFile));
+    const ca = new X509Certificate(readFileSync(join(caDir, CA_CERT_FILE)));
+    return Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_DAYS * DAY_MS || !cert.verify(ca.publicKey);
   } catch {
     return true;
   }

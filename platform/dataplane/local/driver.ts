@@ -5,17 +5,20 @@
 // standby that is not there), then the pooler. Each step is idempotent and restarts only what a
 // change needs; a failure is recorded with its cause and reported by observeService.
 
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AdminConnection, DataPlaneDriver, DriverAvailability, ServiceObserved, ServicePlan } from "../driver.js";
-import { findBinaries, type Binaries } from "../binaries.js";
+import { POOLER_MISSING_WARNING, findBinaries, type Binaries } from "../binaries.js";
 import { CA_CERT_FILE, certificateNeedsRenewal, ensureCa, issueServerCertificate } from "./ca.js";
-import { ServiceLayout, checkServiceId, resolveClustersDir, type ServiceState } from "./layout.js";
+import { ServiceLayout, checkServiceId, prepareClustersDir, removeEmptyClustersDir, resolveClustersDir, type ServiceState } from "./layout.js";
 import {
   NodeError,
   SUPERUSER,
   cloneStandby,
   connect,
+  dropSlotsAbove,
+  ensurePhysicalSlot,
   hasData,
   initCluster,
   livePostmasterPid,
@@ -44,8 +47,8 @@ export interface LocalDriverOptions {
   caDir: string;
   /** PostgreSQL's bin directory; found at run time when omitted (binaries.ts) */
   pgBin?: string;
-  /** the pgbouncer executable; found when omitted, `null`: never run a pooler */
-  pgbouncer?: string | null;
+  /** the pgbouncer executable; found when omitted (a file that is not there: no pooler, a warning) */
+  pgbouncer?: string;
   /** the user clusters run as; default: this process's, or `postgres`/SCHEMAFORM_PG_USER when root */
   runAs?: RunUser;
   log?: (line: string) => void;
@@ -62,17 +65,27 @@ export interface LocalDriver extends DataPlaneDriver {
 /** A failure that waits on something outside the service (phase starting, not failed). */
 class WaitingError extends Error {}
 
+/** The cause of a failed apply, for `message`: ours as written, a file system's by its code and path. */
+function describeFailure(error: unknown): string {
+  if (error instanceof NodeError || error instanceof WaitingError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOSPC") return `the disk is full: ${(error as NodeJS.ErrnoException).path ?? "a data-plane file"} cannot be written`;
+  return `apply failed: ${(error as Error).message}`;
+}
+
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => {});
   const found: Binaries = findBinaries(env);
   const pgBin = options.pgBin ?? found.pgBin;
-  const pgbouncer = options.pgbouncer === null ? undefined : (options.pgbouncer ?? found.pgbouncer);
+  const pgbouncer = options.pgbouncer === undefined ? found.pgbouncer : existsSync(options.pgbouncer) ? options.pgbouncer : undefined;
+  const poolerWarning = found.poolerWarning ?? POOLER_MISSING_WARNING;
   const who = resolveRunUser(options.runAs, env);
   const unavailable = !pgBin ? (found.pgReason ?? "PostgreSQL's binaries were not found") : who.reason;
   const user = who.user;
-  const clustersDir = user && !unavailable ? resolveClustersDir(options.stateDir, user) : resolve(options.stateDir);
-  if (clustersDir !== resolve(options.stateDir)) log(`clusters live in ${clustersDir}: the cluster user cannot reach ${options.stateDir}`);
+  const placed = user && !unavailable ? resolveClustersDir(options.stateDir, user) : { dir: resolve(options.stateDir), relocated: false };
+  const clustersDir = placed.dir;
+  if (placed.relocated) log(`clusters live in ${clustersDir}: the cluster user cannot reach ${options.stateDir}`);
   const caCertFile = join(options.caDir, CA_CERT_FILE);
   const tools = (): NodeTools => ({ pgBin: pgBin!, user: user!, log });
   const layoutOf = (id: string) => new ServiceLayout(clustersDir, id);
@@ -98,10 +111,13 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
   }
 
   /** Creates, configures and starts one node; restarts or reloads it when its settings changed. */
-  async function applyNode(layout: ServiceLayout, index: number, port: number, role: NodeRole, floorFrom?: string): Promise<void> {
+  async function applyNode(plan: ServicePlan, layout: ServiceLayout, index: number, port: number, role: NodeRole, floorFrom?: string): Promise<void> {
     const paths = pathsOf(layout, index, port);
     const settingsFile = join(paths.dataDir, SETTINGS_FILE);
     const floor = () => (floorFrom ? readSettings(join(floorFrom, SETTINGS_FILE)) : {});
+    const wasRunning = livePostmasterPid(paths.dataDir) !== undefined;
+    // before any work: a taken port fails fast, with the port named
+    if (!wasRunning) await ensurePortFree(port);
     if (!hasData(paths.dataDir)) {
       if (role.standbyOf) {
         const upstream = { socketDir: role.standbyOf.socketDir, port: role.standbyOf.port };
@@ -110,21 +126,21 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         await initCluster(tools(), paths.dataDir);
       }
     }
-    if (certificateNeedsRenewal(join(paths.dataDir, "server.crt"))) {
+    if (certificateNeedsRenewal(join(paths.dataDir, "server.crt"), options.caDir)) {
       const { certPem, keyPem } = await issueServerCertificate(options.caDir, `${layout.id} local data plane`);
       writeCertificate(tools(), paths.dataDir, certPem, keyPem);
       if (livePostmasterPid(paths.dataDir) !== undefined) await reloadNode(tools(), paths.dataDir);
     }
     const before = readSettings(settingsFile);
-    const after = nodeSettings(planOf.get(layout.id)!, role, floor());
+    const after = nodeSettings(plan, role, floor());
     const changed = changedSettings(before, after);
-    writeNodeConfig(tools(), paths.dataDir, after);
-    if (livePostmasterPid(paths.dataDir) === undefined) {
-      await ensurePortFree(port);
+    await writeNodeConfig(tools(), paths.dataDir, after);
+    if (!wasRunning) {
       await startNode(tools(), paths);
       return;
     }
     if (changed.length === 0) return;
+    if (changed.includes("port")) await ensurePortFree(port);
     if (changed.includes("port") || (await needsRestart(paths, changed))) {
       log(`restart ${paths.dataDir}: ${changed.join(", ")} changed`);
       await restartNode(tools(), paths);
@@ -157,9 +173,6 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     }
   }
 
-  // the plan being applied, per service (applyNode reads it; verifiers stay in memory only)
-  const planOf = new Map<string, ServicePlan>();
-
   async function applyRunning(plan: ServicePlan, layout: ServiceLayout, state: ServiceState, warnings: string[]): Promise<void> {
     const socketDir = layout.socketDir;
     const main = { socketDir, port: plan.ports.main };
@@ -179,10 +192,11 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     } else {
       mainRole = { port: plan.ports.main, socketDir, synchronousStandbyNames: synchronousNames(plan, layout) };
     }
-    await applyNode(layout, 0, plan.ports.main, mainRole, floorFrom);
+    await applyNode(plan, layout, 0, plan.ports.main, mainRole, floorFrom);
     await waitReady(main, plan.role === "primary" ? "the primary" : "the read replica");
 
     if (plan.role === "primary") {
+      const started = Date.now();
       const client = await connect(main);
       try {
         await bootstrap(client);
@@ -196,16 +210,24 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       } finally {
         await tsdb.end().catch(() => {});
       }
+      log(`roles and database of ${plan.id}: ${Date.now() - started} ms`);
+      // HA standbys stream through a physical slot each (node_1, node_2): the primary keeps the WAL
+      // a stopped standby still needs (up to max_slot_wal_keep_size) instead of leaving it behind
       for (let index = 1; index <= plan.haReplicas; index++) {
         const port = state.ports[String(index)]!;
-        const role: NodeRole = { port, socketDir, standbyOf: { socketDir, port: plan.ports.main, applicationName: `node_${index}` } };
-        await applyNode(layout, index, port, role, layout.nodeDir(0));
+        const slot = `node_${index}`;
+        await ensurePhysicalSlot(main, slot);
+        const role: NodeRole = { port, socketDir, standbyOf: { socketDir, port: plan.ports.main, applicationName: slot, slot } };
+        await applyNode(plan, layout, index, port, role, layout.nodeDir(0));
         await waitReady({ socketDir, port }, `standby ${index}`);
       }
+      await removeExtraNodes(layout, plan.haReplicas);
+      await dropSlotsAbove(main, plan.haReplicas);
       // the standbys exist now: name them synchronous (a reload) when the plan asks
-      await applyNode(layout, 0, plan.ports.main, { ...mainRole, synchronousStandbyNames: synchronousNames(plan, layout) });
+      await applyNode(plan, layout, 0, plan.ports.main, { ...mainRole, synchronousStandbyNames: synchronousNames(plan, layout) });
+    } else {
+      await removeExtraNodes(layout, 0);
     }
-    await removeExtraNodes(layout, plan.role === "primary" ? plan.haReplicas : 0);
 
     if (plan.pooler && pgbouncer) {
       if (livePoolerPid(layout.poolerDir) === undefined) await ensurePortFree(plan.ports.pooler);
@@ -215,11 +237,12 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         serverPort: plan.ports.main,
         adminVerifier: plan.passwordVerifier,
         ephemeralRoles: plan.ephemeralRoles,
+        tls: { certPem: readFileSync(join(layout.nodeDir(0), "server.crt"), "utf8"), keyPem: readFileSync(join(layout.nodeDir(0), "server.key"), "utf8") },
       });
     } else {
-      if (plan.pooler) warnings.push(found.poolerWarning ?? "pgbouncer is not available: the pooler is not running");
+      if (plan.pooler) warnings.push(poolerWarning);
       await stopPooler(layout.poolerDir);
-      rmSync(layout.poolerDir, { recursive: true, force: true });
+      await rm(layout.poolerDir, { recursive: true, force: true });
     }
   }
 
@@ -236,9 +259,9 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
       const dataDir = layout.nodeDir(index);
       if (!existsSync(dataDir) && !existsSync(`${dataDir}.new`)) continue;
       await stopNode(tools(), dataDir, "immediate");
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(`${dataDir}.new`, { recursive: true, force: true });
-      rmSync(layout.logFile(index), { force: true });
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(`${dataDir}.new`, { recursive: true, force: true });
+      await rm(layout.logFile(index), { force: true });
     }
   }
 
@@ -272,11 +295,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     };
   }
 
-  async function assignPorts(plan: ServicePlan, state: ServiceState): Promise<void> {
+  /** node-0: ports.main, node-1: ports.replica, further standbys: the port recorded for them, or a new free one when that is taken by something else. */
+  async function assignPorts(plan: ServicePlan, layout: ServiceLayout, state: ServiceState): Promise<void> {
     const standbys = plan.role === "primary" ? plan.haReplicas : 0;
     const ports: Record<string, number> = { "0": plan.ports.main };
     if (standbys >= 1) ports["1"] = plan.ports.replica;
-    for (let index = 2; index <= standbys; index++) ports[String(index)] = state.ports[String(index)] ?? (await freePort());
+    for (let index = 2; index <= standbys; index++) {
+      const recorded = state.ports[String(index)];
+      const usable = recorded !== undefined && (livePostmasterPid(layout.nodeDir(index)) !== undefined || (await isPortFree(recorded)));
+      ports[String(index)] = usable ? recorded : await freePort();
+    }
     state.ports = ports;
   }
 
@@ -297,23 +325,24 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         if (unavailable) {
           return { id: plan.id, phase: "failed", message: unavailable, processes: [], diskBytes: 0, warnings };
         }
-        layout.ensure(user!);
-        const state = stateFor(plan, layout.readState());
-        await assignPorts(plan, state);
-        layout.writeState(state);
-        planOf.set(plan.id, plan);
+        let state: ServiceState | undefined;
         try {
+          prepareClustersDir(clustersDir, placed.relocated ? options.stateDir : undefined);
+          layout.ensure(user!);
+          state = stateFor(plan, layout.readState());
+          await assignPorts(plan, layout, state);
+          layout.writeState(state);
           await ensureCa(options.caDir);
           if (plan.running) await applyRunning(plan, layout, state, warnings);
           else await stopServiceProcesses(layout, "fast");
           delete state.lastError;
           delete state.lastErrorWaiting;
         } catch (error) {
-          state.lastError = error instanceof NodeError || error instanceof WaitingError ? error.message : `apply failed: ${(error as Error).message}`;
+          const message = describeFailure(error);
+          log(`service ${plan.id}: ${message}`);
+          if (!state) return { id: plan.id, phase: "failed", message, processes: [], diskBytes: 0, warnings };
+          state.lastError = message;
           state.lastErrorWaiting = error instanceof WaitingError;
-          log(`service ${plan.id}: ${state.lastError}`);
-        } finally {
-          planOf.delete(plan.id);
         }
         layout.writeState(state);
         const observed = await observeLayout(layout, pgbouncer !== undefined);
@@ -325,7 +354,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
     async observeService(id: string): Promise<ServiceObserved> {
       const observed = await observeLayout(layoutOf(id), pgbouncer !== undefined);
       const state = layoutOf(id).readState();
-      if (state?.pooler && !pgbouncer) observed.warnings.push(found.poolerWarning ?? "pgbouncer is not available: the pooler is not running");
+      if (state?.pooler && !pgbouncer) observed.warnings.push(poolerWarning);
       return observed;
     },
 
@@ -335,8 +364,14 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
         const layout = layoutOf(id);
         if (!existsSync(layout.dir)) return;
         if (pgBin && user) await stopServiceProcesses(layout, "immediate");
-        rmSync(layout.socketDir, { recursive: true, force: true });
-        rmSync(layout.dir, { recursive: true, force: true });
+        // asynchronous: deleting a used cluster's files can take seconds on some disks, and the
+        // agent's loop must not stall meanwhile
+        const started = Date.now();
+        await rm(layout.socketDir, { recursive: true, force: true });
+        await rm(layout.dir, { recursive: true, force: true });
+        log(`remove files of ${id}: ${Date.now() - started} ms`);
+        // a relocated clusters directory goes with its last service (nothing of it stays under /var/lib)
+        if (placed.relocated) removeEmptyClustersDir(clustersDir);
       });
     },
 

@@ -14,7 +14,7 @@
 // /var/lib/schemaform/clusters-<hash of the requested directory>/, with an `origin` file naming it.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ServicePlan } from "../driver.js";
@@ -73,23 +73,31 @@ function reachable(dir: string, user: RunUser): boolean {
  * The directory clusters live in for the requested one: itself, unless this process is root and
  * the cluster user cannot reach it (then a folder of its own under /var/lib/schemaform).
  */
-export function resolveClustersDir(requested: string, user: RunUser): string {
+export function resolveClustersDir(requested: string, user: RunUser): { dir: string; relocated: boolean } {
   const wanted = resolve(requested);
-  if (!isRoot() || user.uid === 0 || reachable(wanted, user)) {
-    mkdirSync(wanted, { recursive: true, mode: 0o711 });
-    return wanted;
-  }
-  let key = wanted;
-  try {
-    key = realpathSync(wanted);
-  } catch {
-    // not made yet: its resolved name is the key
-  }
-  const dir = join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`);
-  mkdirSync(ROOT_CLUSTERS_BASE, { recursive: true, mode: 0o711 });
+  if (!isRoot() || user.uid === 0) return { dir: wanted, relocated: false };
+  // keyed by the path as given (resolved, symlinks kept), so that the key never changes once made
+  const relocated = join(ROOT_CLUSTERS_BASE, `clusters-${createHash("sha256").update(wanted).digest("hex").slice(0, 16)}`);
+  // once relocated, always: a data directory opened up later must not lose its running clusters
+  if (existsSync(join(relocated, "origin"))) return { dir: relocated, relocated: true };
+  return reachable(wanted, user) ? { dir: wanted, relocated: false } : { dir: relocated, relocated: true };
+}
+
+/** Makes the clusters directory (0711: the cluster user passes through to its own service folders); a relocated one names its origin. */
+export function prepareClustersDir(dir: string, origin: string | undefined): void {
   mkdirSync(dir, { recursive: true, mode: 0o711 });
-  writeFileSync(join(dir, "origin"), `${wanted}\n`, { mode: 0o644 });
-  return dir;
+  if (origin !== undefined && !existsSync(join(dir, "origin"))) writeFileSync(join(dir, "origin"), `${resolve(origin)}\n`, { mode: 0o644 });
+}
+
+/** Removes a relocated clusters directory that holds nothing but its origin file (rmdir: never a service that just appeared). */
+export function removeEmptyClustersDir(dir: string): void {
+  try {
+    if (readdirSync(dir).some((name) => name !== "origin")) return;
+    rmSync(join(dir, "origin"), { force: true });
+    rmdirSync(dir);
+  } catch {
+    // a service appeared meanwhile, or it is gone already
+  }
 }
 
 export class ServiceLayout {
@@ -110,10 +118,14 @@ export class ServiceLayout {
   get poolerDir(): string {
     return join(this.dir, "pooler");
   }
-  /** the private socket directory: under the service, or a short one in the temp dir when that path would be too long */
+  /**
+   * The private socket directory: under the service, or a short one in the temp dir when that
+   * path would be too long for a socket, or holds characters that libpq's host lists and
+   * PostgreSQL's directory lists treat specially (spaces, commas, quotes).
+   */
   get socketDir(): string {
     const own = join(this.dir, "run");
-    if (`${own}/.s.PGSQL.65535`.length <= MAX_SOCKET_PATH) return own;
+    if (`${own}/.s.PGSQL.65535`.length <= MAX_SOCKET_PATH && /^[A-Za-z0-9_./-]+$/.test(own)) return own;
     return join(tmpdir(), `schemaform-pg-${createHash("sha256").update(this.dir).digest("hex").slice(0, 16)}`);
   }
 

@@ -4,7 +4,8 @@
 // outlives the process that called the driver), found by its own postmaster.pid and never by
 // process name, and checked by connecting over its private unix socket.
 
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { diskFull, failureLines } from "./tool-output.js";
 import { join } from "node:path";
 import type { Client as PgClient } from "pg";
 import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
@@ -29,17 +30,51 @@ export interface NodePaths {
 
 export class NodeError extends Error {}
 
-/** The postmaster's pid when its postmaster.pid names a live process. */
-export function livePostmasterPid(dataDir: string): number | undefined {
-  let text: string;
+function pidInFile(file: string): number | undefined {
   try {
-    text = readFileSync(join(dataDir, "postmaster.pid"), "utf8");
+    const pid = Number(readFileSync(file, "utf8").split("\n")[0]!.trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
   }
-  const pid = Number(text.split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  return isAlive(pid) ? pid : undefined;
+}
+
+/**
+ * Whether a live pid is still the process its pid file was written by. After a reboot the number
+ * may belong to any other program: on Linux the postmaster's working directory is its data
+ * directory (pgbouncer's command line names its ini file), which no other process shares.
+ */
+function sameProcess(pid: number, check: { cwd?: string; cmdlineIncludes?: string }): boolean {
+  if (!existsSync("/proc/self")) return true;
+  try {
+    if (check.cwd !== undefined) return realpathSync(`/proc/${pid}/cwd`) === realpathSync(check.cwd);
+    if (check.cmdlineIncludes !== undefined) return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(check.cmdlineIncludes);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** The pid in a pid file when it names a live process that is still the one that wrote it. */
+export function livePidOf(file: string, check: { cwd?: string; cmdlineIncludes?: string }): number | undefined {
+  const pid = pidInFile(file);
+  return pid !== undefined && isAlive(pid) && sameProcess(pid, check) ? pid : undefined;
+}
+
+/** The postmaster's pid when its postmaster.pid names a live postmaster of this data directory. */
+export function livePostmasterPid(dataDir: string): number | undefined {
+  return livePidOf(join(dataDir, "postmaster.pid"), { cwd: dataDir });
+}
+
+/**
+ * Removes a postmaster.pid whose pid is alive but another program (reused after a reboot):
+ * PostgreSQL would refuse to start, taking it for another postmaster. A pid file of a dead
+ * postmaster stays: PostgreSQL uses it to see whether the dead one's children still hold its memory.
+ */
+function clearForeignPidFile(dataDir: string): void {
+  const file = join(dataDir, "postmaster.pid");
+  const pid = pidInFile(file);
+  if (pid !== undefined && isAlive(pid) && !sameProcess(pid, { cwd: dataDir })) rmSync(file, { force: true });
 }
 
 export function isAlive(pid: number): boolean {
@@ -79,10 +114,41 @@ function writeOwned(tools: NodeTools, file: string, content: string, mode = 0o60
   giveTo(tools.user, file);
 }
 
-/** Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. */
-export function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): void {
-  writeOwned(tools, join(dataDir, SETTINGS_FILE), renderSettings(settings));
-  writeOwned(tools, join(dataDir, "pg_hba.conf"), HBA);
+/** writeOwned unless the file already holds exactly that (an apply that changes nothing touches nothing). */
+function writeIfChanged(tools: NodeTools, file: string, content: string): void {
+  try {
+    if (readFileSync(file, "utf8") === content) return;
+  } catch {
+    // missing: written below
+  }
+  writeOwned(tools, file, content);
+}
+
+/**
+ * Writes the node's settings file (postgresql.conf includes it last) and pg_hba.conf. A settings
+ * file PostgreSQL would reject (an invalid value) is put back as it was, and the error names the
+ * setting: a running server would silently keep its old value on reload, and a stopped one
+ * would not start.
+ */
+export async function writeNodeConfig(tools: NodeTools, dataDir: string, settings: Record<string, string>): Promise<void> {
+  const file = join(dataDir, SETTINGS_FILE);
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  const next = renderSettings(settings);
+  if (previous !== next) {
+    writeOwned(tools, file, next);
+    // `postgres -C` parses every configuration file and fails on an invalid value, running server or not
+    const check = await runAs(tools.user, join(tools.pgBin, "postgres"), ["-D", dataDir, "-C", "port"], { timeoutMs: 30_000 });
+    if (check.code !== 0) {
+      if (previous === undefined) rmSync(file, { force: true });
+      else writeOwned(tools, file, previous);
+      const reasons = check.stderr
+        .split("\n")
+        .map((line) => line.replace(/^.*?(LOG|FATAL|ERROR|DETAIL|HINT):\s+/, ""))
+        .filter((line) => line.trim() && !/contains errors/.test(line));
+      throw new NodeError(`the settings are not valid: ${reasons.slice(0, 3).join("; ") || lastLines(check.stderr)}`);
+    }
+  }
+  writeIfChanged(tools, join(dataDir, "pg_hba.conf"), HBA);
   const main = join(dataDir, "postgresql.conf");
   const text = readFileSync(main, "utf8");
   const include = `include_if_exists = '${SETTINGS_FILE}'`;
@@ -125,7 +191,7 @@ async function runInitdb(tools: NodeTools, dataDir: string): Promise<void> {
   ]);
   if (result.code !== 0) {
     rmSync(building, { recursive: true, force: true });
-    throw new NodeError(`initdb failed: ${lastLines(result.stderr || result.stdout)}`);
+    throw new NodeError(`${diskFull(result.stderr)}initdb failed: ${failureLines(result.stderr || result.stdout)}`);
   }
   renameSync(building, dataDir);
   tools.log(`initdb ${dataDir}: ${Date.now() - started} ms`);
@@ -148,7 +214,7 @@ export async function cloneStandby(tools: NodeTools, dataDir: string, upstream: 
   ]);
   if (result.code !== 0) {
     rmSync(building, { recursive: true, force: true });
-    throw new NodeError(`pg_basebackup from port ${upstream.port} failed: ${lastLines(result.stderr || result.stdout)}`);
+    throw new NodeError(`${diskFull(result.stderr)}pg_basebackup from port ${upstream.port} failed: ${failureLines(result.stderr || result.stdout)}`);
   }
   // the primary's own files that must not follow it: its pid file is excluded by pg_basebackup
   writeOwned(tools, join(building, "standby.signal"), "");
@@ -159,18 +225,21 @@ export async function cloneStandby(tools: NodeTools, dataDir: string, upstream: 
 /** `pg_ctl start -w`: the postmaster daemonizes; a stale postmaster.pid (kill -9) is handled by PostgreSQL. */
 export async function startNode(tools: NodeTools, paths: NodePaths): Promise<void> {
   const started = Date.now();
-  // after a kill -9 the old postmaster's children may still hold its shared memory for a moment
-  for (let attempt = 1; ; attempt++) {
+  // after a kill -9 the old postmaster's children may hold its shared memory for a few seconds
+  const patience = Date.now() + 20_000;
+  clearForeignPidFile(paths.dataDir);
+  for (;;) {
+    const logStart = fileSize(paths.logFile);
     const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["start", "-D", paths.dataDir, "-l", paths.logFile, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
     if (result.code === 0) break;
-    const logTail = logLines(paths.logFile, 4);
-    const stillInUse = /still in use|already running|lock file .* already exists/i.test(logTail);
-    if (stillInUse && attempt < 5) {
-      await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+    // what this attempt logged (the log also holds every earlier run's lines)
+    const logged = logSince(paths.logFile, logStart);
+    if (/still in use|already running|lock file .* already exists/i.test(logged) && Date.now() < patience) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (/No space left on device/i.test(logTail + result.stderr)) throw new NodeError(`the disk is full: PostgreSQL on port ${paths.port} cannot start (${lastLines(logTail, 2)})`);
-    throw new NodeError(`PostgreSQL on port ${paths.port} did not start: ${lastLines(logTail || result.stderr || result.stdout)}`);
+    const output = `${logged}\n${result.stderr}`;
+    throw new NodeError(`${diskFull(output)}PostgreSQL on port ${paths.port} did not start: ${failureLines(logged || result.stderr || result.stdout)}`);
   }
   tools.log(`start ${paths.dataDir}: ${Date.now() - started} ms`);
 }
@@ -178,7 +247,9 @@ export async function startNode(tools: NodeTools, paths: NodePaths): Promise<voi
 /** `pg_ctl stop` when the postmaster is alive (fast: sessions ended, a clean shutdown). */
 export async function stopNode(tools: NodeTools, dataDir: string, mode: "fast" | "immediate" = "fast"): Promise<void> {
   if (livePostmasterPid(dataDir) === undefined) return;
+  const started = Date.now();
   const result = await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["stop", "-D", dataDir, "-m", mode, "-w", "-t", "60", "-s"], { timeoutMs: 90_000 });
+  tools.log(`stop (${mode}) ${dataDir}: ${Date.now() - started} ms`);
   if (result.code !== 0 && livePostmasterPid(dataDir) !== undefined) {
     throw new NodeError(`pg_ctl stop of ${dataDir} failed: ${lastLines(result.stderr || result.stdout)}`);
   }
@@ -194,11 +265,19 @@ export async function reloadNode(tools: NodeTools, dataDir: string): Promise<voi
   await runAs(tools.user, join(tools.pgBin, "pg_ctl"), ["reload", "-D", dataDir, "-s"]);
 }
 
-/** The last lines of a node's server log (PostgreSQL logs no passwords of ours: verifiers are sent as literals, never logged). */
-export function logLines(logFile: string, count: number): string {
+function fileSize(file: string): number {
   try {
-    const text = readFileSync(logFile, "utf8");
-    return lastLines(text.slice(-8192), count);
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** A node's server log from a byte offset on (at most its last 16 KB). PostgreSQL logs no passwords of ours: verifiers are sent as literals, never logged. */
+function logSince(logFile: string, offset: number): string {
+  try {
+    const text = readFileSync(logFile);
+    return text.subarray(Math.max(offset, text.length - 16_384)).toString("utf8");
   } catch {
     return "";
   }
@@ -227,5 +306,28 @@ export async function probe(paths: { socketDir: string; port: number }): Promise
     return { ready: false, reason: /starting up|not yet accepting|consistent recovery state/i.test(message) ? "starting" : message };
   } finally {
     await client?.end().catch(() => {});
+  }
+}
+
+/** A physical replication slot on the primary, made (reserving WAL now) when missing. */
+export async function ensurePhysicalSlot(primary: { socketDir: string; port: number }, slot: string): Promise<void> {
+  const client = await connect(primary);
+  try {
+    await client.query("SELECT pg_create_physical_replication_slot($1, true) WHERE NOT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", [slot]);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Drops the HA standbys' slots (node_<n>) beyond the planned count, so no WAL is kept for a standby that is gone. */
+export async function dropSlotsAbove(primary: { socketDir: string; port: number }, keep: number): Promise<void> {
+  const client = await connect(primary);
+  try {
+    await client.query(
+      "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_type = 'physical' AND NOT active AND slot_name ~ '^node_[0-9]+$' AND substr(slot_name, 6)::int > $1",
+      [keep],
+    );
+  } finally {
+    await client.end().catch(() => {});
   }
 }

@@ -30,6 +30,19 @@ export function directoryBytes(dir: string): number {
   return total;
 }
 
+// the agent observes every service about once a second: a walk of a cluster's ~1,000 files is
+// cheap, but not worth doing that often for a number that changes slowly
+const DISK_CACHE_MS = 10_000;
+const diskCache = new Map<string, { at: number; bytes: number }>();
+
+function serviceBytes(dir: string): number {
+  const cached = diskCache.get(dir);
+  if (cached && Date.now() - cached.at < DISK_CACHE_MS) return cached.bytes;
+  const bytes = directoryBytes(dir);
+  diskCache.set(dir, { at: Date.now(), bytes });
+  return bytes;
+}
+
 /** The node indexes a state plans (0 and its HA standbys). */
 export function plannedNodes(state: ServiceState): number[] {
   return Array.from({ length: 1 + (state.role === "primary" ? state.haReplicas : 0) }, (_, index) => index);
@@ -37,8 +50,11 @@ export function plannedNodes(state: ServiceState): number[] {
 
 export async function observeLayout(layout: ServiceLayout, poolerAvailable: boolean): Promise<ServiceObserved> {
   const observed: ServiceObserved = { id: layout.id, phase: "absent", processes: [], diskBytes: 0, warnings: [] };
-  if (!existsSync(layout.dir)) return observed;
-  observed.diskBytes = directoryBytes(layout.dir);
+  if (!existsSync(layout.dir)) {
+    diskCache.delete(layout.dir);
+    return observed;
+  }
+  observed.diskBytes = serviceBytes(layout.dir);
   const state = layout.readState();
   if (!state) {
     observed.phase = "stopped";

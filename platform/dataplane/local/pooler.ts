@@ -3,13 +3,14 @@
 // file. Clients log in with SCRAM against userlist.txt, which holds the same verifiers as the
 // server (tsdbadmin's and the ephemeral roles'; no plaintext). pgbouncer then logs in to the
 // primary over 127.0.0.1 with SCRAM pass-through (the client's proof, valid because the verifiers
-// are identical), so the server still checks VALID UNTIL and every role attribute. TLS to
-// clients is off: the pooler listens on loopback only.
+// are identical), so the server still checks VALID UNTIL and every role attribute. Clients may
+// use TLS (client_tls_sslmode = prefer, the primary's certificate from the platform CA), so a
+// `sslmode=require` connection string works through the pooler as it does directly.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EphemeralRole } from "../driver.js";
-import { isAlive } from "./node.js";
+import { isAlive, livePidOf } from "./node.js";
 import { ADMIN_ROLE } from "./roles.js";
 import { giveTo, lastLines, runAs, type RunUser } from "./run-user.js";
 
@@ -20,19 +21,16 @@ export interface PoolerSpec {
   serverPort: number;
   adminVerifier: string;
   ephemeralRoles: EphemeralRole[];
+  /** the primary's server.crt and server.key (PEM), offered to clients */
+  tls: { certPem: string; keyPem: string };
 }
 
 const pidFile = (dir: string) => join(dir, "pgbouncer.pid");
 export const poolerLogFile = (dir: string) => join(dir, "pgbouncer.log");
 
-/** pgbouncer's pid when its pid file names a live process. */
+/** pgbouncer's pid when its pid file names a live pgbouncer of this directory. */
 export function livePoolerPid(dir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(pidFile(dir), "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return livePidOf(pidFile(dir), { cmdlineIncludes: join(dir, "pgbouncer.ini") });
 }
 
 function ini(spec: PoolerSpec): string {
@@ -53,7 +51,10 @@ function ini(spec: PoolerSpec): string {
     "max_client_conn = 200",
     "default_pool_size = 20",
     "server_tls_sslmode = prefer",
-    "ignore_startup_parameters = extra_float_digits,options",
+    "client_tls_sslmode = prefer",
+    `client_tls_cert_file = ${join(spec.dir, "server.crt")}`,
+    `client_tls_key_file = ${join(spec.dir, "server.key")}`,
+    "ignore_startup_parameters = extra_float_digits",
     "",
   ].join("\n");
 }
@@ -75,6 +76,8 @@ export async function applyPooler(user: RunUser, executable: string, spec: Poole
   for (const [file, content] of [
     [join(spec.dir, "pgbouncer.ini"), ini(spec)],
     [join(spec.dir, "userlist.txt"), userlist(spec)],
+    [join(spec.dir, "server.crt"), spec.tls.certPem],
+    [join(spec.dir, "server.key"), spec.tls.keyPem],
   ] as const) {
     const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
     if (before === content) continue;

@@ -43,7 +43,7 @@ export interface NodeRole {
   port: number;
   socketDir: string;
   /** undefined: a primary; else how the standby reaches its upstream */
-  standbyOf?: { socketDir: string; port: number; applicationName: string };
+  standbyOf?: { socketDir: string; port: number; applicationName: string; slot?: string };
   /** the primary's synchronous_standby_names ("" for none) */
   synchronousStandbyNames?: string;
 }
@@ -80,7 +80,8 @@ export function nodeSettings(plan: ServicePlan, node: NodeRole, floor: Record<st
   const settings: Record<string, string> = {
     listen_addresses: "127.0.0.1",
     port: String(node.port),
-    unix_socket_directories: node.socketDir,
+    // a list: a directory with spaces or commas is double-quoted
+    unix_socket_directories: /[\s,]/.test(node.socketDir) ? `"${node.socketDir}"` : node.socketDir,
     unix_socket_permissions: "0700",
     password_encryption: "scram-sha-256",
     ssl: "on",
@@ -96,6 +97,8 @@ export function nodeSettings(plan: ServicePlan, node: NodeRole, floor: Record<st
     max_wal_size: "256MB",
     wal_keep_size: "64MB",
     max_slot_wal_keep_size: "1GB",
+    // after a crash or a pg_basebackup --no-sync, one syncfs() instead of an fsync per file (seconds)
+    recovery_init_sync_method: process.platform === "linux" ? "syncfs" : "fsync",
     hot_standby: "on",
     huge_pages: "off",
     dynamic_shared_memory_type: "posix",
@@ -115,11 +118,17 @@ export function nodeSettings(plan: ServicePlan, node: NodeRole, floor: Record<st
   }
   if (node.standbyOf) {
     const { socketDir, port, applicationName } = node.standbyOf;
-    settings.primary_conninfo = `host=${socketDir} port=${port} user=postgres application_name=${applicationName}`;
+    settings.primary_conninfo = `host=${conninfoValue(socketDir)} port=${port} user=postgres application_name=${conninfoValue(applicationName)}`;
+    if (node.standbyOf.slot) settings.primary_slot_name = node.standbyOf.slot;
   } else {
     settings.synchronous_standby_names = node.synchronousStandbyNames ?? "";
   }
   return settings;
+}
+
+/** A libpq connection-string value, quoted when it needs to be (a data directory may hold spaces). */
+function conninfoValue(value: string): string {
+  return /^[A-Za-z0-9_./-]+$/.test(value) ? value : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
 
 function quote(value: string): string {
