@@ -3,20 +3,20 @@
 // directory loaded by the object-store connector. The engines are called the way the agent calls
 // them, tick by tick.
 
+import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runObjStore, type ObjStorePlan } from "../../platform/dataplane/connectors/obj-store.js";
-import { applySrcDb, removeSrcDb, subscriptionName, publicationName, type SrcDbPlan } from "../../platform/dataplane/connectors/src-db.js";
+import { applySrcDb, publicationName, removeSrcDb, subscriptionName, sweepSrcDb, type SrcDbPlan } from "../../platform/dataplane/connectors/src-db.js";
 import type { AdminConnection } from "../../platform/dataplane/driver.js";
 import type { ConnectorObserved } from "../../platform/dataplane/connectors/observed.js";
 import { describePostgres, startCluster, type Cluster } from "../platform/postgres-cluster.js";
 import { adminOf, sql, startConnectorClusters, until, type ConnectorClusters } from "./connector-clusters.js";
 
-let ids = 0;
-const newId = () => `0000000${++ids}-1111-4222-8333-${String(Date.now()).padStart(12, "0")}`.slice(-36);
+const newId = () => randomUUID();
 
 describePostgres("source-DB connector: logical replication into the service", () => {
   let clusters: ConnectorClusters;
@@ -202,6 +202,30 @@ describePostgres("source-DB connector: logical replication into the service", ()
     // when it runs again, removal also takes the subscription away
     await removeSrcDb(target, stopped, source);
     expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
+
+    // a new connector onto a target that already holds the rows: the copy conflicts, and the status says what to do
+    const again = newId();
+    const conflicting = await until(
+      "the conflicting copy reported",
+      () => applySrcDb(target, plan(again, source, [{ schema_name: "public", table_name: "readings" }])),
+      (o) => o.status === "error",
+      30_000,
+    );
+    expect(conflicting.message).toMatch(/the initial copy of public\.readings keeps failing .*duplicate key/);
+    await removeSrcDb(target, again, source);
+
+    // a connector the agent no longer knows (deleted while its service was stopped) is swept
+    const kept = newId();
+    const orphan = newId();
+    await sql(source, "CREATE TABLE meters (id int PRIMARY KEY); CREATE TABLE gauges (id int PRIMARY KEY); INSERT INTO gauges VALUES (1)");
+    for (const [id, table] of [[kept, "meters"], [orphan, "gauges"]] as const) {
+      // ok: every table ready, so the initial copy's table-sync slot is gone too
+      await until(`${table} ready`, () => applySrcDb(target, plan(id, source, [{ schema_name: "public", table_name: table }])), (o) => o.status === "ok", 30_000);
+    }
+    expect(await sweepSrcDb(target, [kept])).toEqual([orphan]);
+    expect(await slots()).toEqual([{ slot_name: subscriptionName(kept) }]);
+    expect(await publications()).toEqual([{ pubname: publicationName(kept) }]);
+    await removeSrcDb(target, kept, source);
   });
 
   it("reports an error when the source loses the subscription's replication slot", async () => {

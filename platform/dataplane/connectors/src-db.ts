@@ -159,6 +159,7 @@ export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Prom
     await ensureLedger(service);
     const name = subscriptionName(plan.id);
     let sub = await readSubscription(service, name);
+    if (sub) knownOids.set(plan.id, sub.oid);
     if (!plan.enabled || plan.sshTunnel) {
       if (sub?.enabled) await service.query(`ALTER SUBSCRIPTION ${ident(name)} DISABLE`);
       reconciled.delete(plan.id);
@@ -184,6 +185,7 @@ export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Prom
       }
       reconciled.set(plan.id, key);
       sub = await readSubscription(service, name);
+      if (sub) knownOids.set(plan.id, sub.oid);
     }
     const observed = await observeReplication(service, plan, sub!, sub!.publications, name);
     try {
@@ -363,10 +365,6 @@ async function applySyncWorkers(service: Client): Promise<void> {
 /** Subscription oids seen by this process, for the sync slots a stopped service cannot drop itself. */
 const knownOids = new Map<string, number>();
 
-export function rememberSubscriptionOid(id: string, oid: number): void {
-  knownOids.set(id, oid);
-}
-
 /**
  * Removes the connector's replication: the subscription on the service (when it runs), and on the
  * source its replication slot, table-sync slots and the publication the connector created. Target
@@ -427,4 +425,33 @@ export async function removeSrcDb(target: AdminConnection, id: string, connectio
     throw new Error(`source database connector ${id}: cannot remove its replication slot and publication from the source database: ${errorText(error, secrets)}`);
   }
   knownOids.delete(id);
+}
+
+/** The connector id (UUID) a subscription name stands for, when it is one of this engine's. */
+function connectorIdOf(subscription: string): string | undefined {
+  const hex = /^schemaform_([0-9a-f]{32})$/.exec(subscription)?.[1];
+  return hex && `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Removes the replication of every connector of this service's database that is not in `keep`
+ * (connectors deleted while the service was stopped): the source is reached through the
+ * connection string the subscription itself holds. Returns the ids removed.
+ */
+export async function sweepSrcDb(target: AdminConnection, keep: string[]): Promise<string[]> {
+  const kept = new Set(keep.map((id) => compactId(id)));
+  const found = await withService(target, async (service) => {
+    const { rows } = await service.query(
+      "SELECT subname, subconninfo FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND subname LIKE 'schemaform\\_%'",
+    );
+    return rows as Array<{ subname: string; subconninfo: string }>;
+  });
+  const removed: string[] = [];
+  for (const { subname, subconninfo } of found) {
+    const id = connectorIdOf(subname);
+    if (!id || kept.has(compactId(id))) continue;
+    await removeSrcDb(target, id, subconninfo);
+    removed.push(id);
+  }
+  return removed;
 }
