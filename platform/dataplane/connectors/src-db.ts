@@ -35,11 +35,13 @@ export interface SrcDbPlan {
   connectionString: string;
   /** tables as stored (schema_name, table_name, publication_name, table_mapping, hypertable_spec) */
   tables: SrcDbTable[];
-  /** 1-64: the service's max_sync_workers_per_subscription (the largest of its connectors') */
-  tableSyncWorkers: number;
+  /** 1-64, default 4: the service's max_sync_workers_per_subscription (the largest of its connectors') */
+  tableSyncWorkers?: number;
   /** set when the connector asks for an SSH tunnel: refused by this engine (status error) */
   sshTunnel?: { name: string; host?: string; port?: number; username?: string };
 }
+
+const DEFAULT_SYNC_WORKERS = 4;
 
 export function srcDbPlanFrom(body: SrcDbConnector, connectionString: string): SrcDbPlan {
   return {
@@ -48,7 +50,7 @@ export function srcDbPlanFrom(body: SrcDbConnector, connectionString: string): S
     enabled: body.enabled,
     connectionString,
     tables: body.tables ?? [],
-    tableSyncWorkers: body.table_sync_workers ?? 4,
+    tableSyncWorkers: body.table_sync_workers ?? DEFAULT_SYNC_WORKERS,
     sshTunnel: body.ssh_tunnel ? { name: body.ssh_tunnel.name, host: body.ssh_tunnel.host, port: body.ssh_tunnel.port, username: body.ssh_tunnel.username } : undefined,
   };
 }
@@ -286,8 +288,10 @@ async function reconcile(service: Client, plan: SrcDbPlan, sub: Subscription | u
         await forget(service, plan.id, k);
         recorded.delete(k);
       }
-      // a changed table that another subscribed publication still holds did not leave: it keeps
-      // its rows, and phase 2 points it at its new target
+    }
+    // a changed table that did not leave (another subscribed publication holds it, or there is no
+    // subscription yet) is set up again for its new target in phase 2
+    if (changed.length || removed.length) {
       for (const w of changed) {
         const k = sourceKey(w.sourceSchema, w.sourceTable);
         const r = recorded.get(k);
@@ -349,7 +353,7 @@ async function reconcile(service: Client, plan: SrcDbPlan, sub: Subscription | u
 async function setSyncWorkers(service: Client, plan: SrcDbPlan): Promise<void> {
   await service.query(
     "INSERT INTO _schemaform.src_db_connectors (connector_id, table_sync_workers) VALUES ($1, $2) ON CONFLICT (connector_id) DO UPDATE SET table_sync_workers = EXCLUDED.table_sync_workers",
-    [plan.id, plan.tableSyncWorkers],
+    [plan.id, plan.tableSyncWorkers ?? DEFAULT_SYNC_WORKERS],
   );
   await applySyncWorkers(service);
 }
