@@ -381,10 +381,11 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     const first = await runObjStore(target, p, buckets, new Date());
     expect(first.status).toBe("warning");
     expect(first.message).toMatch(/^object b-bad\.csv failed to load: .*Invalid Record Length/);
+    expect(first.details).toMatchObject({ loaded_this_tick: ["a-good.csv", "c-good.csv"], failed_this_tick: [{ key: "b-bad.csv" }] });
     expect(await count(url)).toBe(3);
     // not retried while unchanged
     const again = await runObjStore(target, p, buckets, new Date());
-    expect(again).toMatchObject({ status: "warning", details: { loaded_this_tick: [] } });
+    expect(again).toMatchObject({ status: "warning", details: { loaded_this_tick: [], failed_this_tick: [] } });
     // fixed: a new version loads, and the status clears
     put("mixed", "b-bad.csv", "2026-11-27T11:00:00Z,b,1\n2026-11-27T11:01:00Z,b,2\n", 5);
     const fixed = await runObjStore(target, p, buckets, new Date());
@@ -405,6 +406,28 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     const lenient = await runObjStore(other.target, plan("conflicts", { csv, onConflictDoNothing: true }), buckets, new Date());
     expect(lenient).toMatchObject({ status: "ok", details: { objects_loaded: 2, rows_loaded: 2 } });
     expect(await sql(other.url, "SELECT value FROM readings ORDER BY time")).toEqual([{ value: 1 }, { value: 2 }]);
+  });
+
+  it("scans on its frequency, and waits for an object still being written", async () => {
+    const { url, target } = await serviceDb();
+    put("hourly", "1.csv", "2026-11-27T10:00:00Z,a,1\n");
+    const p = plan("hourly", { frequency: "@hourly" });
+    const t0 = new Date("2026-11-27T10:20:00Z");
+    expect((await runObjStore(target, p, buckets, t0)).details).toMatchObject({ loaded_this_tick: ["1.csv"] });
+    put("hourly", "2.csv", "2026-11-27T10:30:00Z,a,2\n");
+    // same hour: no scan
+    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T10:59:59Z"))).details).toMatchObject({ loaded_this_tick: [] });
+    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T11:00:01Z"))).details).toMatchObject({ loaded_this_tick: ["2.csv"] });
+    expect(await count(url)).toBe(2);
+
+    // @always: an object written this instant waits until it has not changed for a second
+    const always = plan("hourly");
+    put("hourly", "3.csv", "2026-11-27T12:00:00Z,a,3\n", 0);
+    const fresh = await runObjStore(target, { ...always, pattern: "3.csv" }, buckets, new Date());
+    expect(fresh.details).toMatchObject({ loaded_this_tick: [] });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const settled = await runObjStore(target, { ...always, pattern: "3.csv" }, buckets, new Date());
+    expect(settled.details).toMatchObject({ loaded_this_tick: ["3.csv"] });
   });
 
   it("reports a missing bucket or table as an error, and a disabled connector as paused", async () => {
