@@ -139,6 +139,29 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM inventory.devices_v2"))[0]!.n).toBe("50");
   });
 
+  it("maps a table that was replicated under its own name: the old target is kept, the new one gets every row", async () => {
+    const { source, service, target } = await databases();
+    await sql(source, "CREATE TABLE prices (id int PRIMARY KEY, amount int); INSERT INTO prices SELECT g, g FROM generate_series(1, 30) g");
+    const id = newId();
+    let p = plan(id, source, [{ schema_name: "public", table_name: "prices" }]);
+    await replicated(target, p, service, "public.prices", 30, 30_000);
+    p = { ...p, tables: [{ schema_name: "public", table_name: "prices", table_mapping: { schema_name: "archive", table_name: "prices" } }] };
+    await replicated(target, p, service, "archive.prices", 30, 30_000);
+    await sql(source, "INSERT INTO prices VALUES (31, 31)");
+    await replicated(target, p, service, "archive.prices", 31, 15_000);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("31");
+    // and back: the kept table is the target again, refilled in full
+    p = { ...p, tables: [{ schema_name: "public", table_name: "prices" }] };
+    await sql(source, "INSERT INTO prices VALUES (32, 32)");
+    const observed = await replicated(target, p, service, "public.prices", 32, 30_000);
+    expect(observed.status).not.toBe("error");
+    await sql(source, "INSERT INTO prices VALUES (33, 33)");
+    await replicated(target, p, service, "public.prices", 33, 15_000);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM archive.prices"))[0]!.n).toBe("31");
+    await removeSrcDb(target, id, source);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("33");
+  });
+
   it("re-syncs a table in full when its publication_name changes, and honours table_sync_workers", async () => {
     const { source, service, target } = await databases();
     await sql(source, "CREATE TABLE orders (id int PRIMARY KEY, total numeric); INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 20) g");
