@@ -152,14 +152,12 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("31");
     // and back: the kept table is the target again, refilled in full
     p = { ...p, tables: [{ schema_name: "public", table_name: "prices" }] };
+    await until("the refill", () => applySrcDb(target, p), (o) => o.status === "ok", 30_000);
     await sql(source, "INSERT INTO prices VALUES (32, 32)");
-    const observed = await replicated(target, p, service, "public.prices", 32, 30_000);
-    expect(observed.status).not.toBe("error");
-    await sql(source, "INSERT INTO prices VALUES (33, 33)");
-    await replicated(target, p, service, "public.prices", 33, 15_000);
+    await replicated(target, p, service, "public.prices", 32, 15_000);
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM archive.prices"))[0]!.n).toBe("31");
     await removeSrcDb(target, id, source);
-    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("33");
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("32");
   });
 
   it("re-syncs a table in full when its publication_name changes, and honours table_sync_workers", async () => {
