@@ -181,12 +181,16 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect(await sql(source, "SELECT pubname FROM pg_publication")).toEqual([{ pubname: "sales" }]);
   });
 
-  it("pauses with enabled = false and resumes where it left off", async () => {
+  it("uses an existing target as it is, pauses with enabled = false and resumes where it left off", async () => {
     const { source, service, target } = await databases();
     await sql(source, "CREATE TABLE events (id int PRIMARY KEY); INSERT INTO events SELECT generate_series(1, 10)");
+    // rule 3: the target exists already, so hypertable_spec has no effect (the table stays as it is)
+    await sql(service, "CREATE TABLE events (id int PRIMARY KEY)");
     const id = newId();
-    const p = plan(id, source, [{ schema_name: "public", table_name: "events" }]);
+    const spec = { primary_dimension: { column_name: "id", partition_interval: "1d" } };
+    const p = plan(id, source, [{ schema_name: "public", table_name: "events", hypertable_spec: spec }]);
     await replicated(target, p, service, "events", 10, 30_000);
+    expect(await sql(service, "SELECT relkind FROM pg_class WHERE oid = 'events'::regclass")).toEqual([{ relkind: "r" }]);
     const paused = await applySrcDb(target, { ...p, enabled: false });
     expect(paused.status).toBe("paused");
     expect((await sql(service, "SELECT subenabled FROM pg_subscription WHERE subname = $1", [subscriptionName(id)]))[0]).toEqual({ subenabled: false });
