@@ -3,20 +3,20 @@
 // directory loaded by the object-store connector. The engines are called the way the agent calls
 // them, tick by tick.
 
+import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runObjStore, type ObjStorePlan } from "../../platform/dataplane/connectors/obj-store.js";
-import { applySrcDb, removeSrcDb, subscriptionName, publicationName, type SrcDbPlan } from "../../platform/dataplane/connectors/src-db.js";
+import { applySrcDb, publicationName, removeSrcDb, subscriptionName, sweepSrcDb, type SrcDbPlan } from "../../platform/dataplane/connectors/src-db.js";
 import type { AdminConnection } from "../../platform/dataplane/driver.js";
 import type { ConnectorObserved } from "../../platform/dataplane/connectors/observed.js";
 import { describePostgres, startCluster, type Cluster } from "../platform/postgres-cluster.js";
 import { adminOf, sql, startConnectorClusters, until, type ConnectorClusters } from "./connector-clusters.js";
 
-let ids = 0;
-const newId = () => `0000000${++ids}-1111-4222-8333-${String(Date.now()).padStart(12, "0")}`.slice(-36);
+const newId = () => randomUUID();
 
 describePostgres("source-DB connector: logical replication into the service", () => {
   let clusters: ConnectorClusters;
@@ -139,6 +139,27 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM inventory.devices_v2"))[0]!.n).toBe("50");
   });
 
+  it("maps a table that was replicated under its own name: the old target is kept, the new one gets every row", async () => {
+    const { source, service, target } = await databases();
+    await sql(source, "CREATE TABLE prices (id int PRIMARY KEY, amount int); INSERT INTO prices SELECT g, g FROM generate_series(1, 30) g");
+    const id = newId();
+    let p = plan(id, source, [{ schema_name: "public", table_name: "prices" }]);
+    await replicated(target, p, service, "public.prices", 30, 30_000);
+    p = { ...p, tables: [{ schema_name: "public", table_name: "prices", table_mapping: { schema_name: "archive", table_name: "prices" } }] };
+    await replicated(target, p, service, "archive.prices", 30, 30_000);
+    await sql(source, "INSERT INTO prices VALUES (31, 31)");
+    await replicated(target, p, service, "archive.prices", 31, 15_000);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("31");
+    // and back: the kept table is the target again, refilled in full
+    p = { ...p, tables: [{ schema_name: "public", table_name: "prices" }] };
+    await until("the refill", () => applySrcDb(target, p), (o) => o.status === "ok", 30_000);
+    await sql(source, "INSERT INTO prices VALUES (32, 32)");
+    await replicated(target, p, service, "public.prices", 32, 15_000);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM archive.prices"))[0]!.n).toBe("31");
+    await removeSrcDb(target, id, source);
+    expect((await sql<{ n: string }>(service, "SELECT count(*) AS n FROM public.prices"))[0]!.n).toBe("32");
+  });
+
   it("re-syncs a table in full when its publication_name changes, and honours table_sync_workers", async () => {
     const { source, service, target } = await databases();
     await sql(source, "CREATE TABLE orders (id int PRIMARY KEY, total numeric); INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 20) g");
@@ -160,12 +181,16 @@ describePostgres("source-DB connector: logical replication into the service", ()
     expect(await sql(source, "SELECT pubname FROM pg_publication")).toEqual([{ pubname: "sales" }]);
   });
 
-  it("pauses with enabled = false and resumes where it left off", async () => {
+  it("uses an existing target as it is, pauses with enabled = false and resumes where it left off", async () => {
     const { source, service, target } = await databases();
     await sql(source, "CREATE TABLE events (id int PRIMARY KEY); INSERT INTO events SELECT generate_series(1, 10)");
+    // rule 3: the target exists already, so hypertable_spec has no effect (the table stays as it is)
+    await sql(service, "CREATE TABLE events (id int PRIMARY KEY)");
     const id = newId();
-    const p = plan(id, source, [{ schema_name: "public", table_name: "events" }]);
+    const spec = { primary_dimension: { column_name: "id", partition_interval: "1d" } };
+    const p = plan(id, source, [{ schema_name: "public", table_name: "events", hypertable_spec: spec }]);
     await replicated(target, p, service, "events", 10, 30_000);
+    expect(await sql(service, "SELECT relkind FROM pg_class WHERE oid = 'events'::regclass")).toEqual([{ relkind: "r" }]);
     const paused = await applySrcDb(target, { ...p, enabled: false });
     expect(paused.status).toBe("paused");
     expect((await sql(service, "SELECT subenabled FROM pg_subscription WHERE subname = $1", [subscriptionName(id)]))[0]).toEqual({ subenabled: false });
@@ -202,6 +227,30 @@ describePostgres("source-DB connector: logical replication into the service", ()
     // when it runs again, removal also takes the subscription away
     await removeSrcDb(target, stopped, source);
     expect(await sql(service, "SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([]);
+
+    // a new connector onto a target that already holds the rows: the copy conflicts, and the status says what to do
+    const again = newId();
+    const conflicting = await until(
+      "the conflicting copy reported",
+      () => applySrcDb(target, plan(again, source, [{ schema_name: "public", table_name: "readings" }])),
+      (o) => o.status === "error",
+      30_000,
+    );
+    expect(conflicting.message).toMatch(/the initial copy of public\.readings keeps failing .*duplicate key/);
+    await removeSrcDb(target, again, source);
+
+    // a connector the agent no longer knows (deleted while its service was stopped) is swept
+    const kept = newId();
+    const orphan = newId();
+    await sql(source, "CREATE TABLE meters (id int PRIMARY KEY); CREATE TABLE gauges (id int PRIMARY KEY); INSERT INTO gauges VALUES (1)");
+    for (const [id, table] of [[kept, "meters"], [orphan, "gauges"]] as const) {
+      // ok: every table ready, so the initial copy's table-sync slot is gone too
+      await until(`${table} ready`, () => applySrcDb(target, plan(id, source, [{ schema_name: "public", table_name: table }])), (o) => o.status === "ok", 30_000);
+    }
+    expect(await sweepSrcDb(target, [kept])).toEqual([orphan]);
+    expect(await slots()).toEqual([{ slot_name: subscriptionName(kept) }]);
+    expect(await publications()).toEqual([{ pubname: publicationName(kept) }]);
+    await removeSrcDb(target, kept, source);
   });
 
   it("reports an error when the source loses the subscription's replication slot", async () => {
@@ -357,10 +406,11 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     const first = await runObjStore(target, p, buckets, new Date());
     expect(first.status).toBe("warning");
     expect(first.message).toMatch(/^object b-bad\.csv failed to load: .*Invalid Record Length/);
+    expect(first.details).toMatchObject({ loaded_this_tick: ["a-good.csv", "c-good.csv"], failed_this_tick: [{ key: "b-bad.csv" }] });
     expect(await count(url)).toBe(3);
     // not retried while unchanged
     const again = await runObjStore(target, p, buckets, new Date());
-    expect(again).toMatchObject({ status: "warning", details: { loaded_this_tick: [] } });
+    expect(again).toMatchObject({ status: "warning", details: { loaded_this_tick: [], failed_this_tick: [] } });
     // fixed: a new version loads, and the status clears
     put("mixed", "b-bad.csv", "2026-11-27T11:00:00Z,b,1\n2026-11-27T11:01:00Z,b,2\n", 5);
     const fixed = await runObjStore(target, p, buckets, new Date());
@@ -381,6 +431,28 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     const lenient = await runObjStore(other.target, plan("conflicts", { csv, onConflictDoNothing: true }), buckets, new Date());
     expect(lenient).toMatchObject({ status: "ok", details: { objects_loaded: 2, rows_loaded: 2 } });
     expect(await sql(other.url, "SELECT value FROM readings ORDER BY time")).toEqual([{ value: 1 }, { value: 2 }]);
+  });
+
+  it("scans on its frequency, and waits for an object still being written", async () => {
+    const { url, target } = await serviceDb();
+    put("hourly", "1.csv", "2026-11-27T10:00:00Z,a,1\n");
+    const p = plan("hourly", { frequency: "@hourly" });
+    const t0 = new Date("2026-11-27T10:20:00Z");
+    expect((await runObjStore(target, p, buckets, t0)).details).toMatchObject({ loaded_this_tick: ["1.csv"] });
+    put("hourly", "2.csv", "2026-11-27T10:30:00Z,a,2\n");
+    // same hour: no scan
+    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T10:59:59Z"))).details).toMatchObject({ loaded_this_tick: [] });
+    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T11:00:01Z"))).details).toMatchObject({ loaded_this_tick: ["2.csv"] });
+    expect(await count(url)).toBe(2);
+
+    // @always: an object written this instant waits until it has not changed for a second
+    const always = plan("hourly");
+    put("hourly", "3.csv", "2026-11-27T12:00:00Z,a,3\n", 0);
+    const fresh = await runObjStore(target, { ...always, pattern: "3.csv" }, buckets, new Date());
+    expect(fresh.details).toMatchObject({ loaded_this_tick: [] });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const settled = await runObjStore(target, { ...always, pattern: "3.csv" }, buckets, new Date());
+    expect(settled.details).toMatchObject({ loaded_this_tick: ["3.csv"] });
   });
 
   it("reports a missing bucket or table as an error, and a disabled connector as paused", async () => {

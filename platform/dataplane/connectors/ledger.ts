@@ -4,8 +4,6 @@
 
 import type { Client } from "pg";
 
-export const LEDGER_SCHEMA = "_schemaform";
-
 const LEDGER_DDL = `
 CREATE SCHEMA IF NOT EXISTS _schemaform;
 COMMENT ON SCHEMA _schemaform IS 'schemaform connectors: what was replicated and loaded (do not edit)';

@@ -174,12 +174,12 @@ export async function runObjStore(target: AdminConnection, plan: ObjStorePlan, b
   try {
     await ensureLedger(service);
     const last = (await service.query("SELECT last_scan FROM _schemaform.obj_store_scans WHERE connector_id = $1", [plan.id])).rows[0]?.last_scan as Date | undefined;
-    let loadedNow: string[] = [];
+    let tick: TickResult = { loaded: [], failed: [] };
     let lastScan = last;
     if (scanDue(plan.frequency, last, now)) {
       const scan = await scanBucket(service, plan, dir, now);
       if ("problem" in scan) return { status: "error", message: scan.problem, details: { bucket_dir: dir } };
-      loadedNow = scan.loaded;
+      tick = scan;
       if (scan.complete) {
         await service.query(
           "INSERT INTO _schemaform.obj_store_scans (connector_id, last_scan) VALUES ($1, $2) ON CONFLICT (connector_id) DO UPDATE SET last_scan = EXCLUDED.last_scan",
@@ -188,7 +188,7 @@ export async function runObjStore(target: AdminConnection, plan: ObjStorePlan, b
         lastScan = now;
       }
     }
-    return await summarize(service, plan, dir, loadedNow, lastScan);
+    return await summarize(service, plan, dir, tick, lastScan);
   } catch (error) {
     return { status: "error", message: `loading from bucket ${plan.bucket} failed: ${errorText(error, [])}` };
   } finally {
@@ -196,7 +196,13 @@ export async function runObjStore(target: AdminConnection, plan: ObjStorePlan, b
   }
 }
 
-type Scan = { problem: string } | { loaded: string[]; complete: boolean };
+/** What one scan did: objects loaded, and objects that failed (for the agent's events). */
+interface TickResult {
+  loaded: string[];
+  failed: Array<{ key: string; error: string }>;
+}
+
+type Scan = { problem: string } | (TickResult & { complete: boolean });
 
 async function scanBucket(service: Client, plan: ObjStorePlan, dir: string, now: Date): Promise<Scan> {
   let files: ObjectFile[];
@@ -215,6 +221,7 @@ async function scanBucket(service: Client, plan: ObjStorePlan, dir: string, now:
   );
   const started = Date.now();
   const loaded: string[] = [];
+  const failed: TickResult["failed"] = [];
   let complete = true;
   for (const file of files.filter((f) => match.test(f.key)).sort((a, b) => a.mtime.getTime() - b.mtime.getTime() || a.key.localeCompare(b.key))) {
     if (sameVersion(ledger.get(file.key), file)) continue;
@@ -230,13 +237,15 @@ async function scanBucket(service: Client, plan: ObjStorePlan, dir: string, now:
       const rows = await loadObject(service, plan, shape, file);
       if (rows !== false) loaded.push(file.key);
     } catch (error) {
-      await record(service, plan.id, file, null, errorText(error, []).slice(0, 1000));
+      const message = errorText(error, []).slice(0, 1000);
+      await record(service, plan.id, file, null, message);
+      failed.push({ key: file.key, error: message });
     }
   }
-  return { loaded, complete };
+  return { loaded, failed, complete };
 }
 
-async function summarize(service: Client, plan: ObjStorePlan, dir: string, loadedNow: string[], lastScan: Date | undefined): Promise<ConnectorObserved> {
+async function summarize(service: Client, plan: ObjStorePlan, dir: string, tick: TickResult, lastScan: Date | undefined): Promise<ConnectorObserved> {
   const { rows } = await service.query(
     "SELECT object_key, rows, error FROM _schemaform.loaded_objects WHERE connector_id = $1 ORDER BY loaded_at DESC, object_key",
     [plan.id],
@@ -250,7 +259,8 @@ async function summarize(service: Client, plan: ObjStorePlan, dir: string, loade
     bucket_dir: dir,
     objects_loaded: loaded.length,
     rows_loaded: loaded.reduce((n, e) => n + Number(e.rows ?? 0), 0),
-    loaded_this_tick: loadedNow,
+    loaded_this_tick: tick.loaded,
+    failed_this_tick: tick.failed,
     failed_objects: failed.map((e) => ({ key: e.object_key, error: e.error })),
     ...(lastScan ? { last_scan: lastScan.toISOString() } : {}),
   };

@@ -72,7 +72,15 @@ export async function observeReplication(service: Client, plan: SrcDbPlan, sub: 
     if (!cause && !applyWorker && now - (before?.firstSeen ?? now) < STARTUP_GRACE_MS) {
       return { status: "warning", message: "replication is starting", details };
     }
-    const what = cause ?? (applyWorker ? `replication failed ${failures} time(s) since the last check` : "the replication worker is not running");
+    const syncFailing = before !== undefined && sync > before.sync;
+    const stuck = tables.filter((t) => t.state === "copying" || t.state === "initializing").map((t) => t.source);
+    const what =
+      cause ??
+      (syncFailing && stuck.length
+        ? `the initial copy of ${stuck.join(", ")} keeps failing (${sync} failed attempts); rows already in the target that conflict with the source's (a duplicate key) are the usual cause: empty the target table or map the table to a new one`
+        : applyWorker
+          ? `replication failed ${failures} time(s) since the last check`
+          : "the replication worker is not running");
     return { status: "error", message: `${what}; the service's server log has the details of each failure`, details };
   }
   const missing = tables.filter((t) => t.state === "not subscribed");

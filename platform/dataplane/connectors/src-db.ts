@@ -35,11 +35,13 @@ export interface SrcDbPlan {
   connectionString: string;
   /** tables as stored (schema_name, table_name, publication_name, table_mapping, hypertable_spec) */
   tables: SrcDbTable[];
-  /** 1-64: the service's max_sync_workers_per_subscription (the largest of its connectors') */
-  tableSyncWorkers: number;
+  /** 1-64, default 4: the service's max_sync_workers_per_subscription (the largest of its connectors') */
+  tableSyncWorkers?: number;
   /** set when the connector asks for an SSH tunnel: refused by this engine (status error) */
   sshTunnel?: { name: string; host?: string; port?: number; username?: string };
 }
+
+const DEFAULT_SYNC_WORKERS = 4;
 
 export function srcDbPlanFrom(body: SrcDbConnector, connectionString: string): SrcDbPlan {
   return {
@@ -48,7 +50,7 @@ export function srcDbPlanFrom(body: SrcDbConnector, connectionString: string): S
     enabled: body.enabled,
     connectionString,
     tables: body.tables ?? [],
-    tableSyncWorkers: body.table_sync_workers ?? 4,
+    tableSyncWorkers: body.table_sync_workers ?? DEFAULT_SYNC_WORKERS,
     sshTunnel: body.ssh_tunnel ? { name: body.ssh_tunnel.name, host: body.ssh_tunnel.host, port: body.ssh_tunnel.port, username: body.ssh_tunnel.username } : undefined,
   };
 }
@@ -159,6 +161,7 @@ export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Prom
     await ensureLedger(service);
     const name = subscriptionName(plan.id);
     let sub = await readSubscription(service, name);
+    if (sub) knownOids.set(plan.id, sub.oid);
     if (!plan.enabled || plan.sshTunnel) {
       if (sub?.enabled) await service.query(`ALTER SUBSCRIPTION ${ident(name)} DISABLE`);
       reconciled.delete(plan.id);
@@ -184,6 +187,7 @@ export async function applySrcDb(target: AdminConnection, plan: SrcDbPlan): Prom
       }
       reconciled.set(plan.id, key);
       sub = await readSubscription(service, name);
+      if (sub) knownOids.set(plan.id, sub.oid);
     }
     const observed = await observeReplication(service, plan, sub!, sub!.publications, name);
     try {
@@ -284,8 +288,10 @@ async function reconcile(service: Client, plan: SrcDbPlan, sub: Subscription | u
         await forget(service, plan.id, k);
         recorded.delete(k);
       }
-      // a changed table that another subscribed publication still holds did not leave: it keeps
-      // its rows, and phase 2 points it at its new target
+    }
+    // a changed table that did not leave (another subscribed publication holds it, or there is no
+    // subscription yet) is set up again for its new target in phase 2
+    if (changed.length || removed.length) {
       for (const w of changed) {
         const k = sourceKey(w.sourceSchema, w.sourceTable);
         const r = recorded.get(k);
@@ -347,7 +353,7 @@ async function reconcile(service: Client, plan: SrcDbPlan, sub: Subscription | u
 async function setSyncWorkers(service: Client, plan: SrcDbPlan): Promise<void> {
   await service.query(
     "INSERT INTO _schemaform.src_db_connectors (connector_id, table_sync_workers) VALUES ($1, $2) ON CONFLICT (connector_id) DO UPDATE SET table_sync_workers = EXCLUDED.table_sync_workers",
-    [plan.id, plan.tableSyncWorkers],
+    [plan.id, plan.tableSyncWorkers ?? DEFAULT_SYNC_WORKERS],
   );
   await applySyncWorkers(service);
 }
@@ -362,10 +368,6 @@ async function applySyncWorkers(service: Client): Promise<void> {
 
 /** Subscription oids seen by this process, for the sync slots a stopped service cannot drop itself. */
 const knownOids = new Map<string, number>();
-
-export function rememberSubscriptionOid(id: string, oid: number): void {
-  knownOids.set(id, oid);
-}
 
 /**
  * Removes the connector's replication: the subscription on the service (when it runs), and on the
@@ -427,4 +429,33 @@ export async function removeSrcDb(target: AdminConnection, id: string, connectio
     throw new Error(`source database connector ${id}: cannot remove its replication slot and publication from the source database: ${errorText(error, secrets)}`);
   }
   knownOids.delete(id);
+}
+
+/** The connector id (UUID) a subscription name stands for, when it is one of this engine's. */
+function connectorIdOf(subscription: string): string | undefined {
+  const hex = /^schemaform_([0-9a-f]{32})$/.exec(subscription)?.[1];
+  return hex && `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Removes the replication of every connector of this service's database that is not in `keep`
+ * (connectors deleted while the service was stopped): the source is reached through the
+ * connection string the subscription itself holds. Returns the ids removed.
+ */
+export async function sweepSrcDb(target: AdminConnection, keep: string[]): Promise<string[]> {
+  const kept = new Set(keep.map((id) => compactId(id)));
+  const found = await withService(target, async (service) => {
+    const { rows } = await service.query(
+      "SELECT subname, subconninfo FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND subname LIKE 'schemaform\\_%'",
+    );
+    return rows as Array<{ subname: string; subconninfo: string }>;
+  });
+  const removed: string[] = [];
+  for (const { subname, subconninfo } of found) {
+    const id = connectorIdOf(subname);
+    if (!id || kept.has(compactId(id))) continue;
+    await removeSrcDb(target, id, subconninfo);
+    removed.push(id);
+  }
+  return removed;
 }
