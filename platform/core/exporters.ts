@@ -11,7 +11,7 @@
 import { randomInt } from "node:crypto";
 import { PlatformError, invalid, notFound, precondition, type Warning } from "../errors.js";
 import { findRegion, regionList } from "../catalog.js";
-import { newUuid } from "../secrets.js";
+import { newUuid, type SecretBox } from "../secrets.js";
 import type {
   ExporterPatch,
   LogExporter,
@@ -22,7 +22,6 @@ import type {
 } from "../types.js";
 import { checkBody, type BodyType } from "../validation.js";
 import type { Tx } from "../storage.js";
-import type { SecretBox } from "../secrets.js";
 import { choosePorts, portsHeld } from "../dataplane/ports.js";
 import { pullmonEndpoint } from "../dataplane/exporters/pullmon.js";
 import { compact, parseJson, type Ctx } from "./context.js";
