@@ -11,7 +11,7 @@
 import { randomInt } from "node:crypto";
 import { PlatformError, invalid, notFound, precondition, type Warning } from "../errors.js";
 import { findRegion, regionList } from "../catalog.js";
-import { newUuid, type SecretBox } from "../secrets.js";
+import { newUuid } from "../secrets.js";
 import type {
   ExporterPatch,
   LogExporter,
@@ -257,64 +257,3 @@ function splitSecret(block: Block, value: Record<string, unknown>): { config: Re
   return { config: compact(config), secret };
 }
 
-// ---------------------------------------------------------------------------------------------
-// What the data plane runs for the stored exporters (the agent reads it on every reconcile)
-
-export interface ExporterService {
-  id: string;
-  name: string;
-}
-
-/** Everything the data-plane agent hands to PullmonServers, MetricSinks and LogShippers, without connections. */
-export interface DesiredExporters {
-  pullmon: Array<{ exporterId: string; port: number; username: string; password: string; services: ExporterService[] }>;
-  metricSinks: Array<{ exporterId: string; destination: "cloudmon" | "saasmon"; scope: string; services: ExporterService[] }>;
-  /** one per service with a log exporter; `attachedAt`: when it was attached (the restart rule) */
-  logShipments: Array<{ serviceId: string; exporterId: string; logGroupName: string; logStreamName: string; attachedAt: string }>;
-}
-
-/**
- * The exporters of every project as the data plane should run them, read in `tx`. A pullmon
- * exporter stored before endpoints existed (no port yet) is left out until its next update.
- * The attachment time of a log exporter is its service's last `log_exporter_changed` event, or
- * the service's creation when it was created with the exporter.
- */
-export async function desiredExporters(tx: Tx, box: SecretBox): Promise<DesiredExporters> {
-  const rows = await tx.all<ExporterRow>("SELECT * FROM exporters ORDER BY created, id");
-  const services = await tx.all<{ id: string; spec: string; created: string; log_exporter_id: string | null; metric_exporter_id: string | null }>(
-    "SELECT id, spec, created, log_exporter_id, metric_exporter_id FROM services WHERE log_exporter_id IS NOT NULL OR metric_exporter_id IS NOT NULL ORDER BY id",
-  );
-  const attachedEvents = await tx.all<{ resource_id: string; at: string }>(
-    "SELECT resource_id, max(at) AS at FROM events WHERE resource_type = 'tsdb_service' AND kind = 'log_exporter_changed' GROUP BY resource_id",
-  );
-  const attachedAt = new Map(attachedEvents.map((e) => [e.resource_id, e.at]));
-  const named = (s: { id: string; spec: string }): ExporterService => ({ id: s.id, name: parseJson<{ name: string }>(s.spec).name });
-  const out: DesiredExporters = { pullmon: [], metricSinks: [], logShipments: [] };
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const row of rows) {
-    if (row.kind !== "metric") continue;
-    const spec = parseJson<ExporterSpec>(row.spec);
-    const attached = services.filter((s) => s.metric_exporter_id === row.id).map(named);
-    if (spec.type === "pullmon") {
-      if (!spec.ports) continue;
-      const password = box.open(row.secrets, `exporter:${row.id}`).password;
-      out.pullmon.push({ exporterId: row.id, port: spec.ports.metrics, username: String(spec.config.username), password: String(password ?? ""), services: attached });
-    } else {
-      const scope = spec.type === "cloudmon" ? spec.config.namespace : spec.config.site;
-      out.metricSinks.push({ exporterId: row.id, destination: spec.type, scope: String(scope), services: attached });
-    }
-  }
-  for (const service of services) {
-    const row = service.log_exporter_id ? byId.get(service.log_exporter_id) : undefined;
-    if (!row) continue;
-    const config = parseJson<ExporterSpec>(row.spec).config;
-    out.logShipments.push({
-      serviceId: service.id,
-      exporterId: row.id,
-      logGroupName: String(config.log_group_name),
-      logStreamName: String(config.log_stream_name),
-      attachedAt: attachedAt.get(service.id) ?? service.created,
-    });
-  }
-  return out;
-}

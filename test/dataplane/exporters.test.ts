@@ -14,8 +14,6 @@ import { LogShippers, type LogShipment } from "../../platform/dataplane/exporter
 import { PullmonServers, pullmonEndpoint, type PullmonExporter } from "../../platform/dataplane/exporters/pullmon.js";
 import { MetricSinks, logSinkFile, metricSinkFile } from "../../platform/dataplane/exporters/sinks.js";
 import { describePostgres, freePort, startCluster, type Cluster } from "../platform/postgres-cluster.js";
-import { desiredExporters } from "../../platform/core/exporters.js";
-import { EmbeddedPlatform } from "../../platform/embedded.js";
 
 /** name{labels} value lines of a Prometheus text body, checked for HELP/TYPE before each family. */
 function parsePrometheus(text: string): Array<{ name: string; labels: Record<string, string>; value: number }> {
@@ -169,48 +167,6 @@ describePostgres("exporters on the data plane", () => {
     await servers.sync([]);
     await expect(fetch(url, { headers: basic("scraper", "first-secret") })).rejects.toThrow();
     expect(servers.serving().size).toBe(0);
-  });
-
-  test("the control plane's exporters as the agent runs them: the endpoint of a stored pullmon exporter answers with its credentials and its service's metrics", async () => {
-    const platformDir = mkdtempSync(join(tmpdir(), "schemaform-exporters-platform-"));
-    const platform = new EmbeddedPlatform({ dataDir: platformDir, transitionSeconds: 0 });
-    const P = "exporters-project";
-    try {
-      const pull = (await platform.metricExporters.create(P, { region: "us-east-1", pullmon: { username: "prom", password: "stored-secret-1" } })).body;
-      const sink = (await platform.metricExporters.create(P, { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s", role_arn: "arn:aws:iam::123456789012:role/w", namespace: "App/DB" } })).body;
-      const logs = (await platform.logExporters.create(P, { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "/aws/app", log_stream_name: "primary", role_arn: "arn:aws:iam::123456789012:role/w" } })).body;
-      const withLogs = (await platform.services.create(P, { name: "with-logs", metric_exporter_id: pull.id, log_exporter_id: logs.id })).body;
-      const later = (await platform.services.create(P, { name: "later", metric_exporter_id: sink.id })).body;
-      await new Promise((r) => setTimeout(r, 5));
-      await platform.services.update(P, later.id, { log_exporter_id: logs.id });
-
-      const core = await platform.core();
-      const desired = await core.ctx.read((tx) => desiredExporters(tx, core.ctx.box));
-      expect(desired.pullmon).toEqual([{ exporterId: pull.id, port: Number(new URL(pull.endpoint!).port), username: "prom", password: "stored-secret-1", services: [{ id: withLogs.id, name: "with-logs" }] }]);
-      expect(desired.metricSinks).toEqual([{ exporterId: sink.id, destination: "cloudmon", scope: "App/DB", services: [{ id: later.id, name: "later" }] }]);
-      const shipments = new Map(desired.logShipments.map((l) => [l.serviceId, l]));
-      expect(shipments.get(withLogs.id)).toEqual({ serviceId: withLogs.id, exporterId: logs.id, logGroupName: "/aws/app", logStreamName: "primary", attachedAt: withLogs.created });
-      // attached to a running service: the attachment is later than its creation (the restart rule)
-      expect(Date.parse(shipments.get(later.id)!.attachedAt)).toBeGreaterThan(Date.parse(later.created));
-
-      // the agent's side: the stored exporter served at its endpoint, the database being our cluster
-      const own = new PullmonServers();
-      try {
-        const statuses = await own.sync(desired.pullmon.map((e) => ({ ...e, services: e.services.map((s) => ({ ...s, target })) })));
-        expect(statuses.get(pull.id)).toEqual({ status: "serving" });
-        expect((await fetch(pull.endpoint!)).status).toBe(401);
-        const answer = await fetch(pull.endpoint!, { headers: basic("prom", "stored-secret-1") });
-        expect(answer.status).toBe(200);
-        const samples = parsePrometheus(await answer.text());
-        expect(samples.find((s) => s.name === "tsdb_up")?.labels).toEqual({ service_id: withLogs.id });
-        expect(samples.find((s) => s.name === "tsdb_service_info")?.labels.service_name).toBe("with-logs");
-      } finally {
-        await own.close();
-      }
-    } finally {
-      await platform.close();
-      rmSync(platformDir, { recursive: true, force: true });
-    }
   });
 
   test("metric sinks append samples as JSON lines under <data dir>/sinks/metrics/<destination>/<namespace or site>/ on their interval", async () => {
