@@ -258,3 +258,4 @@ function splitSecret(block: Block, value: Record<string, unknown>): { config: Re
   const { [SECRET_OF[block]]: secret, ...config } = value;
   return { config: compact(config), secret };
 }
+

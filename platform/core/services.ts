@@ -407,7 +407,7 @@ export class Services {
       if (vpcId !== null && vpcId !== current.vpc_id) await this.checkVpc(tx, project, vpcId, current.region);
       if (logId !== null && logId !== current.log_exporter_id) {
         await this.checkExporter(tx, project, logId, "log", current.region);
-        warnings.push(logExporterWarning(logId));
+        warnings.push(logExporterWarning());
       }
       if (metricId !== null && metricId !== current.metric_exporter_id) await this.checkExporter(tx, project, metricId, "metric", current.region);
 
@@ -611,8 +611,15 @@ export class Services {
 /** Thrown inside a create's write when another create took one of its ports meanwhile. */
 class PortRace extends Error {}
 
-function logExporterWarning(exporterId: string): Warning {
-  return warning(["log_exporter_id"], `log exporter ${exporterId} is attached, but logs flow only after the service restarts: pause and resume the service to restart it`);
+/**
+ * The note for a log exporter attached to a running service, in the one wording every client
+ * shows (the provider shows it at plan, or at apply under `terraform apply`, never both).
+ */
+export const LOG_EXPORTER_RESTART_NOTE =
+  "Attaching a log exporter to a running service: logs flow only after the service restarts, which an update does not do. To restart it, pause the service (set paused = true and apply), then resume it (remove paused or set it to false, and apply again).";
+
+function logExporterWarning(): Warning {
+  return warning(["log_exporter_id"], LOG_EXPORTER_RESTART_NOTE);
 }
 
 /** Sizes, HA and the other settings of a service, with defaults and the platform's rules. */

@@ -1,25 +1,48 @@
-// Whether the Terraform that started this plugin is destroying. A destroy begins with an
-// ordinary plan of the whole configuration (Terraform's "pre-destroy refresh"), and any error
+// Which command the Terraform that started this plugin runs. Whether it is destroying: a destroy
+// begins with an ordinary plan of the whole configuration (Terraform's "pre-destroy refresh"), and any error
 // in it aborts the destroy: a plan-time check of a resource that is about to be destroyed, or
 // that was never created, would make destroying impossible. The plugin protocol does not say
 // which command runs, but the plugin's parent is Terraform itself (the launcher execs node), so
 // its command line does, together with the TF_CLI_ARGS variables Terraform adds to it and the
-// plugin inherits. Looked up once per Terraform process, and only when a plan would fail. A
+// plugin inherits. Looked up once per Terraform process, and only when asked. A
 // resident provider server (transport/resident.ts) serves several Terraforms: it names the
 // Terraform of each connection.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-const cached = new Map<number, boolean>();
+const cached = new Map<number, string[]>();
+
+function terraformArguments(terraform: number): string[] {
+  let args = cached.get(terraform);
+  if (args === undefined) {
+    args = processArguments(terraform);
+    cached.set(terraform, args);
+  }
+  return args;
+}
 
 /** `terraform`: the process id of the Terraform to ask about (default: our parent). */
 export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
-  let destroying = cached.get(terraform);
-  if (destroying === undefined) {
-    destroying = isDestroyCommand(processArguments(terraform), env);
-    cached.set(terraform, destroying);
-  }
-  return destroying;
+  return isDestroyCommand(terraformArguments(terraform), env);
+}
+
+/**
+ * Whether the Terraform is `terraform apply` (not a destroy). Its apply walk plans each changed
+ * resource again before applying it, and shows that plan's warnings too: a note given at plan
+ * time would appear twice, so under `apply` a handler gives it once, when it applies.
+ */
+export function terraformIsApplying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
+  return isApplyCommand(terraformArguments(terraform), env);
+}
+
+/** `terraform apply …` with or without a saved plan, but not `apply -destroy`. */
+export function isApplyCommand(args: string[], env: NodeJS.ProcessEnv): boolean {
+  return subcommandOf(args) === "apply" && !isDestroyCommand(args, env);
+}
+
+/** The subcommand: the first argument that is not a global option (-chdir=DIR). */
+function subcommandOf(args: string[]): string | undefined {
+  return args.slice(1).find((arg) => !arg.startsWith("-"));
 }
 
 /** `terraform destroy …`, or `terraform plan|apply -destroy …` (Terraform's flags take one or two dashes). */

@@ -291,7 +291,7 @@ export function behaviourSuite(name: string, factory: Factory): void {
         const switched = await c.services.update(P, created.body.id, { log_exporter_id: log2.id });
         expect(switched.body.log_exporter_id).toBe(log2.id);
         expect(switched.warnings).toHaveLength(1);
-        expect(switched.warnings[0]!.message).toMatch(/restart.*pause and resume/);
+        expect(switched.warnings[0]!.message).toMatch(/logs flow only after the service restarts.*pause the service.*then resume it/);
         const attached = await rejection(() => c.logExporters.delete(P, log2.id));
         expect(attached.code).toBe("failed_precondition");
         expect(attached.message).toContain(created.body.id);

@@ -1,7 +1,7 @@
 // Which Terraform commands count as a destroy (plan-time check failures are then warnings, so
 // that a destroy is never blocked): read from Terraform's command line and TF_CLI_ARGS.
 import { describe, expect, test } from "vitest";
-import { isDestroyCommand } from "../../provider/framework/terraform-command.js";
+import { isApplyCommand, isDestroyCommand } from "../../provider/framework/terraform-command.js";
 
 const tf = (line: string, env: NodeJS.ProcessEnv = {}) => isDestroyCommand(line.split(" "), env);
 
@@ -27,5 +27,18 @@ describe("a destroy is recognised from Terraform's command line", () => {
     expect(tf("terraform plan", { TF_CLI_ARGS_plan: "-destroy -input=false" })).toBe(true);
     expect(tf("terraform apply", { TF_CLI_ARGS: "-destroy" })).toBe(true);
     expect(tf("terraform apply", { TF_CLI_ARGS_plan: "-destroy" })).toBe(false);
+  });
+});
+
+describe("an apply is recognised from Terraform's command line (a note shown once per apply)", () => {
+  const applying = (line: string, env: NodeJS.ProcessEnv = {}) => isApplyCommand(line.split(" "), env);
+  test("apply, with a saved plan or after global options; not plan, destroy or apply -destroy", () => {
+    expect(applying("terraform apply -auto-approve")).toBe(true);
+    expect(applying("terraform -chdir=infra apply attach.tfplan")).toBe(true);
+    expect(applying("terraform plan -out=p")).toBe(false);
+    expect(applying("terraform destroy")).toBe(false);
+    expect(applying("terraform apply -destroy")).toBe(false);
+    expect(applying("terraform apply", { TF_CLI_ARGS: "-destroy" })).toBe(false);
+    expect(applying("terraform")).toBe(false);
   });
 });

@@ -120,8 +120,10 @@ export class LogShippers {
       const info = await file.stat();
       const from = Math.max(0, info.size - MAX_PASS_BYTES);
       const tail = await readRange(file, from, info.size - from);
-      let offset = 0;
       const text = tail.toString("latin1"); // one char per byte: indexes are byte offsets
+      // Without a start line in the window, everything in it came after the start (a file that
+      // began after it, or a start further back than the window): from its first whole line.
+      let offset = from === 0 ? 0 : from + text.indexOf("\n") + 1;
       for (const match of text.matchAll(START_LINE)) offset = from + match.index!;
       const head = await readRange(file, 0, Math.min(HEAD_BYTES, info.size));
       const state: ShipState = { exporterId: shipment.exporterId, attachedAt: shipment.attachedAt, offset, dev: info.dev, ino: info.ino, headLength: head.length, headHash: hash(head) };

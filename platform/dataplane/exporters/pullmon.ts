@@ -51,9 +51,17 @@ interface Running {
 
 export class PullmonServers {
   private readonly running = new Map<string, Running>();
+  /** syncs run one after another, whoever calls them */
+  private queue: Promise<unknown> = Promise.resolve();
 
   /** Serves exactly `desired`; the status of each desired exporter by id. */
-  async sync(desired: PullmonExporter[]): Promise<Map<string, ExporterRunStatus>> {
+  sync(desired: PullmonExporter[]): Promise<Map<string, ExporterRunStatus>> {
+    const next = this.queue.then(() => this.apply(desired));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async apply(desired: PullmonExporter[]): Promise<Map<string, ExporterRunStatus>> {
     const wanted = new Map(desired.map((e) => [e.exporterId, e]));
     for (const [id, running] of this.running) {
       const next = wanted.get(id);
@@ -79,8 +87,9 @@ export class PullmonServers {
     return new Map([...this.running].map(([id, r]) => [id, r.port]));
   }
 
+  /** Stops every server (after a sync under way). */
   async close(): Promise<void> {
-    await Promise.all([...this.running.keys()].map((id) => this.stop(id)));
+    await this.sync([]);
   }
 
   private start(exporter: PullmonExporter): Promise<ExporterRunStatus> {
