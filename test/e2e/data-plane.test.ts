@@ -88,8 +88,8 @@ describe("a tsdb_service is a PostgreSQL you can connect to", () => {
     expect(sync.map((r) => r.sync_state)).toContain("sync");
   });
 
-  test.runIf(PGBOUNCER)("the pooler serves the database (pgbouncer, transaction mode)", async () => {
-    const rows = await query<{ n: number }>({ ...endpoint(db.pooler_hostname, db.pooler_port), tls: false }, "select count(*)::int as n from ha_probe");
+  test.runIf(PGBOUNCER)("the pooler serves the database over TLS (pgbouncer, transaction mode)", async () => {
+    const rows = await query<{ n: number }>(endpoint(db.pooler_hostname, db.pooler_port), "select count(*)::int as n from ha_probe");
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -131,6 +131,16 @@ describe("a tsdb_service is a PostgreSQL you can connect to", () => {
     await ws.ok(["apply", "-auto-approve", "-input=false"]);
     const plan = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
     expect(plan.code, plan.output).toBe(0);
+  });
+
+  test("a password_wo rotation really changes the database's password", async () => {
+    ws.editJson("main.tf.json", (c) => Object.assign(c.resource.tsdb_service.db, { password_wo: "rotated-password-1", password_wo_version: 1 }));
+    await ws.ok(["apply", "-auto-approve", "-input=false"]);
+    const rotated = { ...main, password: "rotated-password-1" };
+    expect(psql(rotated, "select current_user")).toBe("tsdbadmin");
+    await expect(query(main, "select 1")).rejects.toThrow(/password authentication failed/);
+    // the read replica shares its source's password
+    expect((await query<{ r: boolean }>({ ...rotated, port: replica.port }, "select pg_is_in_recovery() as r"))[0]!.r).toBe(true);
   });
 
   test("platform status shows each service's processes, ports and disk", async () => {
