@@ -5,6 +5,7 @@
 
 import { createHash } from "node:crypto";
 import type { Tx } from "../storage.js";
+import { MIGRATIONS } from "../store.js";
 import type { EphemeralRole, ServicePlan } from "./driver.js";
 
 /** The columns of a `services` row a plan is made of. */
@@ -72,12 +73,21 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** Whether this build's schema has the table of tsdb_service_credentials (it came with that resource). */
+const HAS_CREDENTIALS = MIGRATIONS.some((sql) => /CREATE TABLE service_credentials\b/.test(sql));
+
 /**
- * The ephemeral roles of a service (tsdb_service_credentials). Their table comes with that
- * resource; until a store has it, a service has none.
+ * The ephemeral roles of a service (tsdb_service_credentials): each unexpired row, a role that is
+ * a member of tsdbadmin until it expires (an expired one leaves the plan, and the driver drops it).
  */
-export async function ephemeralRoles(_tx: Tx, _serviceId: string): Promise<EphemeralRole[]> {
-  return [];
+export async function ephemeralRoles(tx: Tx, serviceId: string, now = Date.now()): Promise<EphemeralRole[]> {
+  if (!HAS_CREDENTIALS) return [];
+  const rows = await tx.all<{ role: string; verifier: string; expires_at: string }>(
+    "SELECT role, verifier, expires_at FROM service_credentials WHERE service_id = ? AND expires_at > ? ORDER BY role",
+    serviceId,
+    new Date(now).toISOString(),
+  );
+  return rows.map((r) => ({ role: r.role, verifier: r.verifier, validUntil: r.expires_at }));
 }
 
 /** The plans of every stored service, read in one snapshot (the agent's view of desired state). */
