@@ -108,6 +108,22 @@ describe("a tsdb_service is a PostgreSQL you can connect to", () => {
     expect(rows).toEqual([{ note: "written on the primary" }]);
   });
 
+  test("after a reboot (agent and every database gone) the next platform call brings them back", async () => {
+    const status = await platformStatus(suite.dataDir, suite.env);
+    expect(status.agent.pid).toBeDefined();
+    process.kill(status.agent.pid!, "SIGKILL");
+    const pids = status.services.flatMap((s) => s.processes.map((p) => p.pid));
+    for (const pid of pids) process.kill(pid, "SIGKILL"); // postmasters and pgbouncer; their children follow
+    await within(15_000, "every process gone", async () => (pids.some(alive) || alive(status.agent.pid!) ? undefined : true));
+    expect(await listening(db.port)).toBe(false);
+    // any platform call: a plan refreshes the services
+    const plan = await ws.tf(["plan", "-detailed-exitcode", "-input=false"]);
+    expect(plan.code, plan.output).toBe(0);
+    const rows = await within(60_000, "the primary serves again after the 'reboot'", async () => await query<{ note: string }>(main, "select note from ha_probe"));
+    expect(rows).toEqual([{ note: "written on the primary" }]);
+    await within(60_000, "the read replica serves again", async () => await query({ ...main, port: replica.port }, "select 1"));
+  });
+
   test("pause refuses connections, and resume serves the old data; a port taken meanwhile fails the apply with the cause", async () => {
     ws.writeJson("main.tf.json", config({ paused: true }));
     await ws.ok(["apply", "-auto-approve", "-input=false"]);
