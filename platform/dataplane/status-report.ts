@@ -39,12 +39,11 @@ export async function statusReport(store: Storage, dataDir: string): Promise<Sta
   const running = await sendToAgent(dataDir, "ping", 500);
   const services: StatusReport["services"] = plans.map(({ id, project, result }) => {
     const seen = observations.get(id);
-    const { status, message } = honestStatus("READY", "error" in result ? result : result, seen);
-    const paused = !("error" in result) && !result.plan.running;
+    const { status, message } = mode === "on" ? honestStatus("READY", result, seen) : { status: "RECORD ONLY", message: undefined };
     return {
       id,
       project,
-      status: paused && status === "READY" ? "PAUSED" : status,
+      status,
       ...(message ? { message } : {}),
       ...(seen ? { phase: seen.phase, processes: seen.processes, diskBytes: seen.diskBytes, warnings: seen.warnings, updated: seen.updated } : { processes: [], warnings: [] }),
       current: !("error" in result) && seen?.planHash === result.hash,
