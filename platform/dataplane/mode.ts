@@ -2,7 +2,8 @@
 // rule that it never switches silently.
 //
 // SCHEMAFORM_DATA_PLANE=on|off; unset: on where PostgreSQL's binaries are found. The mode is
-// recorded in the store (meta `data_plane_mode`) by the first call, and:
+// recorded in the store (meta `data_plane_mode`) by the first call (a directory that already holds
+// services from before the data plane keeps records only unless SCHEMAFORM_DATA_PLANE=on), and:
 // - unset afterwards: the recorded mode is kept (binaries that appear or disappear later do not
 //   flip a directory; an "on" directory without binaries reports the failure on its services);
 // - set to the other mode: refused while services are stored (the error names the setting and
@@ -47,8 +48,13 @@ export async function settleMode(store: Storage, env: NodeJS.ProcessEnv, findBin
     const recorded = (await tx.get<{ value: string }>("SELECT value FROM meta WHERE key = ?", META_KEY))?.value as DataPlaneMode | undefined;
     if (recorded === requested.mode) return requested;
     if (recorded && !requested.explicit) return { mode: recorded, explicit: false };
+    const services = (await tx.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM services"))?.n ?? 0;
+    if (!recorded && !requested.explicit && requested.mode === "on" && Number(services) > 0) {
+      // a directory used before the data plane existed: its services were records; they stay so
+      await tx.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", META_KEY, "off");
+      return { mode: "off", explicit: false };
+    }
     if (recorded) {
-      const services = (await tx.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM services"))?.n ?? 0;
       if (Number(services) > 0) {
         throw new PlatformError(
           "failed_precondition",

@@ -144,6 +144,17 @@ describe("modes", () => {
     await unset.close();
   });
 
+  it("a directory with services from before the data plane keeps records only unless asked", async () => {
+    const dir = dataDir();
+    const old = new EmbeddedPlatform({ dataDir: dir, transitionSeconds: 0, env: { SCHEMAFORM_DATA_PLANE: "off" } });
+    await old.services.create("p", { name: "from-before" });
+    await (await old.core()).ctx.store.write((tx) => tx.run("DELETE FROM meta WHERE key = 'data_plane_mode'"));
+    await old.close();
+    const later = new EmbeddedPlatform({ dataDir: dir, transitionSeconds: 0, env: {}, onDataPlaneChange: () => {} });
+    expect((await later.services.list("p"))[0]!.hostname).not.toBe("127.0.0.1");
+    await later.close();
+  });
+
   it("an empty data directory takes the mode it is asked for", async () => {
     const dir = dataDir();
     const on = realPlatform(dir);
