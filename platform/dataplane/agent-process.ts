@@ -55,7 +55,11 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<num
     const components = await options.openComponents?.({ store, box, driver, dataDir: options.dataDir, log });
     agent = new Agent({ store, driver, components, idleExitMs: options.idleExitMs ?? 10_000, log });
     if (pendingIdleExit) agent.exitIfIdle();
-    const stop = () => agent?.stop();
+    const stop = () => {
+      agent?.stop();
+      // work in flight (a connector waiting on an unreachable source) gets 10 s, then the process goes
+      setTimeout(() => process.exit(0), 10_000).unref();
+    };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
     // A data directory deleted under a running agent (a test's temporary directory, a user's
