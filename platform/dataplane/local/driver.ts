@@ -410,9 +410,13 @@ export function createLocalDriver(options: LocalDriverOptions): LocalDriver {
 
     async stopAll(): Promise<void> {
       if (!pgBin || !user) return;
-      for (const id of await driver.listServices()) {
-        await serialize(id, () => stopServiceProcesses(layoutOf(id), "fast"));
-      }
+      // services stop in parallel (each waits for its own checkpoint); read replicas first, so
+      // that none of them is left trying to reach a source that has just gone
+      const ids = await driver.listServices();
+      const replica = (id: string) => layoutOf(id).readState()?.role === "read_replica";
+      const stop = (group: string[]) => Promise.all(group.map((id) => serialize(id, () => stopServiceProcesses(layoutOf(id), "fast"))));
+      await stop(ids.filter(replica));
+      await stop(ids.filter((id) => !replica(id)));
     },
   };
   return driver;
