@@ -121,6 +121,22 @@ describe("desired state with the data plane on", () => {
   });
 });
 
+describe("after schemaform up", () => {
+  it("a missing pgbouncer is one plain note, said once however many services lack their pooler", async () => {
+    const dir = dataDir();
+    const platform = realPlatform(dir);
+    const store = (await platform.core()).ctx.store;
+    const warning = "pgbouncer is not installed: the connection pooler is not running (Debian/Ubuntu: `apt-get install pgbouncer`)";
+    for (const name of ["one", "two"]) {
+      const { body } = await platform.services.create("p", { name, connection_pooler_enabled: true });
+      await store.write((tx) => writeObservation(tx, "h", { id: body.id, phase: "running", processes: [], diskBytes: 0, warnings: [warning] }, new Date().toISOString()));
+    }
+    await platform.close();
+    const { dataPlaneNotes } = await import("../../cli/commands/connect-hint.js");
+    expect(await dataPlaneNotes(dir)).toEqual([warning]);
+  });
+});
+
 describe("modes", () => {
   it("without PostgreSQL a service says once that it is a record only, and how to get the binaries", async () => {
     const platform = new EmbeddedPlatform({ dataDir: dataDir(), transitionSeconds: 0, env: { SCHEMAFORM_PG_BIN: join(tmpdir(), "no-postgres-here") } });
