@@ -49,6 +49,8 @@ export interface AgentOptions {
 
 const FIRST_RETRY_MS = 2000;
 const MAX_RETRY_MS = 60_000;
+/** How often a service that runs as planned is looked at (a crash is seen within this). */
+const STEADY_LOOK_MS = 2000;
 /** Disk and processes of a service that runs as planned are written again at most this often. */
 const REFRESH_MS = 30_000;
 
@@ -66,6 +68,7 @@ export class Agent {
   #idleSince: number | undefined;
   #exitIfIdle = false;
   #componentsRunning: Promise<void> | undefined;
+  readonly #lookedAt = new Map<string, number>();
 
   constructor(options: AgentOptions) {
     this.#o = options;
@@ -146,6 +149,12 @@ export class Agent {
     const ordered = [...plans].sort((a, b) => rank(a.result) - rank(b.result));
     for (const { id, result } of ordered) {
       if ("error" in result || this.#inFlight.has(id)) continue;
+      // a service that ran as planned when last looked at is looked at again every few seconds
+      // (each look connects to each of its servers), a changed one at once
+      const seen = observations.get(id);
+      const steady = seen?.planHash === result.hash && seen.phase !== "failed" && seen.phase !== "starting";
+      if (steady && now - (this.#lookedAt.get(id) ?? 0) < STEADY_LOOK_MS) continue;
+      this.#lookedAt.set(id, now);
       if (result.plan.role === "read_replica" && result.plan.running && !running.has(result.plan.sourceId ?? "")) continue;
       this.#launch(id, () => this.#reconcile(result, observations.get(id)));
     }
@@ -251,6 +260,7 @@ export class Agent {
     await this.#o.driver.removeService(id);
     await this.#o.store.write((tx) => deleteObservation(tx, id));
     this.#retry.delete(id);
+    this.#lookedAt.delete(id);
     this.#log(`service ${id}: removed`);
   }
 }
