@@ -309,7 +309,7 @@ export class SrcDbConnectors extends ConnectorBase {
       for (const t of tables) await this.ctx.event(tx, project, TF_TYPE.src_db, id, "table_added", `table ${tableLabel(t)} added`);
       return record;
     });
-    return { body: this.toBody(row), warnings };
+    return { body: await this.observed(this.toBody(row)), warnings };
   }
 
   async get(project: string, id: string): Promise<SrcDbConnector> {
@@ -327,6 +327,9 @@ export class SrcDbConnectors extends ConnectorBase {
     if (!this.ctx.dataPlane.on) return body;
     const seen = await this.ctx.read((tx) => tx.get<{ status: string }>("SELECT status FROM dataplane_components WHERE id = ?", body.id));
     if (seen && ["ok", "warning", "error", "paused"].includes(seen.status)) body.status = seen.status as SrcDbStatus;
+    // not observed yet: a tunnel can never work here; otherwise the initial copy has not run
+    else if (body.ssh_tunnel) body.status = "error";
+    else if (body.status === "ok") body.status = "warning";
     return body;
   }
 
@@ -429,7 +432,7 @@ export class SrcDbConnectors extends ConnectorBase {
       for (const [kind, message] of events) await this.ctx.event(tx, project, TF_TYPE.src_db, id, kind, message);
       return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
     });
-    return { body: this.toBody(row), warnings };
+    return { body: await this.observed(this.toBody(row)), warnings };
   }
 
   private newTunnel(input: SshTunnelInput): { tunnel: StoredTunnel; privateKeyPem: string } {

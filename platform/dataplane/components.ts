@@ -193,8 +193,10 @@ export function createLocalComponents(options: ComponentsOptions): ComponentRunn
 
       // exporters: the services that attach each, among those running
       const serviceName = (s: ServiceRow) => (JSON.parse(s.spec) as { name: string }).name;
+      // metrics: every attached service (a paused or failed one answers tsdb_up 0 within the
+      // collector's timeouts); logs: the running ones
       const attachedTo = (exporterId: string, kind: "log" | "metric") =>
-        services.filter((s) => (kind === "log" ? s.log_exporter_id : s.metric_exporter_id) === exporterId && running.has(s.id));
+        services.filter((s) => (kind === "log" ? s.log_exporter_id === exporterId && running.has(s.id) : s.metric_exporter_id === exporterId));
       const pulls: PullmonExporter[] = [];
       const sinking: MetricSinkExporter[] = [];
       const shipments: LogShipment[] = [];

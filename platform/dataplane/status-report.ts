@@ -19,7 +19,8 @@ export interface StatusReport {
     message?: string;
     phase?: string;
     current: boolean;
-    ports?: { main: number; replica: number; pooler: number };
+    /** the endpoints the service has (replica with HA standbys, pooler when enabled) */
+    ports?: { main: number; replica?: number; pooler?: number };
     processes: Array<{ kind: string; pid: number; port: number; dataDir?: string }>;
     diskBytes?: number;
     warnings: string[];
@@ -39,7 +40,14 @@ export async function statusReport(store: Storage, dataDir: string): Promise<Sta
   const running = await sendToAgent(dataDir, "ping", 500);
   const services: StatusReport["services"] = plans.map(({ id, project, result }) => {
     const seen = observations.get(id);
-    const { status, message } = mode === "on" ? honestStatus("READY", result, seen) : { status: "RECORD ONLY", message: undefined };
+    let { status, message } = mode === "on" ? honestStatus("READY", result, seen) : { status: "RECORD ONLY", message: undefined };
+    // what the agent last recorded, checked now: a process that is gone is not running
+    const gone = seen?.processes.filter((p) => !alive(p.pid)) ?? [];
+    if (gone.length > 0) {
+      status = "NOT RUNNING";
+      message = `${gone.map((p) => `${p.kind} pid ${p.pid}`).join(", ")} gone since the agent last looked; ${running ? "it is starting them again" : "the agent starts them on the next platform call"}`;
+    }
+    const plan = "error" in result ? undefined : result.plan;
     return {
       id,
       project,
@@ -47,7 +55,9 @@ export async function statusReport(store: Storage, dataDir: string): Promise<Sta
       ...(message ? { message } : {}),
       ...(seen ? { phase: seen.phase, processes: seen.processes, diskBytes: seen.diskBytes, warnings: seen.warnings, updated: seen.updated } : { processes: [], warnings: [] }),
       current: !("error" in result) && seen?.planHash === result.hash,
-      ...("error" in result ? {} : { ports: result.plan.ports }),
+      ...(plan && mode === "on"
+        ? { ports: { main: plan.ports.main, ...(plan.haReplicas > 0 ? { replica: plan.ports.replica } : {}), ...(plan.pooler ? { pooler: plan.ports.pooler } : {}) } }
+        : {}),
     };
   });
   for (const [id, seen] of observations) {
@@ -70,7 +80,9 @@ export function formatStatus(report: StatusReport, where: string): string {
   const lines = [`${where}: data plane ${report.mode}; agent ${report.agent.running ? `running${report.agent.pid ? ` (pid ${report.agent.pid})` : ""}` : "not running (it starts on the next platform call that needs it)"}`];
   if (report.services.length === 0) lines.push("no services");
   for (const s of report.services) {
-    const ports = s.ports ? ` ports ${s.ports.main} (primary), ${s.ports.replica} (replica), ${s.ports.pooler} (pooler)` : "";
+    const ports = s.ports
+      ? ` ports ${[`${s.ports.main} (main)`, s.ports.replica !== undefined ? `${s.ports.replica} (HA replica)` : "", s.ports.pooler !== undefined ? `${s.ports.pooler} (pooler)` : ""].filter(Boolean).join(", ")}`
+      : "";
     lines.push(`service ${s.id}${s.project ? ` (project ${s.project})` : ""}: ${s.status}${s.phase ? `, ${s.phase}${s.current ? "" : " (not yet the current configuration)"}` : ""}${s.diskBytes !== undefined ? `, ${megabytes(s.diskBytes)} on disk` : ""}`);
     if (ports) lines.push(`  ${ports.trim()}`);
     if (s.message) lines.push(`  cause: ${s.message}`);
@@ -81,4 +93,13 @@ export function formatStatus(report: StatusReport, where: string): string {
     lines.push(`${c.kind.replace("_", " ")} ${c.id}${c.serviceId ? ` (service ${c.serviceId})` : ""}: ${c.status}${c.message ? `: ${c.message}` : ""}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -330,7 +330,7 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`.
+   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`. A read replica (`read_replica_source` set) has none of its own: it is a standby of its source and takes the source's `username` and password, so connect to it with the source's `password`.
    */
   public get password(): string {
     return this.getStringAttribute("password");

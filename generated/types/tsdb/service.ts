@@ -80,7 +80,7 @@ export interface ServiceAttributes {
    */
   readReplicaNodes?: number;
   /**
-   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`.
+   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`. A read replica (`read_replica_source` set) has none of its own: it is a standby of its source and takes the source's `username` and password, so connect to it with the source's `password`.
    */
   password?: string;
   /**
