@@ -11,6 +11,6 @@ export default defineConfig({
     // when the tests run: the resident server, the default on Linux, would leave a server idling
     // for a minute per workspace and provider (27 at once, 2 GB, in one run of test/e2e).
     // test/e2e/resident.test.ts runs on the default path whatever this says.
-    env: { CHECKPOINT_DISABLE: "1", SCHEMAFORM_TRANSITION_SECONDS: "0", SCHEMAFORM_RESIDENT: process.env.SCHEMAFORM_RESIDENT ?? "0" },
+    env: { CHECKPOINT_DISABLE: "1", SCHEMAFORM_TRANSITION_SECONDS: "0", SCHEMAFORM_DATA_PLANE: "off", SCHEMAFORM_RESIDENT: process.env.SCHEMAFORM_RESIDENT ?? "0" },
   },
 });

@@ -560,6 +560,8 @@ interface Secret {
   required: boolean;
   /** The optional object it belongs to, when it is required only while that object is set. */
   within?: string;
+  /** Write-only: never in state at all, so an import leaves no difference behind. */
+  writeOnly: boolean;
 }
 
 /** Sensitive and write-only arguments: values the platform never returns, so no import can read them. */
@@ -568,7 +570,7 @@ function secretsOf(node: SchemaNode, prefix: string[] = [], within?: string): Se
   for (const [name, prop] of argumentsOf(node)) {
     const path = [...prefix, name];
     const required = isRequired(node, name);
-    if (xt(prop).sensitive || prop.writeOnly) out.push({ path: path.join("."), required, ...(within ? { within } : {}) });
+    if (xt(prop).sensitive || prop.writeOnly) out.push({ path: path.join("."), required, writeOnly: prop.writeOnly === true, ...(within ? { within } : {}) });
     const object = objectOf(prop);
     if (object) out.push(...secretsOf(object.node, path, within ?? (required && object.nesting === "single" ? undefined : path.join("."))));
   }
@@ -666,6 +668,17 @@ function importSection(doc: SchemaDocument, model: TypeModel, example: DocExampl
     `Call \`${camelCase(name)}.importFrom(${JSON.stringify(ids[0])})\` on the construct (any identifier above), or \`${model.className}.generateConfigForImport(this, "${name}", ${JSON.stringify(ids[0])})\` to have \`terraform plan -generate-config-out=FILE\` write the configuration${required.length ? " (see the note on secrets above)" : ""}.`,
   );
   out.push("");
+
+  const kept = secrets.filter((s) => !s.writeOnly);
+  if (kept.length) {
+    const one = kept.length === 1;
+    out.push("### The first apply after an import");
+    out.push("");
+    out.push(
+      `Whichever way it is imported, the state has no ${names(kept)}: the platform never returns ${one ? "it" : "them"}. When the configuration sets ${one ? "it" : "them"}, the first plan shows an in-place update (\`(sensitive value)\`) and the first apply sends the configured ${one ? "value" : "values"} to the platform, which replaces what it had. This happens once: the plan after that apply is clean.`,
+    );
+    out.push("");
+  }
   return out;
 }
 

@@ -2,6 +2,8 @@
 // it is given: the server on PostgreSQL), opened in this process on first use (nothing happens at
 // import or construction time).
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { transitionSecondsFromEnv, defaultDataDir } from "./config.js";
 import { PlatformCore } from "./core/index.js";
 import { SecretBox, loadOrCreateKey, type SecretsKeys } from "./secrets.js";
@@ -29,6 +31,10 @@ import type {
   VpcsApi,
 } from "./types.js";
 import { prepareValidation, type BodyType } from "./validation.js";
+import type { DataPlaneHooks } from "./core/context.js";
+import { findBinaries } from "./dataplane/binaries.js";
+import { AgentLink, type AgentCommand } from "./dataplane/launcher.js";
+import { settleMode } from "./dataplane/mode.js";
 
 export interface EmbeddedOptions {
   /** default: `SCHEMAFORM_DATA_DIR`, else the per-user data directory (see config.ts) */
@@ -49,6 +55,18 @@ export interface EmbeddedOptions {
    * with the secrets key all its users share (never kept in that storage; secrets.ts loadSharedKey).
    */
   storage?: { open(): Promise<Storage>; secretsKey: Buffer | SecretsKeys };
+  /**
+   * How the data-plane agent is started for this data directory (default: the schemaform CLI;
+   * the bundled provider plugin starts its own executable). dataplane/launcher.ts
+   */
+  agentCommand?: (dataDir: string) => AgentCommand;
+  /**
+   * The agent runs in this process (platform serve on PostgreSQL): called on every change
+   * instead of starting a detached agent.
+   */
+  onDataPlaneChange?: () => void;
+  /** SCHEMAFORM_DATA_PLANE and the binaries' variables; default process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class EmbeddedPlatform implements PlatformClient {
@@ -58,6 +76,7 @@ export class EmbeddedPlatform implements PlatformClient {
   #core: Promise<PlatformCore> | undefined;
   #closed = false;
   #unhookExit: (() => void) | undefined;
+  #agent: AgentLink | undefined;
 
   readonly restoreChannels: RestoreChannelsApi;
   readonly services: ServicesApi;
@@ -165,7 +184,8 @@ export class EmbeddedPlatform implements PlatformClient {
       try {
         const box = new SecretBox(shared ? shared.secretsKey : loadOrCreateKey(this.dataDir));
         const seconds = this.#options.transitionSeconds ?? transitionSecondsFromEnv();
-        const core = await PlatformCore.open({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000) });
+        const dataPlane = await this.dataPlaneHooks(store);
+        const core = await PlatformCore.open({ store, box, clock: this.#options.clock ?? Date.now, transitionMs: Math.round(seconds * 1000), dataPlane });
         if (this.#options.closeOnExit) {
           // 'exit' handlers must be synchronous, and so is better-sqlite3's close (the part of
           // close() before its promise): the last connection checkpoints the WAL, and no other
@@ -192,8 +212,48 @@ export class EmbeddedPlatform implements PlatformClient {
     return this.#core;
   }
 
+  /**
+   * Starts this data directory's agent ahead of the first call, when the directory has run a data
+   * plane before (its `dataplane/` directory exists) and SCHEMAFORM_DATA_PLANE is not off: the
+   * provider calls it at configure time, so that the agent is up by the time a create needs it.
+   * Opens nothing; the first call still settles the mode. `known`: the caller knows the data
+   * plane is on (platform serve, after opening).
+   */
+  prepareDataPlane(known = false): void {
+    const env = this.#options.env ?? process.env;
+    if (this.#options.storage || this.#options.onDataPlaneChange || env.SCHEMAFORM_DATA_PLANE?.trim().toLowerCase() === "off") return;
+    if (!known && !existsSync(join(this.dataDir, "dataplane"))) return;
+    void new AgentLink(this.dataDir, this.#options.agentCommand).ensure().catch(() => {});
+  }
+
+  /** The data plane under this platform: its mode settled (dataplane/mode.ts), its agent's link. */
+  private async dataPlaneHooks(store: Storage): Promise<DataPlaneHooks> {
+    const env = this.#options.env ?? process.env;
+    const where = this.#options.storage ? "the platform database" : `data directory ${this.dataDir}`;
+    const binaries = () => {
+      const found = findBinaries(env);
+      return { ok: found.pgBin !== undefined, reason: found.pgReason };
+    };
+    const mode = await settleMode(store, env, binaries, where);
+    if (mode.mode === "off") {
+      // off by default for want of binaries (now or when the directory was first used): say so
+      const missing = mode.explicit || env.SCHEMAFORM_DATA_PLANE?.trim() ? undefined : (mode.missing ?? binaries().reason);
+      return {
+        on: false,
+        recordOnly: missing && `this service is a record only, with no database behind it: ${missing}; then use a new data directory (SCHEMAFORM_DATA_DIR), or set SCHEMAFORM_DATA_PLANE=off to keep records only without this warning`,
+      };
+    }
+    const notify = this.#options.onDataPlaneChange;
+    if (notify) return { on: true, changed: notify };
+    const agent = new AgentLink(this.dataDir, this.#options.agentCommand);
+    this.#agent = agent;
+    return { on: true, changed: () => agent.poke() };
+  }
+
   private async run<T>(validate: BodyType | undefined, fn: (core: PlatformCore) => T | Promise<T>): Promise<T> {
     const core = await this.core();
+    // the data plane's agent runs whenever this data directory is used (a connect, now and then)
+    if (this.#agent) await this.#agent.ensure();
     if (validate) await prepareValidation(validate);
     return fn(core);
   }

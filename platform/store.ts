@@ -364,6 +364,36 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX service_credentials_by_service ON service_credentials (project, service_id);
   `,
+  `
+  -- the data plane (platform/dataplane/): tsdbadmin's SCRAM-SHA-256 verifier (the database's
+  -- login check; never a plaintext), what the agent observed of each service and of each
+  -- connector and exporter it runs, and the lease that lets exactly one agent run the data plane
+  ALTER TABLE services ADD COLUMN password_verifier TEXT;
+  CREATE TABLE dataplane_services (
+    service_id TEXT PRIMARY KEY,
+    plan_hash TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    message TEXT,
+    processes TEXT NOT NULL,
+    disk_bytes BIGINT NOT NULL,
+    warnings TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE TABLE dataplane_components (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    service_id TEXT,
+    status TEXT NOT NULL,
+    message TEXT,
+    cleanup TEXT,
+    updated TEXT NOT NULL
+  );
+  CREATE TABLE dataplane_lease (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires TEXT NOT NULL
+  );
+  `,
 ];
 
 // Synchronous, before the store serves anything: `PRAGMA user_version` and the migrations under

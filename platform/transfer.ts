@@ -38,6 +38,12 @@ const TABLES: ReadonlyArray<{ name: string; generated?: string }> = [
 
 const TABLE_NAMES: ReadonlySet<string> = new Set(TABLES.map((t) => t.name));
 
+/**
+ * What the data plane's agent observed on the machine it runs on (and its lease): not desired
+ * state, and wrong anywhere else, so never exported; the importing platform's agent observes anew.
+ */
+const MACHINE_TABLES: ReadonlySet<string> = new Set(["dataplane_services", "dataplane_components", "dataplane_lease"]);
+
 type Row = Record<string, unknown>;
 
 interface Header {
@@ -200,7 +206,7 @@ async function checkTables(tx: Tx, kind: Storage["kind"]): Promise<void> {
     kind === "sqlite"
       ? await tx.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
       : await tx.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'schemaform_schema'");
-  const unknown = found.map((t) => t.name).filter((name) => !TABLE_NAMES.has(name));
+  const unknown = found.map((t) => t.name).filter((name) => !TABLE_NAMES.has(name) && !MACHINE_TABLES.has(name));
   if (unknown.length > 0) throw new TransferError(`the database has tables this schemaform does not know (${unknown.sort().join(", ")}); use the schemaform version that wrote it`);
   const missing = [...TABLE_NAMES].filter((name) => !found.some((t) => t.name === name));
   if (missing.length > 0) throw new TransferError(`the database lacks the tables ${missing.join(", ")}; is it a schemaform platform database?`);

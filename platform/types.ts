@@ -110,7 +110,8 @@ export interface RestoreChannelsApi {
 // ---------------------------------------------------------------------------------------------
 // tsdb_service
 
-export type ServiceStatus = "QUEUED" | "CONFIGURING" | "READY" | "PAUSING" | "PAUSED" | "RESUMING";
+/** ERROR: only with the data plane on, when running the current configuration failed (`status_message` says why). */
+export type ServiceStatus = "QUEUED" | "CONFIGURING" | "READY" | "PAUSING" | "PAUSED" | "RESUMING" | "ERROR";
 
 export interface ServiceInput {
   name?: string;
@@ -176,6 +177,8 @@ export interface Service {
   storage_gb?: number;
   enable_ha_replica?: boolean;
   status: ServiceStatus;
+  /** why the status is ERROR (the data plane's cause: "port 31234 is taken"); never a secret */
+  status_message?: string;
   created: string;
 }
 
@@ -365,6 +368,8 @@ export interface MetricExporter extends MetricExporterInput {
   name: string;
   created: string;
   type: "saasmon" | "pullmon" | "cloudmon";
+  /** pullmon: the scrape URL, http://127.0.0.1:<port>/metrics (the port is kept for the exporter's life) */
+  endpoint?: string;
 }
 
 /** An exporter update replaces the configuration block(s) with the ones given; `region` cannot change. */

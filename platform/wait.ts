@@ -56,11 +56,11 @@ function formatMs(ms: number): string {
 
 type Extra = Omit<WaitOptions, "timeoutMs" | "what">;
 
-/** Waits until a service is READY or PAUSED (the reference provider's targets). */
+/** Waits until a service is READY or PAUSED (the reference provider's targets); fails on ERROR (the data plane's cause). */
 export function waitForService(client: PlatformClient, project: string, id: string, timeoutMs: number, extra: Extra = {}): Promise<Service> {
   return waitFor(
     () => client.services.get(project, id),
-    (s) => (s.status === "READY" || s.status === "PAUSED" ? "done" : "pending"),
+    (s) => (s.status === "READY" || s.status === "PAUSED" ? "done" : s.status === "ERROR" ? { failed: s.status_message ?? "the data plane could not run the service" } : "pending"),
     { ...extra, timeoutMs, what: `service ${id} to be READY` },
   );
 }

@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import { PROVIDER_NAMES, isProviderName, type ProviderName } from "./names.js";
 import { staticResponses } from "./static-responses.js";
 import { RESIDENT_FLAG } from "./transport/resident-flag.js";
+import { isAgentInvocation } from "./agent/command.js";
 import { serve, type ProviderRouter, type ServeOptions } from "./transport/serve.js";
 
 /** Each provider's post-handshake code, loaded on first use (a separately compiled unit in the bundle). */
@@ -25,21 +26,38 @@ function selectProvider(): ProviderName | undefined {
   return PROVIDER_NAMES.find((name) => executable.includes(`terraform-provider-${name}`));
 }
 
-const name = selectProvider();
-if (!name) {
-  process.stderr.write(
-    `schemaform provider: cannot tell which provider to serve. Run it as terraform-provider-<name> or set ${PROVIDER_ENV} to one of: ${PROVIDER_NAMES.join(", ")}.\n`,
-  );
-  process.exit(1);
+function serveProvider(): void {
+  const name = selectProvider();
+  if (!name) {
+    process.stderr.write(
+      `schemaform provider: cannot tell which provider to serve. Run it as terraform-provider-<name> or set ${PROVIDER_ENV} to one of: ${PROVIDER_NAMES.join(", ")}.\n`,
+    );
+    process.exit(1);
+  }
+  const options: ServeOptions = {
+    name: `terraform-provider-${name}`,
+    router: (connection) => RUNTIMES[name]().then((runtime) => runtime.createRouter(connection)),
+    staticResponses: staticResponses?.[name],
+  };
+  // The launcher starts the resident server (transport/resident.ts) with its directory.
+  const resident = process.argv[2] === RESIDENT_FLAG ? process.argv[3] : undefined;
+  (resident ? import("./transport/resident.js").then(({ serveResident }) => serveResident(options, resident)) : serve(options)).catch((error: unknown) => {
+    process.stderr.write(`terraform-provider-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 }
-const options: ServeOptions = {
-  name: `terraform-provider-${name}`,
-  router: (connection) => RUNTIMES[name]().then((runtime) => runtime.createRouter(connection)),
-  staticResponses: staticResponses?.[name],
-};
-// The launcher starts the resident server (transport/resident.ts) with its directory.
-const resident = process.argv[2] === RESIDENT_FLAG ? process.argv[3] : undefined;
-(resident ? import("./transport/resident.js").then(({ serveResident }) => serveResident(options, resident)) : serve(options)).catch((error: unknown) => {
-  process.stderr.write(`terraform-provider-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+
+// The embedded platform starts its data-plane agent as this same executable (provider/agent/).
+if (isAgentInvocation(process.argv)) {
+  import("./agent/runtime.js")
+    .then(({ runAgent }) => runAgent(process.argv.slice(4)))
+    .then(
+      (code) => process.exit(code),
+      (error: unknown) => {
+        process.stderr.write(`schemaform agent: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+} else {
+  serveProvider();
+}

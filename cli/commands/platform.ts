@@ -8,6 +8,8 @@
 //   schemaform platform credentials create (--project ID | --all-projects) [--token] [--description TEXT] [STORAGE] [--json]
 //   schemaform platform credentials list [STORAGE] [--json]
 //   schemaform platform credentials revoke ID [STORAGE]
+//   schemaform platform status [--data-dir DIR] [--json]
+//   schemaform platform agent [--data-dir DIR]
 // STORAGE: --data-dir DIR (SQLite, the default), or --database postgres://… with --secrets-key-file
 // FILE (or SCHEMAFORM_DATABASE_URL, SCHEMAFORM_SECRETS_KEY_FILE).
 
@@ -37,6 +39,12 @@ const USAGE = `usage:
       (--all-projects: for every project). The secret is printed once; only a hash is stored.
   schemaform platform credentials list [STORAGE] [--json]
   schemaform platform credentials revoke ID [STORAGE]
+  schemaform platform status [--data-dir DIR] [--json]
+      What the data plane runs: each service's status, processes (pid, port), disk and warnings,
+      each connector's and exporter's status, and whether the agent runs.
+  schemaform platform agent [--data-dir DIR]
+      Run the data plane's agent in the foreground (platform calls start it on demand, detached;
+      one per data directory; it leaves when nothing needs it).
 STORAGE:
   --data-dir DIR          SQLite in DIR (default: SCHEMAFORM_DATA_DIR, else the per-user data directory)
   --database URL          PostgreSQL, postgres://user:password@host:5432/db (or SCHEMAFORM_DATABASE_URL),
@@ -71,7 +79,7 @@ const STORAGE_OPTIONS = {
 type StorageFlags = { "data-dir"?: string; database?: string; "secrets-key-file"?: string[] };
 
 /** The platform on the storage the flags and environment name (SQLite unless a database URL is given). */
-async function openFromFlags(values: StorageFlags): Promise<EmbeddedPlatform> {
+async function openFromFlags(values: StorageFlags, onDataPlaneChange?: () => void): Promise<EmbeddedPlatform> {
   const { EmbeddedPlatform } = await import("../../platform/embedded.js");
   const target = await targetFromFlags(values);
   if (target.kind === "sqlite") {
@@ -87,7 +95,7 @@ async function openFromFlags(values: StorageFlags): Promise<EmbeddedPlatform> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return new EmbeddedPlatform({ storage: { open: () => openPostgres({ url }), secretsKey } });
+  return new EmbeddedPlatform({ storage: { open: () => openPostgres({ url }), secretsKey }, onDataPlaneChange });
 }
 
 class UsageError extends Error {}
@@ -160,6 +168,8 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === "migrate") return await migrate(rest);
     if (sub === "export") return await exportCommand(rest);
     if (sub === "import") return await importCommand(rest);
+    if (sub === "agent") return await (await import("./platform-dataplane.js")).agentCommand(rest);
+    if (sub === "status") return await (await import("./platform-dataplane.js")).statusCommand(rest);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message);
     // the secrets key is not the platform's (key-check.ts): said as it is, without a stack
@@ -225,11 +235,15 @@ async function serve(argv: string[]): Promise<number> {
   // the JSON access log replaces the human-readable request lines, not the internal errors
   const log = values.quiet || accessLog ? undefined : toStderr;
   const errorLog = values.quiet ? undefined : toStderr;
-  const platform = await openFromFlags(values);
+  // on PostgreSQL the data plane's agent runs in this process (one of the replicas reconciles)
+  const { changeRelay, serveDataPlane } = await import("../../platform/dataplane/serve-plane.js");
+  const relay = (values.database ?? process.env.SCHEMAFORM_DATABASE_URL) ? changeRelay() : undefined;
+  const platform = await openFromFlags(values, relay?.notify);
   const server = await startServer({ platform, host: values.host, port, log, errorLog, accessLog: accessLog && ((entry) => accessLog.write(entry)), tls });
   const storage = (await platform.core()).ctx.store;
   const where = storage.kind === "sqlite" ? `data directory: ${platform.dataDir}` : `database: ${storage.location}`;
   process.stdout.write(`schemaform platform listening on ${server.url} (${where})\n`);
+  const dataPlane = await serveDataPlane(platform, relay, (line) => process.stderr.write(`${line}\n`));
   if (!tls && values.host !== "127.0.0.1" && values.host !== "localhost" && values.host !== "::1") {
     process.stderr.write("warning: the server speaks plain HTTP; give --tls-cert and --tls-key, or put it behind TLS, before exposing it beyond this machine\n");
   }
@@ -247,6 +261,7 @@ async function serve(argv: string[]): Promise<number> {
     pending > 0 ? `schemaform platform stopping: finishing ${pending} request(s) in flight (at most ${graceMs / 1000} s; signal again to cut them)\n` : "schemaform platform stopping\n",
   );
   await server.close(graceMs);
+  await dataPlane?.stop();
   await platform.close();
   await accessLog?.close();
   process.stderr.write("schemaform platform stopped\n");

@@ -1,6 +1,7 @@
 // `schemaform up [APP_DIR]`: synthesize a CDKTF app, install the providers into a filesystem
 // mirror in the output directory, and run `terraform init` and `terraform apply` in the stack's
-// directory, streaming Terraform's progress; then print the outputs (sensitive ones hidden).
+// directory, streaming Terraform's progress (its apply prints the outputs); then how to connect to
+// the databases the data plane runs (one psql line each, the password read from terraform output).
 // Running it again applies only what changed (a second run reports no changes).
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -14,7 +15,9 @@ const USAGE = `usage: schemaform up [APP_DIR] [--stack NAME] [--out DIR]
 Synthesizes a CDKTF app, installs the tsdb and
 containerbackup Terraform providers into a filesystem mirror inside the output directory, and
 runs 'terraform init' and 'terraform apply' for the stack, against the embedded platform
-unless the configuration sets an endpoint. Prints the stack's outputs (sensitive ones hidden).
+unless the configuration sets an endpoint. Terraform prints the stack's outputs (sensitive ones
+hidden); then, for each database the local data plane runs, a one-line psql command that reads
+the password from 'terraform output' (the password itself is never printed).
 
   APP_DIR        directory with the app's main.ts (or the path of the app file itself); without
                  it: the app of cdktf.json in the current directory (its "app" command), else
@@ -25,6 +28,8 @@ unless the configuration sets an endpoint. Prints the stack's outputs (sensitive
 Environment:
   SCHEMAFORM_DATA_DIR            where the embedded platform keeps its data (default: per user)
   SCHEMAFORM_TRANSITION_SECONDS  how long status transitions take on the embedded platform
+  SCHEMAFORM_DATA_PLANE          on|off: real PostgreSQL databases, or records only (default: on
+                                 where PostgreSQL's binaries are found)
   TERRAFORM                      the terraform executable (default: terraform on PATH; 1.11+)
 
 'npx cdktf deploy' works too: it runs Terraform itself, so install the providers first with
@@ -212,15 +217,6 @@ export async function checkTerraform(terraform: string): Promise<void> {
   }
 }
 
-/** `terraform output -json` as `name = value` lines, sensitive values hidden. */
-export function formatOutputs(json: string): string[] {
-  const outputs = JSON.parse(json || "{}") as Record<string, { sensitive: boolean; value: unknown }>;
-  return Object.entries(outputs).map(([name, output]) => {
-    if (output.sensitive) return `${name} = (sensitive value hidden; terraform output -raw ${name} shows it)`;
-    return `${name} = ${typeof output.value === "string" ? JSON.stringify(output.value) : JSON.stringify(output.value, null, 2)}`;
-  });
-}
-
 /**
  * The providers installed into a mirror beside the stacks (only schemaform's providers come from
  * it), and the environment Terraform runs with: that mirror, and the embedded platform's data.
@@ -293,16 +289,31 @@ export async function up(args: Arguments): Promise<number> {
         return code;
       }
     }
+    // Terraform's apply has printed the outputs (sensitive ones as <sensitive>): not again here.
     const output = await exec(terraform, ["output", "-json"], { cwd: stack.directory, env, capture: true });
     if (output.code === 0) {
-      const lines = formatOutputs(output.stdout);
-      if (lines.length > 0) say(`\nOutputs of ${stack.name}:\n${lines.map((l) => `  ${l}`).join("\n")}`);
+      const { connectLines, dataPlaneNotes } = await import("./connect-hint.js");
+      const lines = connectLines(stack.directory, shown(stack.directory), output.stdout);
+      if (lines.length > 0) say(`\nConnect to the databases (the password comes from terraform output; add -c 'select 1' to try it):\n${lines.map((l) => `  ${l}`).join("\n")}`);
+      for (const note of await dataPlaneNotes(dataDir)) say(`Note: ${note}`);
     }
-    say(`\nDone. Inspect or change it with terraform in ${shown(stack.directory)} (with TF_CLI_CONFIG_FILE=${shown(cliConfig)}); destroy it with 'schemaform down'.`);
+    say(
+      `\nDone. Inspect or change it with terraform in ${shown(stack.directory)} (with TF_CLI_CONFIG_FILE=${shown(cliConfig)}); ` +
+        `a sensitive output is shown by 'terraform output -raw NAME' there. Destroy it with '${downCommand(args)}'.`,
+    );
     return output.code;
   } finally {
     process.off("SIGINT", ignore);
   }
+}
+
+/** The `schemaform down` that undoes this `up` (npx: a clone has no schemaform on PATH). */
+function downCommand(args: Arguments): string {
+  const words = ["npx", "schemaform", "down"];
+  if (args.app !== undefined) words.push(args.app);
+  if (args.stack !== undefined) words.push("--stack", args.stack);
+  if (args.out !== undefined) words.push("--out", args.out);
+  return words.map((w) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "ConnectorObjStore",
   "version": 0,
-  "description": "Continuous import of CSV or PARQUET files from an object-store bucket into a table of a service. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.",
+  "description": "Continuous import of CSV or PARQUET files from an object-store bucket into an existing table of a service. Each object is loaded once; an object whose size or modification time changes is loaded again. An object that fails to load is skipped until it changes, the others load regardless, and the failure (naming the object) is the connector's status in `schemaform platform status`. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.",
   "importFormats": [
     {
       "format": "{service_id}:{id}",
@@ -47,14 +47,14 @@ export const model: TypeModel = {
         "name": "bucket",
         "camel": "bucket",
         "type": "string",
-        "description": "Bucket name (3-63 lowercase letters, digits, dots and dashes).",
+        "description": "Bucket name (3-63 lowercase letters, digits, dots and dashes). With the embedded platform's local data plane a bucket is the directory `$SCHEMAFORM_BUCKETS_DIR/<bucket>` (by default `<data dir>/buckets/<bucket>`); an object's key is its path below it.",
         "required": true
       },
       "pattern": {
         "name": "pattern",
         "camel": "pattern",
         "type": "string",
-        "description": "Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`.",
+        "description": "Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`. `*` matches any run of characters, `/` included; `?` one character.",
         "required": true
       },
       "credentials": {
@@ -399,7 +399,7 @@ export const model: TypeModel = {
         "name": "frequency",
         "camel": "frequency",
         "type": "string",
-        "description": "How often the bucket is scanned; default `@always`.",
+        "description": "How often the bucket is scanned; default `@always` (within seconds of an object arriving). The others are cron schedules in UTC (`@hourly` at minute 0, `@daily` at midnight, `@weekly` on Sunday, `@monthly` on the 1st, `@yearly` on 1 January); a new connector scans at once.",
         "optional": true,
         "computed": true,
         "default": "@always"

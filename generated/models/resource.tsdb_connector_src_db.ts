@@ -79,7 +79,7 @@ export const model: TypeModel = {
         "name": "table_sync_workers",
         "camel": "tableSyncWorkers",
         "type": "number",
-        "description": "Parallel table sync workers, 1 to 64; default 4.",
+        "description": "Parallel table sync workers, 1 to 64; default 4. With the local data plane it sets the service's `max_sync_workers_per_subscription` (the largest value among its connectors).",
         "optional": true,
         "computed": true,
         "default": 4
@@ -98,7 +98,7 @@ export const model: TypeModel = {
             "public_key": "string"
           }
         ],
-        "description": "Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.",
+        "description": "Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys. The embedded platform's local data plane does not open SSH tunnels: a connector with `ssh_tunnel` replicates nothing there and reports status `error` with the reason.",
         "optional": true,
         "nested": {
           "nesting": "single",
@@ -480,7 +480,7 @@ export const model: TypeModel = {
         "name": "status",
         "camel": "status",
         "type": "string",
-        "description": "`ok`, `warning`, `error` or `paused`.",
+        "description": "`ok`, `warning`, `error` or `paused`. With the local data plane it is what replication really does: `warning` while the initial copy runs, `error` when the source cannot be reached or a publication or replication slot is missing (the reason is shown by `schemaform platform status`).",
         "computed": true
       }
     },

@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "LogExporter",
   "version": 0,
-  "description": "Export of service logs to a cloud monitoring sink (`cloudmon`). Attach it with `tsdb_service.log_exporter_id`; only services in the exporter's region can attach it, and completing the attachment needs a service restart. Import with the `id`.",
+  "description": "Export of service logs to a cloud monitoring sink (`cloudmon`). Attach it with `tsdb_service.log_exporter_id`; only services in the exporter's region can attach it, and completing the attachment needs a service restart: logs flow from the service's first start after the attachment (a service created with the exporter starts with it; for a running one, set `paused = true`, apply, then unset it and apply). On the embedded platform's data plane nothing leaves the machine: the service's PostgreSQL server log lines are appended, each prefixed with the service id and a space, to `<data dir>/sinks/logs/<log_group_name>/<log_stream_name>.log` (names percent-encoded as in a URL: `/aws/rds/app` is `%2Faws%2Frds%2Fapp`), each line once. Import with the `id`.",
   "importFormats": [
     {
       "format": "{id}",

@@ -8,7 +8,7 @@ export const model: TypeModel = {
   "provider": "tsdb",
   "className": "MetricExporter",
   "version": 0,
-  "description": "Export of service metrics to a monitoring destination: exactly one of `saasmon` (a hosted monitoring vendor), `pullmon` (a pull-based metrics endpoint with basic authentication) or `cloudmon` (a cloud provider monitoring sink). Attach it with `tsdb_service.metric_exporter_id`; only services in the exporter's region can attach it. Import with the `id`.",
+  "description": "Export of service metrics to a monitoring destination: exactly one of `saasmon` (a hosted monitoring vendor), `pullmon` (a pull-based metrics endpoint with basic authentication, at `endpoint`) or `cloudmon` (a cloud provider monitoring sink). Attach it with `tsdb_service.metric_exporter_id`; only services in the exporter's region can attach it. On the embedded platform's data plane nothing leaves the machine: `pullmon` answers at `endpoint` on 127.0.0.1, and `cloudmon` and `saasmon` append the samples every 60 seconds, one JSON object per line, to `<data dir>/sinks/metrics/cloudmon/<namespace>/<service id>.jsonl` and `<data dir>/sinks/metrics/saasmon/<site>/<service id>.jsonl` (names percent-encoded as in a URL: `App/DB` is `App%2FDB`). Import with the `id`.",
   "importFormats": [
     {
       "format": "{id}",
@@ -203,6 +203,13 @@ export const model: TypeModel = {
         "camel": "type",
         "type": "string",
         "description": "Exporter type: `saasmon`, `pullmon` or `cloudmon`.",
+        "computed": true
+      },
+      "endpoint": {
+        "name": "endpoint",
+        "camel": "endpoint",
+        "type": "string",
+        "description": "For a `pullmon` exporter, the URL its metrics are scraped at, `http://127.0.0.1:<port>/metrics`, behind basic authentication with `pullmon.username` and `pullmon.password`; the port is chosen when the exporter is created (or becomes a `pullmon` exporter) and kept for its life. It answers on the embedded platform's data plane with the Prometheus text (format 0.0.4) of every service that attaches the exporter: connections by state, database sizes, transactions committed and rolled back, replication lag per standby, each labelled `service_id`. Null for `saasmon` and `cloudmon` exporters.",
         "computed": true
       }
     },

@@ -163,7 +163,7 @@ export const model: TypeModel = {
         "name": "password",
         "camel": "password",
         "type": "string",
-        "description": "Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`.",
+        "description": "Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`. A read replica (`read_replica_source` set) has none of its own: it is a standby of its source and takes the source's `username` and password, so connect to it with the source's `password`.",
         "optional": true,
         "computed": true,
         "sensitive": true
@@ -172,7 +172,7 @@ export const model: TypeModel = {
         "name": "password_wo",
         "camel": "passwordWo",
         "type": "string",
-        "description": "Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes.",
+        "description": "Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes. With the data plane on, a new version really changes the database's password (the platform keeps only a SCRAM-SHA-256 verifier and a hash, never the password).",
         "optional": true,
         "sensitive": true,
         "writeOnly": true
@@ -207,14 +207,14 @@ export const model: TypeModel = {
         "name": "hostname",
         "camel": "hostname",
         "type": "string",
-        "description": "Hostname of the service endpoint.",
+        "description": "Hostname of the service endpoint. On the embedded platform with the data plane on (`SCHEMAFORM_DATA_PLANE`, the default where PostgreSQL is installed) it is `127.0.0.1`: the service is a real PostgreSQL there, database `tsdb`, user `username`, TLS from the platform's own CA (`sslmode=require` works). With records only it is `<id>.<project>.tsdb.cloud.example.com` (`…vpc.tsdb.cloud.example.com` in a VPC), which nothing answers.",
         "computed": true
       },
       "port": {
         "name": "port",
         "camel": "port",
         "type": "number",
-        "description": "Port of the service endpoint.",
+        "description": "Port of the service endpoint. With the data plane on: a free loopback port chosen at create and kept for the service's life (also in a VPC). With records only: a random port (5432 in a VPC).",
         "computed": true
       },
       "username": {
@@ -228,28 +228,28 @@ export const model: TypeModel = {
         "name": "pooler_hostname",
         "camel": "poolerHostname",
         "type": "string",
-        "description": "Hostname of the connection pooler; null while the pooler is off.",
+        "description": "Hostname of the connection pooler; null while the pooler is off. With the data plane on: `127.0.0.1`, where pgbouncer serves the database in transaction mode.",
         "computed": true
       },
       "pooler_port": {
         "name": "pooler_port",
         "camel": "poolerPort",
         "type": "number",
-        "description": "Port of the connection pooler; null while the pooler is off.",
+        "description": "Port of the connection pooler; null while the pooler is off. With the data plane on: a loopback port chosen at create and kept for the service's life.",
         "computed": true
       },
       "replica_hostname": {
         "name": "replica_hostname",
         "camel": "replicaHostname",
         "type": "string",
-        "description": "Hostname of the HA replica endpoint; null when `ha_replicas` is 0.",
+        "description": "Hostname of the HA replica endpoint; null when `ha_replicas` is 0. With the data plane on: `127.0.0.1`, a read-only streaming standby.",
         "computed": true
       },
       "replica_port": {
         "name": "replica_port",
         "camel": "replicaPort",
         "type": "number",
-        "description": "Port of the HA replica endpoint; null when `ha_replicas` is 0.",
+        "description": "Port of the HA replica endpoint; null when `ha_replicas` is 0. With the data plane on: a loopback port chosen at create and kept for the service's life.",
         "computed": true
       }
     },

@@ -91,6 +91,8 @@ abstract class ConnectorBase {
       await tx.run("DELETE FROM connectors WHERE id = ?", id);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", "connector deleted");
     });
+    // With real databases, done once the agent stopped it (a subscription and its slot dropped).
+    await this.ctx.awaitRemoval(`connector ${id}`, async (tx) => !(await tx.get("SELECT 1 FROM dataplane_components WHERE id = ?", id)));
   }
 }
 
@@ -307,17 +309,28 @@ export class SrcDbConnectors extends ConnectorBase {
       for (const t of tables) await this.ctx.event(tx, project, TF_TYPE.src_db, id, "table_added", `table ${tableLabel(t)} added`);
       return record;
     });
-    return { body: this.toBody(row), warnings };
+    return { body: await this.observed(this.toBody(row)), warnings };
   }
 
   async get(project: string, id: string): Promise<SrcDbConnector> {
     checkProject(project);
     project = await projectKey(this.ctx, project);
-    return this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id))));
+    return this.observed(this.toBody(await this.ctx.read(async (tx) => (await this.requireRow(tx, project, id)))));
   }
 
   async list(project: string, serviceId?: string): Promise<SrcDbConnector[]> {
-    return (await this.listRows(project, serviceId)).map((r) => this.toBody(r));
+    return Promise.all((await this.listRows(project, serviceId)).map((r) => this.observed(this.toBody(r))));
+  }
+
+  /** With the data plane, `status` is what replication really does (the agent's observation). */
+  private async observed(body: SrcDbConnector): Promise<SrcDbConnector> {
+    if (!this.ctx.dataPlane.on) return body;
+    const seen = await this.ctx.read((tx) => tx.get<{ status: string }>("SELECT status FROM dataplane_components WHERE id = ?", body.id));
+    if (seen && ["ok", "warning", "error", "paused"].includes(seen.status)) body.status = seen.status as SrcDbStatus;
+    // not observed yet: a tunnel can never work here; otherwise the initial copy has not run
+    else if (body.ssh_tunnel) body.status = "error";
+    else if (body.status === "ok") body.status = "warning";
+    return body;
   }
 
   async update(project: string, id: string, patch: SrcDbConnectorPatch): Promise<Mutation<SrcDbConnector>> {
@@ -419,7 +432,7 @@ export class SrcDbConnectors extends ConnectorBase {
       for (const [kind, message] of events) await this.ctx.event(tx, project, TF_TYPE.src_db, id, kind, message);
       return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
     });
-    return { body: this.toBody(row), warnings };
+    return { body: await this.observed(this.toBody(row)), warnings };
   }
 
   private newTunnel(input: SshTunnelInput): { tunnel: StoredTunnel; privateKeyPem: string } {

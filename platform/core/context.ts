@@ -4,7 +4,7 @@
 import type { Storage, Tx } from "../storage.js";
 import { inOpenRequestTransaction, requestTransactionOf, runAsOneTransaction } from "./request-transaction.js";
 import type { SecretBox } from "../secrets.js";
-import type { Warning } from "../errors.js";
+import { PlatformError, type Warning } from "../errors.js";
 
 export interface CoreOptions {
   store: Storage;
@@ -13,6 +13,20 @@ export interface CoreOptions {
   clock: () => number;
   /** how long each status transition takes, in milliseconds */
   transitionMs: number;
+  /** the data plane under this core (platform/dataplane/); absent: records only */
+  dataPlane?: DataPlaneHooks;
+}
+
+/** What the core needs to know of the data plane. */
+export interface DataPlaneHooks {
+  /** real databases: loopback endpoints, statuses from what the agent observed */
+  on: boolean;
+  /** off because PostgreSQL was not found: the plain line each create warns with */
+  recordOnly?: string;
+  /** stored desired state changed: the agent should reconcile now rather than at its next tick */
+  changed?(): void;
+  /** how long a delete waits for the agent to remove what ran (default 120 s) */
+  removalTimeoutMs?: number;
 }
 
 export class Ctx {
@@ -20,8 +34,10 @@ export class Ctx {
   readonly box: SecretBox;
   readonly clock: () => number;
   readonly transitionMs: number;
+  readonly dataPlane: DataPlaneHooks;
 
   constructor(options: CoreOptions) {
+    this.dataPlane = options.dataPlane ?? { on: false };
     this.store = options.store;
     this.box = options.box;
     this.clock = options.clock;
@@ -59,6 +75,30 @@ export class Ctx {
    */
   inOneTransaction<T>(request: () => Promise<T>, finish: (tx: Tx, result: T) => Promise<void>): Promise<T> {
     return runAsOneTransaction(this, this.store, request, finish);
+  }
+
+  /** Tells the data plane that desired state changed (a no-op with records only). */
+  changed(): void {
+    if (this.dataPlane.on) this.dataPlane.changed?.();
+  }
+
+  /**
+   * Waits until `gone` holds (the agent removed what ran), poking the agent meanwhile; a
+   * `timeout` error naming `what` when it does not come within the removal timeout.
+   */
+  async awaitRemoval(what: string, gone: (tx: Tx) => Promise<boolean>): Promise<void> {
+    if (!this.dataPlane.on) return;
+    const deadline = Date.now() + (this.dataPlane.removalTimeoutMs ?? 120_000);
+    let delay = 50;
+    for (;;) {
+      if (await this.read(gone)) return;
+      if (Date.now() >= deadline) {
+        throw new PlatformError("timeout", `${what} is deleted, but the data plane has not stopped and removed it yet: see 'schemaform platform status'`);
+      }
+      this.changed();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 500);
+    }
   }
 
   /** Records an event in the write transaction `tx`; `message` must never contain a secret. */

@@ -2,9 +2,14 @@
 // configured block. Secrets (`cloudmon.secret_key`, `saasmon.api_key`, `pullmon.password`) are
 // encrypted at rest and never returned. Only services in the exporter's region can attach it;
 // deleting an exporter is refused while a service has it attached.
+//
+// A pullmon exporter gets a loopback port at create (free then, and held by no stored service or
+// exporter), kept for its life and stored in its spec (`ports.metrics`, the shape services use):
+// the data plane serves its metrics there, and `endpoint` is the URL. Switching an exporter to
+// pullmon chooses a port; switching it away releases it.
 
 import { randomInt } from "node:crypto";
-import { invalid, notFound, precondition, type Warning } from "../errors.js";
+import { PlatformError, invalid, notFound, precondition, type Warning } from "../errors.js";
 import { findRegion, regionList } from "../catalog.js";
 import { newUuid } from "../secrets.js";
 import type {
@@ -17,6 +22,8 @@ import type {
 } from "../types.js";
 import { checkBody, type BodyType } from "../validation.js";
 import type { Tx } from "../storage.js";
+import { choosePorts, portsHeld } from "../dataplane/ports.js";
+import { pullmonEndpoint } from "../dataplane/exporters/pullmon.js";
 import { compact, parseJson, type Ctx } from "./context.js";
 import { checkProject } from "./services.js";
 import { claimProject, projectKey } from "./projects.js";
@@ -46,7 +53,18 @@ interface ExporterSpec {
   name: string;
   type: Block;
   config: Record<string, unknown>;
+  /** pullmon: the loopback port its endpoint answers on */
+  ports?: { metrics: number };
 }
+
+/** Every loopback port a stored service or exporter holds. */
+async function storedPorts(tx: Tx): Promise<Set<number>> {
+  return portsHeld(await tx.all<{ spec: string }>("SELECT spec FROM services UNION ALL SELECT spec FROM exporters"));
+}
+
+/** Thrown inside a write when the port chosen before it was taken meanwhile: choose again. */
+class PortRace extends Error {}
+const PORT_ATTEMPTS = 5;
 
 export class Exporters {
   constructor(
@@ -96,14 +114,34 @@ export class Exporters {
     const { config, secret } = splitSecret(block, body[block] as unknown as Record<string, unknown>);
     const spec: ExporterSpec = { name: body.name ?? `${this.kind === "log" ? "logs" : "metrics"}-${randomInt(10000, 100000)}`, type: block, config };
     const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
-    const row = await this.ctx.write(async (tx) => {
+    const row = await this.withPort(block, async (port) => this.ctx.write(async (tx) => {
+      if (port !== undefined) {
+        if ((await storedPorts(tx)).has(port)) throw new PortRace();
+        spec.ports = { metrics: port };
+      }
       const now = this.ctx.iso();
       const record: ExporterRow = { id, project, kind: this.kind, region, spec: JSON.stringify(spec), secrets: sealed, created: now, updated: now };
       await tx.run("INSERT INTO exporters (id, project, kind, region, spec, secrets, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", record.id, record.project, record.kind, record.region, record.spec, record.secrets, record.created, record.updated);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "created", `${this.kind} exporter ${spec.name} (${block}) created in ${region}`);
       return record;
-    });
+    }));
     return { body: this.toBody(row), warnings };
+  }
+
+  /**
+   * Runs `write` with a free loopback port when `block` is pullmon (undefined otherwise), again
+   * with another port when a concurrent write took it first.
+   */
+  private async withPort<T>(block: Block | undefined, write: (port: number | undefined) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const port = block === "pullmon" ? (await choosePorts(1, await this.ctx.read(storedPorts)))[0] : undefined;
+      try {
+        return await write(port);
+      } catch (error) {
+        if (!(error instanceof PortRace)) throw error;
+        if (attempt >= PORT_ATTEMPTS) throw new PlatformError("conflict", "could not reserve a loopback port for the pullmon endpoint: other creates keep taking them; retry");
+      }
+    }
   }
 
   async get(project: string, id: string): Promise<LogExporter | MetricExporter> {
@@ -131,7 +169,13 @@ export class Exporters {
     checkProject(project);
     project = await projectKey(this.ctx, project);
     let warnings: Warning[] = [];
-    const row = await this.ctx.write(async (tx) => {
+    // a port is chosen when the exporter becomes a pullmon exporter (or is one stored without a port)
+    const before = await this.ctx.read((tx) => this.row(tx, project, id));
+    const beforeSpec = before && parseJson<ExporterSpec>(before.spec);
+    const blocksGiven = BLOCKS[this.kind].some((b) => patch[b] !== undefined);
+    const willBePullmon = blocksGiven ? patch.pullmon !== undefined && patch.pullmon !== null : beforeSpec?.type === "pullmon";
+    const needsPort = beforeSpec !== undefined && !beforeSpec.ports && willBePullmon;
+    const row = await this.withPort(needsPort ? "pullmon" : undefined, (port) => this.ctx.write(async (tx) => {
       const current = await this.row(tx, project, id);
       if (!current) throw notFound(`${this.kind} exporter ${id} in project ${project}`);
       if (patch.region !== undefined && patch.region !== null && patch.region !== current.region) {
@@ -157,13 +201,18 @@ export class Exporters {
       const block = this.configured(merged);
       const { config, secret } = splitSecret(block, merged[block] as unknown as Record<string, unknown>);
       const next: ExporterSpec = { name: merged.name!, type: block, config };
+      if (block === "pullmon") {
+        if (spec.ports) next.ports = spec.ports;
+        else if (port !== undefined && !(await storedPorts(tx)).has(port)) next.ports = { metrics: port };
+        else throw new PortRace();
+      }
       if (JSON.stringify(next) === current.spec && block === spec.type && storedSecrets[SECRET_OF[block]] === secret) return current;
       const sealed = this.ctx.box.seal({ [SECRET_OF[block]]: secret }, `exporter:${id}`);
       const updated = this.ctx.iso();
       await tx.run("UPDATE exporters SET spec = ?, secrets = ?, updated = ? WHERE id = ?", JSON.stringify(next), sealed, updated, id);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "updated", `${this.kind} exporter ${next.name} updated (${block})`);
       return { ...current, spec: JSON.stringify(next), secrets: sealed, updated };
-    });
+    }));
     return { body: this.toBody(row), warnings };
   }
 
@@ -181,6 +230,8 @@ export class Exporters {
       await tx.run("DELETE FROM exporters WHERE id = ?", id);
       await this.ctx.event(tx, project, TF_TYPE[this.kind], id, "deleted", `${this.kind} exporter deleted`);
     });
+    // With the data plane, done once the agent stopped serving it (a pullmon endpoint stops listening).
+    await this.ctx.awaitRemoval(`${this.kind} exporter ${id}`, async (tx) => !(await tx.get("SELECT 1 FROM dataplane_components WHERE id = ?", id)));
   }
 
   private toBody(row: ExporterRow): LogExporter | MetricExporter {
@@ -192,6 +243,7 @@ export class Exporters {
       [spec.type]: spec.config,
       created: row.created,
       type: spec.type,
+      ...(spec.type === "pullmon" && spec.ports ? { endpoint: pullmonEndpoint(spec.ports.metrics) } : {}),
     } as LogExporter | MetricExporter;
   }
 }
@@ -206,3 +258,4 @@ function splitSecret(block: Block, value: Record<string, unknown>): { config: Re
   const { [SECRET_OF[block]]: secret, ...config } = value;
   return { config: compact(config), secret };
 }
+

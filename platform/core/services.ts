@@ -8,9 +8,16 @@
 //   resize, HA, pooler, VPC or exporter change of a READY service: CONFIGURING → READY
 // `paused` = status ∈ {PAUSED, PAUSING}.
 //
-// Passwords are kept only as scrypt hashes: a generated initial password is returned once, in the
-// create response; `password_wo` is applied at create and whenever `password_wo_version` changes.
-// A read replica shares its source's password.
+// Passwords are kept only as a scrypt hash (checkPassword) and a SCRAM-SHA-256 verifier (the data
+// plane's database checks logins against it): a generated initial password is returned once, in
+// the create response; `password_wo` is applied at create and whenever `password_wo_version`
+// changes. A read replica shares its source's password.
+//
+// With the data plane on (ctx.dataPlane), a service is a real database: its endpoints are
+// 127.0.0.1 and loopback ports chosen free at create, and a settled status is checked against
+// what the agent observed (dataplane/observed.ts honestStatus): READY only when the current plan
+// runs, ERROR with the driver's message when it failed. A delete returns once the agent removed
+// the service's processes and files.
 
 import { randomInt } from "node:crypto";
 import { PlatformError, invalid, notFound, precondition, type Warning } from "../errors.js";
@@ -31,10 +38,18 @@ import { checkBody } from "../validation.js";
 import type { Tx } from "../storage.js";
 import { compact, parseJson, sameJson, warning, type Ctx } from "./context.js";
 import { claimProject, projectKey } from "./projects.js";
+import { scramVerifier } from "../dataplane/scram.js";
+import { ephemeralRoles, servicePlan, type PlanSource } from "../dataplane/plan.js";
+import { honestStatus, readObservation } from "../dataplane/observed.js";
+import { choosePorts, portsHeld } from "../dataplane/ports.js";
 
 export const SERVICE_USERNAME = "tsdbadmin";
 export const ENDPOINT_DOMAIN = "tsdb.cloud.example.com";
 export const VPC_ENDPOINT_DOMAIN = "vpc.tsdb.cloud.example.com";
+/** Every stored spec that holds loopback ports (services, and pullmon exporters). */
+const HELD_PORTS = "SELECT spec FROM services UNION ALL SELECT spec FROM exporters";
+/** Where a data-plane service listens (never on all interfaces). */
+export const LOOPBACK = "127.0.0.1";
 const VPC_PORT = 5432;
 const VPC_POOLER_PORT = 6432;
 const ENVIRONMENT_TAGS = ["DEV", "PROD"];
@@ -76,6 +91,7 @@ export interface ServiceRow {
   metric_exporter_id: string | null;
   spec: string;
   password_hash: string | null;
+  password_verifier: string | null;
   track: string;
   created: string;
   updated: string;
@@ -138,16 +154,35 @@ export class Services {
   async get(project: string, id: string): Promise<Service> {
     checkProject(project);
     project = await projectKey(this.ctx, project);
-    const row = await this.ctx.read(async (tx) => (await this.findRow(tx, project, id)));
-    if (!row) throw notFound(`service ${id} in project ${project}`);
-    return this.toBody(row);
+    const body = await this.ctx.read(async (tx) => {
+      const row = await this.findRow(tx, project, id);
+      return row && (await this.observedBody(tx, row));
+    });
+    if (!body) throw notFound(`service ${id} in project ${project}`);
+    return body;
+  }
+
+  /** The body with its status checked against what the data plane observed (records only: as stored). */
+  async observedBody(tx: Tx, row: ServiceRow): Promise<Service> {
+    const body = this.toBody(row);
+    if (!this.ctx.dataPlane.on) return body;
+    const source = row.source_id ? await this.findRow(tx, row.project, row.source_id) : undefined;
+    const planned = servicePlan(row, source, await ephemeralRoles(tx, row.id));
+    const { status, message } = honestStatus(body.status, planned, await readObservation(tx, row.id));
+    body.status = status;
+    if (message) body.status_message = message;
+    return body;
   }
 
   async list(project: string): Promise<Service[]> {
     checkProject(project);
     project = await projectKey(this.ctx, project);
-    const rows = await this.ctx.read((tx) => tx.all<ServiceRow>("SELECT * FROM services WHERE project = ? ORDER BY created, id", project));
-    return rows.map((row) => this.toBody(row));
+    return await this.ctx.read(async (tx) => {
+      const rows = await tx.all<ServiceRow>("SELECT * FROM services WHERE project = ? ORDER BY created, id", project);
+      const out: Service[] = [];
+      for (const row of rows) out.push(await this.observedBody(tx, row));
+      return out;
+    });
   }
 
   async checkPassword(project: string, id: string, password: string): Promise<boolean> {
@@ -197,7 +232,7 @@ export class Services {
 
   // --- create --------------------------------------------------------------------------------
 
-  async create(project: string, body: ServiceInput): Promise<Mutation<Service>> {
+  async create(project: string, body: ServiceInput, portAttempts = 0): Promise<Mutation<Service>> {
     checkProject(project);
     project = await claimProject(this.ctx, project);
     const warnings = checkBody("resource.tsdb_service", body as Record<string, unknown>);
@@ -206,18 +241,28 @@ export class Services {
     // scrypt is slow: hash (off the event loop) before taking the write lock
     let initialPassword: string | undefined;
     let passwordHash: string | null = null;
+    let verifier: string | null = null;
     if (!isReplica) {
-      if (typeof body.password_wo === "string") passwordHash = await hashPassword(body.password_wo);
-      else if (typeof body.password === "string") passwordHash = await hashPassword(body.password);
-      else {
-        initialPassword = newPassword();
-        passwordHash = await hashPassword(initialPassword);
-      }
+      const password = typeof body.password_wo === "string" ? body.password_wo : typeof body.password === "string" ? body.password : (initialPassword = newPassword());
+      [passwordHash, verifier] = await Promise.all([hashPassword(password), scramVerifier(password)]);
     } else if (body.password !== undefined || body.password_wo !== undefined) {
       warnings.push(warning([body.password !== undefined ? "password" : "password_wo"], "a read replica shares its source's password; the password given is not applied"));
     }
 
+    if (this.ctx.dataPlane.recordOnly) warnings.push(warning([], this.ctx.dataPlane.recordOnly));
+    // Real loopback ports, free now and held by no stored service (checked again in the write).
+    const freePorts = async (): Promise<Ports | undefined> => {
+      if (!this.ctx.dataPlane.on) return undefined;
+      const held = portsHeld(await this.ctx.read((tx) => tx.all<{ spec: string }>(HELD_PORTS)));
+      const [main, pooler, replica] = await choosePorts(3, held);
+      return { main: main!, pooler: pooler!, replica: replica! };
+    };
+    let ports = await freePorts();
+
     const row = await this.ctx.write(async (tx) => {
+      if (ports && [...portsHeld(await tx.all<{ spec: string }>(HELD_PORTS))].some((p) => Object.values(ports!).includes(p))) {
+        throw new PortRace();
+      }
       let source: ServiceRow | undefined;
       if (isReplica) source = await this.replicaSource(tx, project, body.read_replica_source!);
       const region = body.region_code ?? source?.region ?? DEFAULT_REGION;
@@ -229,7 +274,7 @@ export class Services {
       }
       this.checkRegion(region);
       const sourceSpec = source ? parseJson<ServiceSpec>(source.spec) : undefined;
-      const spec = resolveSpec(body, sourceSpec, isReplica, {
+      const spec = resolveSpec(body, sourceSpec, isReplica, ports ?? {
         main: randomPort(),
         pooler: randomPort(),
         replica: randomPort(),
@@ -263,17 +308,27 @@ export class Services {
         metric_exporter_id: body.metric_exporter_id ?? null,
         spec: JSON.stringify(spec),
         password_hash: passwordHash,
+        password_verifier: verifier,
         track: JSON.stringify(t),
         created: this.ctx.iso(now),
         updated: this.ctx.iso(now),
       };
-      await tx.run(`INSERT INTO services (id, project, region, source_id, vpc_id, log_exporter_id, metric_exporter_id, spec, password_hash, track, created, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, record.id, record.project, record.region, record.source_id, record.vpc_id, record.log_exporter_id, record.metric_exporter_id, record.spec, record.password_hash, record.track, record.created, record.updated);
+      await tx.run(`INSERT INTO services (id, project, region, source_id, vpc_id, log_exporter_id, metric_exporter_id, spec, password_hash, password_verifier, track, created, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, record.id, record.project, record.region, record.source_id, record.vpc_id, record.log_exporter_id, record.metric_exporter_id, record.spec, record.password_hash, record.password_verifier, record.track, record.created, record.updated);
       await this.ctx.event(tx, project, TYPE, id, "created", source ? `read replica of ${source.id} created in ${region}` : `service created in ${region}`);
       if (body.paused) await this.ctx.event(tx, project, TYPE, id, "paused", "service paused after creation");
       return record;
+    }).catch(async (error: unknown) => {
+      if (!(error instanceof PortRace)) throw error;
+      return undefined;
     });
-    const out = this.toBody(row);
+    if (!row) {
+      // another create took one of the ports between the check and the write: choose again
+      if (++portAttempts > 5) throw new PlatformError("conflict", "could not reserve loopback ports for the service: other creates keep taking them; retry");
+      return this.create(project, body, portAttempts);
+    }
+    this.ctx.changed();
+    const out = await this.ctx.read((tx) => this.observedBody(tx, row));
     if (initialPassword !== undefined) out.password = initialPassword;
     return { body: out, warnings };
   }
@@ -290,16 +345,17 @@ export class Services {
 
     // Decide on a password reset (and hash) before taking the write lock.
     let newHash: string | undefined;
+    let newVerifier: string | undefined;
     let passwordEvent: string | undefined;
     if (!before.source_id) {
       const versionChanged = patch.password_wo_version !== undefined && (patch.password_wo_version ?? undefined) !== beforeSpec.password_wo_version;
       if (typeof patch.password_wo === "string" && versionChanged) {
-        newHash = await hashPassword(patch.password_wo);
+        [newHash, newVerifier] = await Promise.all([hashPassword(patch.password_wo), scramVerifier(patch.password_wo)]);
         passwordEvent = `password reset from password_wo (version ${patch.password_wo_version ?? "none"})`;
       } else if (versionChanged && typeof patch.password_wo !== "string" && patch.password_wo_version !== null) {
         warnings.push(warning(["password_wo_version"], "password_wo_version changed but no password_wo was sent: the password is unchanged"));
       } else if (typeof patch.password === "string" && !(await verifyPassword(patch.password, before.password_hash))) {
-        newHash = await hashPassword(patch.password);
+        [newHash, newVerifier] = await Promise.all([hashPassword(patch.password), scramVerifier(patch.password)]);
         passwordEvent = "password reset";
       }
     }
@@ -355,7 +411,7 @@ export class Services {
       if (vpcId !== null && vpcId !== current.vpc_id) await this.checkVpc(tx, project, vpcId, current.region);
       if (logId !== null && logId !== current.log_exporter_id) {
         await this.checkExporter(tx, project, logId, "log", current.region);
-        warnings.push(logExporterWarning(logId));
+        warnings.push(logExporterWarning());
       }
       if (metricId !== null && metricId !== current.metric_exporter_id) await this.checkExporter(tx, project, metricId, "metric", current.region);
 
@@ -408,16 +464,18 @@ export class Services {
         metric_exporter_id: metricId,
         spec: JSON.stringify(next),
         password_hash: newHash ?? current.password_hash,
+        password_verifier: newVerifier ?? current.password_verifier,
         track: JSON.stringify(nextTrack),
         updated: this.ctx.iso(now),
       };
       await tx.run(`UPDATE services SET vpc_id = ?, log_exporter_id = ?, metric_exporter_id = ?,
-             spec = ?, password_hash = ?, track = ?, updated = ? WHERE id = ?`, updated.vpc_id, updated.log_exporter_id, updated.metric_exporter_id, updated.spec, updated.password_hash, updated.track, updated.updated, updated.id);
+             spec = ?, password_hash = ?, password_verifier = ?, track = ?, updated = ? WHERE id = ?`, updated.vpc_id, updated.log_exporter_id, updated.metric_exporter_id, updated.spec, updated.password_hash, updated.password_verifier, updated.track, updated.updated, updated.id);
       if (events.length === 0) events.push(["updated", "service updated"]);
       for (const [kind, message] of events) await this.ctx.event(tx, project, TYPE, id, kind, message);
       return updated;
     });
-    return { body: this.toBody(row), warnings };
+    this.ctx.changed();
+    return { body: await this.ctx.read((tx) => this.observedBody(tx, row)), warnings };
   }
 
   // --- delete --------------------------------------------------------------------------------
@@ -446,6 +504,11 @@ export class Services {
       await tx.run("DELETE FROM services WHERE id = ?", id);
       await this.ctx.event(tx, project, TYPE, id, "deleted", "service deleted");
     });
+    // With real databases, the delete is done when nothing of the service runs any more (its
+    // connectors' subscriptions dropped first, their slots with them).
+    await this.ctx.awaitRemoval(`service ${id}`, async (tx) =>
+      !(await tx.get("SELECT 1 FROM dataplane_services WHERE service_id = ?", id)) && !(await tx.get("SELECT 1 FROM dataplane_components WHERE service_id = ?", id)),
+    );
   }
 
   // --- rules ---------------------------------------------------------------------------------
@@ -517,7 +580,8 @@ export class Services {
   toBody(row: ServiceRow): Service {
     const spec = parseJson<ServiceSpec>(row.spec);
     const status = statusAt(parseTrack<ServiceStatus>(row.track), this.ctx.now());
-    const inVpc = row.vpc_id !== null;
+    const real = this.ctx.dataPlane.on;
+    const inVpc = row.vpc_id !== null && !real;
     const domain = `${dnsLabel(row.project)}.${inVpc ? VPC_ENDPOINT_DOMAIN : ENDPOINT_DOMAIN}`;
     const pooler = spec.connection_pooler_enabled;
     const replica = spec.ha_replicas > 0;
@@ -532,12 +596,12 @@ export class Services {
       connection_pooler_enabled: spec.connection_pooler_enabled,
       environment_tag: spec.environment_tag,
       paused: status === "PAUSED" || status === "PAUSING",
-      hostname: `${row.id}.${domain}`,
+      hostname: real ? LOOPBACK : `${row.id}.${domain}`,
       port: inVpc ? VPC_PORT : spec.ports.main,
       username: SERVICE_USERNAME,
-      pooler_hostname: pooler ? `${row.id}-pooler.${domain}` : undefined,
+      pooler_hostname: pooler ? (real ? LOOPBACK : `${row.id}-pooler.${domain}`) : undefined,
       pooler_port: pooler ? (inVpc ? VPC_POOLER_PORT : spec.ports.pooler) : undefined,
-      replica_hostname: replica ? `${row.id}-repl.${domain}` : undefined,
+      replica_hostname: replica ? (real ? LOOPBACK : `${row.id}-repl.${domain}`) : undefined,
       replica_port: replica ? (inVpc ? VPC_PORT : spec.ports.replica) : undefined,
       vpc_id: row.vpc_id ?? undefined,
       log_exporter_id: row.log_exporter_id ?? undefined,
@@ -555,8 +619,18 @@ export class Services {
   }
 }
 
-function logExporterWarning(exporterId: string): Warning {
-  return warning(["log_exporter_id"], `log exporter ${exporterId} is attached, but logs flow only after the service restarts: pause and resume the service to restart it`);
+/** Thrown inside a create's write when another create took one of its ports meanwhile. */
+class PortRace extends Error {}
+
+/**
+ * The note for a log exporter attached to a running service, in the one wording every client
+ * shows (the provider shows it at plan, or at apply under `terraform apply`, never both).
+ */
+export const LOG_EXPORTER_RESTART_NOTE =
+  "Attaching a log exporter to a running service: logs flow only after the service restarts, which an update does not do. To restart it, pause the service (set paused = true and apply), then resume it (remove paused or set it to false, and apply again).";
+
+function logExporterWarning(): Warning {
+  return warning(["log_exporter_id"], LOG_EXPORTER_RESTART_NOTE);
 }
 
 /** Sizes, HA and the other settings of a service, with defaults and the platform's rules. */

@@ -93,4 +93,6 @@ export interface DataPlaneDriver {
   serverLogFile(id: string): string | undefined;
   /** Stop every process this driver started (`schemaform down`, agent exit with nothing left). */
   stopAll(): Promise<void>;
+  /** Work of its own still under way (the local driver making a spare cluster): the agent stays. */
+  busy?(): boolean;
 }

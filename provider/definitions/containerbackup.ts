@@ -7,6 +7,7 @@ import type { Body, ProviderDefinition, ProviderSchemasDocument } from "../frame
 import { HandlerError } from "../framework/types.js";
 import { generatedTypes } from "../generated-types.js";
 import { nativeBindingLoader, preloadNativeAddon } from "../native.js";
+import { bundledAgentCommand } from "../agent/command.js";
 import type { ContainerbackupClient } from "../resources/common.js";
 import { restoreChannel } from "../resources/restore-channel.js";
 import { UNKNOWN } from "../codec.js";
@@ -29,7 +30,7 @@ export async function configureContainerbackup(config: Body, env: NodeJS.Process
     });
   }
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
+  const platform = openPlatform(endpoint ? { endpoint, credentials: { accessToken: accessToken! } } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true, agentCommand: bundledAgentCommand() });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
   if (!endpoint) setImmediate(preloadNativeAddon);
   else if (project) {

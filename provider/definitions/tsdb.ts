@@ -7,6 +7,8 @@ import type { Body, ProviderDefinition, ProviderSchemasDocument } from "../frame
 import { HandlerError } from "../framework/types.js";
 import { generatedTypes } from "../generated-types.js";
 import { nativeBindingLoader, preloadNativeAddon } from "../native.js";
+import { bundledAgentCommand } from "../agent/command.js";
+import type { EmbeddedPlatform } from "../../platform/embedded.js";
 import type { TsdbClient } from "../resources/common.js";
 import { connectorObjStore } from "../resources/connector-obj-store.js";
 import { connectorSrcDb } from "../resources/connector-src-db.js";
@@ -55,10 +57,13 @@ export async function configureTsdb(config: Body, env: NodeJS.ProcessEnv = proce
   }
   // Loaded only here, so that validate-only provider processes never open the platform.
   const { openPlatform } = await import("../../platform/client.js");
-  const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true });
+  const platform = openPlatform(endpoint ? { endpoint, credentials } : { loadNativeBinding: nativeBindingLoader(), closeOnExit: true, agentCommand: bundledAgentCommand() });
   // The embedded platform opens on first use; its addon can load while Terraform plans its graph.
-  if (!endpoint) setImmediate(preloadNativeAddon);
-  else {
+  if (!endpoint) {
+    setImmediate(preloadNativeAddon);
+    // the data plane's agent starts while Terraform plans, not when the first create needs it
+    setImmediate(() => (platform as EmbeddedPlatform).prepareDataPlane());
+  } else {
     await checkServerAccess({
       endpoint,
       project: projectId,

@@ -16,7 +16,7 @@ import {
 import { planChange } from "./plan.js";
 import { functionsProto, providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
-import { terraformIsDestroying } from "./terraform-command.js";
+import { terraformIsApplying, terraformIsDestroying } from "./terraform-command.js";
 import type { CallContext, DataSourceHandler, DeletionRefusal, EphemeralPrivate, EphemeralResourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { FunctionError, HandlerError } from "./types.js";
 import { collectSecrets, hasSecrets, hasWriteOnly, knownBody, nullWriteOnly, validationBody, withWriteOnly } from "./values.js";
@@ -500,7 +500,8 @@ export class ProviderServer<Client = unknown> {
         if (!this.configured) {
           throw new HandlerError("Provider not configured", { detail: `Terraform did not configure the ${this.definition.name} provider before using it.` });
         }
-        return { client: this.client as Client, typeName, signal: this.stop.signal, warnings };
+        const terraform = this.connection.terraformPid;
+        return { client: this.client as Client, typeName, signal: this.stop.signal, warnings, applying: () => terraformIsApplying(process.env, terraform) };
       },
       secretsOf: (...bodies: (Body | null)[]) => {
         if (!collect) return;

@@ -1,10 +1,10 @@
-// Whether the Terraform that started this plugin is destroying. A destroy begins with an
-// ordinary plan of the whole configuration (Terraform's "pre-destroy refresh"), and any error
+// Which command the Terraform that started this plugin runs. Whether it is destroying: a destroy
+// begins with an ordinary plan of the whole configuration (Terraform's "pre-destroy refresh"), and any error
 // in it aborts the destroy: a plan-time check of a resource that is about to be destroyed, or
 // that was never created, would make destroying impossible. The plugin protocol does not say
 // which command runs, but the plugin's parent is Terraform itself (the launcher execs node), so
 // its command line does, together with the TF_CLI_ARGS variables Terraform adds to it and the
-// plugin inherits. Looked up once per Terraform process, and only when a plan would fail. A
+// plugin inherits. Looked up once per Terraform process, and only when asked. A
 // resident provider server (transport/resident.ts) serves several Terraforms: it names the
 // Terraform of each connection. It lives for many Terraform runs, during which pids are reused,
 // so the answer is kept per process, named by its pid and its start time (a later process with
@@ -13,19 +13,43 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { startTime } from "../proc-stat.js";
 
-const cached = new Map<string, boolean>();
+// Keyed by pid and start time: a later process with a reused pid is asked again.
+const cached = new Map<string, string[]>();
 
-/** `terraform`: the process id of the Terraform to ask about (default: our parent). */
-export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
+function terraformArguments(terraform: number): string[] {
   // Without /proc (macOS) there is no start time; there, only a plugin started directly asks,
   // and only about its own parent, which no other process can take the place of while it runs.
   const key = `${terraform} ${startTime(terraform) ?? ""}`;
-  let destroying = cached.get(key);
-  if (destroying === undefined) {
-    destroying = isDestroyCommand(processArguments(terraform), env);
-    cached.set(key, destroying);
+  let args = cached.get(key);
+  if (args === undefined) {
+    args = processArguments(terraform);
+    cached.set(key, args);
   }
-  return destroying;
+  return args;
+}
+
+/** `terraform`: the process id of the Terraform to ask about (default: our parent). */
+export function terraformIsDestroying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
+  return isDestroyCommand(terraformArguments(terraform), env);
+}
+
+/**
+ * Whether the Terraform is `terraform apply` (not a destroy). Its apply walk plans each changed
+ * resource again before applying it, and shows that plan's warnings too: a note given at plan
+ * time would appear twice, so under `apply` a handler gives it once, when it applies.
+ */
+export function terraformIsApplying(env: NodeJS.ProcessEnv = process.env, terraform: number = process.ppid): boolean {
+  return isApplyCommand(terraformArguments(terraform), env);
+}
+
+/** `terraform apply …` with or without a saved plan, but not `apply -destroy`. */
+export function isApplyCommand(args: string[], env: NodeJS.ProcessEnv): boolean {
+  return subcommandOf(args) === "apply" && !isDestroyCommand(args, env);
+}
+
+/** The subcommand: the first argument that is not a global option (-chdir=DIR). */
+function subcommandOf(args: string[]): string | undefined {
+  return args.slice(1).find((arg) => !arg.startsWith("-"));
 }
 
 /** `terraform destroy …`, or `terraform plan|apply -destroy …` (Terraform's flags take one or two dashes). */

@@ -50,6 +50,12 @@ export interface CallContext<Client> {
    * Terraform shows them after the call, pointing at the attribute.
    */
   warnings: Issue[];
+  /**
+   * Whether this plugin serves `terraform apply` (framework/terraform-command.ts), whose apply
+   * walk re-plans each resource and shows that plan's warnings again: a note meant once per apply
+   * is given at apply time then. Absent: not known (treated as a plan).
+   */
+  applying?: () => boolean;
 }
 
 export interface CreateRequest<Client> extends CallContext<Client> {

@@ -252,6 +252,8 @@ export interface WaitOptions<T> {
   stateOf: (value: T) => Body;
   /** Extra text for a failure, e.g. the platform's error message. */
   failure?: (value: T) => string;
+  /** the longest pause between polls (default 2 s) */
+  maxIntervalMs?: number;
 }
 
 /**
@@ -289,7 +291,7 @@ export async function waitFor<T>(options: WaitOptions<T>, first?: T): Promise<T>
         state: options.stateOf(value),
       });
     }
-    delay = Math.min(delay * 2, 2000);
+    delay = Math.min(delay * 2, options.maxIntervalMs ?? 2000);
     try {
       value = await poll();
     } catch (error) {

@@ -1,7 +1,8 @@
 // What tsdb_log_exporter and tsdb_metric_exporter share. The configuration is one block
 // (`cloudmon`, `saasmon` or `pullmon`); `type` is the name of that block and therefore known at
 // plan time. The platform never returns the block's secret (`secret_key`, `api_key`,
-// `password`): state keeps the configured value. `region` replaces the exporter.
+// `password`): state keeps the configured value. `region` replaces the exporter. A metric
+// exporter's `endpoint` (pullmon only) is known after create and kept while it stays pullmon.
 import type { ExporterPatch, ExportersApi } from "../../platform/types.js";
 import type { Value } from "../codec.js";
 import type { Body, ResourceHandler } from "../framework/types.js";
@@ -16,6 +17,7 @@ interface ExporterBody {
   name: string;
   created: string;
   type: string;
+  endpoint?: string;
 }
 
 export interface ExporterKind {
@@ -23,12 +25,14 @@ export interface ExporterKind {
   /** "log exporter" */
   label: string;
   blocks: readonly string[];
+  /** the pullmon scrape URL (metric exporters) */
+  hasEndpoint?: boolean;
   api(client: TsdbClient): ExportersApi<any, ExporterBody>;
 }
 
 /** The remote exporter as state, with each secret taken from `previous` (config or state). */
 function toState(kind: ExporterKind, remote: ExporterBody, previous: Body | null): Body {
-  const out = owned(remote, ["id", "region", "name", "created", "type", ...kind.blocks]);
+  const out = owned(remote, ["id", "region", "name", "created", "type", ...(kind.hasEndpoint ? ["endpoint"] : []), ...kind.blocks]);
   for (const block of kind.blocks) {
     const value = out[block];
     if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
@@ -42,9 +46,14 @@ function toState(kind: ExporterKind, remote: ExporterBody, previous: Body | null
 
 export function exporterHandler(kind: ExporterKind): ResourceHandler<TsdbClient> {
   return {
-    modifyPlan({ config, planned }) {
+    modifyPlan({ config, planned, prior }) {
       const configured = kind.blocks.filter((b) => isSet(config[b]));
       planned.type = configured.length === 1 ? configured[0]! : configured.length === 0 ? null : UNKNOWN;
+      if (kind.hasEndpoint) {
+        // the port is chosen when the exporter becomes pullmon and kept while it stays pullmon
+        const kept = prior?.type === "pullmon" && typeof prior.endpoint === "string";
+        planned.endpoint = planned.type === "pullmon" ? (kept ? prior!.endpoint! : UNKNOWN) : planned.type === UNKNOWN ? UNKNOWN : null;
+      }
       return planned;
     },
 

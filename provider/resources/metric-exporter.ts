@@ -1,4 +1,5 @@
-// tsdb_metric_exporter: exports a service's metrics to one of `saasmon`, `pullmon` or `cloudmon`.
+// tsdb_metric_exporter: exports a service's metrics to one of `saasmon`, `pullmon` or `cloudmon`;
+// a pullmon exporter's scrape URL is the computed `endpoint`.
 import { model } from "../../generated/models/resource.tsdb_metric_exporter.js";
 import { exporterHandler } from "./exporter.js";
 
@@ -6,5 +7,6 @@ export const metricExporter = exporterHandler({
   model,
   label: "metric exporter",
   blocks: ["saasmon", "pullmon", "cloudmon"],
+  hasEndpoint: true,
   api: (client) => client.platform.metricExporters,
 });

@@ -8,6 +8,7 @@
 import { model } from "../../generated/models/resource.tsdb_service.js";
 import { RESTART_SETTINGS } from "../../generated/settings.js";
 import type { Service, ServiceInput, ServicePatch } from "../../platform/types.js";
+import { LOG_EXPORTER_RESTART_NOTE } from "../../platform/core/services.js";
 import type { Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Path, type ResourceHandler } from "../framework/types.js";
 import {
@@ -86,7 +87,12 @@ const INPUTS = [...UPDATABLE, "region_code", "read_replica_source", "password", 
 
 const SETTLED = ["READY", "PAUSED"] as const;
 
-const isLogExporterPath = (path: Path) => path[0] === "log_exporter_id";
+/**
+ * The restart note of a log exporter is shown once per Terraform command: at plan time under
+ * `terraform plan`; under `terraform apply`, whose apply walk re-plans and would show it again,
+ * only when the update is applied (the platform's warning, in the same wording).
+ */
+const shownAtPlan = (request: CallContext<TsdbClient>) => (path: Path) => path[0] === "log_exporter_id" && !request.applying?.();
 
 function waitReady(request: CallContext<TsdbClient>, operation: "create" | "update", timeout: number, first: Service): Promise<Service> {
   const { client, signal } = request;
@@ -94,6 +100,11 @@ function waitReady(request: CallContext<TsdbClient>, operation: "create" | "upda
     poll: () => client.platform.services.get(client.projectId, first.id),
     status: (s) => s.status,
     target: SETTLED,
+    // the data plane could not run it (port taken, initdb failing, disk full): its cause
+    failed: ["ERROR"],
+    failure: (s) => s.status_message ?? "the data plane could not run the service",
+    // a poll of the embedded platform is a local read: a database that is up is seen at once
+    maxIntervalMs: client.platform.mode === "embedded" ? 250 : undefined,
     timeoutMs: timeout,
     signal,
     what: `service ${first.id}`,
@@ -220,9 +231,7 @@ export const service: ResourceHandler<TsdbClient> = {
       if (!isSet(id) || (!creating && same(id, prior![attribute]))) continue;
       if (typeof id === "string") await checkExporter(request, kind, id, planned.region_code);
       // Only an existing service needs a restart: a new one starts with the exporter attached.
-      if (kind === "log" && !creating) {
-        warn(request, [attribute], `Attaching ${typeof id === "string" ? `log exporter ${id}` : "a log exporter"}: logs flow only after the service restarts, which an update does not do. To restart it, set paused = true and apply, then remove paused (or set it to false) and apply again.`);
-      }
+      if (kind === "log" && !creating && !request.applying?.()) warn(request, [attribute], LOG_EXPORTER_RESTART_NOTE);
     }
     return planned;
   },
@@ -234,7 +243,7 @@ export const service: ResourceHandler<TsdbClient> = {
     const { body: created, warnings } = await call("Creating service", () =>
       withinTimeout(timeout, signal, () => client.platform.services.create(client.projectId, body)),
     );
-    passWarnings(request, warnings, isLogExporterPath);
+    passWarnings(request, warnings, shownAtPlan(request));
     const ready = await waitReady(request, "create", timeout, created);
     // The generated password is in the create response only (a planned password wins anyway).
     return { ...toState(ready), password: created.password ?? null };
@@ -261,7 +270,7 @@ export const service: ResourceHandler<TsdbClient> = {
     let current: Service;
     if (Object.keys(patch).length > 0) {
       const { body, warnings } = await call("Updating service", () => withinTimeout(timeout, signal, () => client.platform.services.update(client.projectId, id, patch)));
-      passWarnings(request, warnings, isLogExporterPath);
+      passWarnings(request, warnings, shownAtPlan(request));
       current = body;
     } else {
       current = await call("Reading service", () => withinTimeout(timeout, signal, () => client.platform.services.get(client.projectId, id)));

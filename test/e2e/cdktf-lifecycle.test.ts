@@ -53,8 +53,12 @@ describe("CDKTF example: schemaform up, then every resource through its lifecycl
     expect(first.output).toMatch(/\$ terraform init -input=false/);
     expect(first.output).toMatch(/tsdb_service\.db: Creation complete/); // progress is streamed
     expect(first.output).toMatch(/Apply complete! Resources: 9 added, 0 changed, 0 destroyed/);
-    expect(first.output).toMatch(/Outputs of example:\n[\s\S]*db_hostname = "[a-z0-9]+\.demo-project\.vpc\./);
-    expect(first.output).toMatch(/db_password = \(sensitive value hidden/);
+    expect(first.output).toMatch(/Outputs:\n[\s\S]*db_hostname = "[a-z0-9]+\.demo-project\.vpc\./);
+    // printed once (by Terraform's apply), the password hidden
+    expect(first.output.match(/^\s*db_hostname = /gm)).toHaveLength(1);
+    expect(first.output).toMatch(/db_password = <sensitive>/);
+    // the hint names a command a clone has: npx, with up's own arguments
+    expect(first.output).toContain(`Destroy it with 'npx schemaform down examples/stack --out ${outdir}'`);
     const password = ws.state().get("tsdb_service.db")!.password as string;
     expect(password.length).toBeGreaterThan(8);
     expect(first.output).not.toContain(password);
@@ -180,7 +184,8 @@ describe("CDKTF example: schemaform up, then every resource through its lifecycl
   test("schemaform down destroys everything up applied", async () => {
     const env = { ...suite.env };
     delete env.TF_CLI_CONFIG_FILE; // `down` uses the mirror `up` wrote
-    const destroy = await runProcess(process.execPath, [CLI, "down", "--out", outdir], { cwd: ROOT, env });
+    // down takes the app directory as up does (it was refused as a positional argument)
+    const destroy = await runProcess(process.execPath, [CLI, "down", join("examples", "stack"), "--out", outdir], { cwd: ROOT, env });
     expect(destroy.code, destroy.output).toBe(0);
     expect(destroy.output).toMatch(/Destroy complete! Resources: 9 destroyed/);
     const p = suite.platform();

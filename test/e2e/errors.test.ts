@@ -152,7 +152,7 @@ describe("errors are clear, located, and leave nothing half-done", () => {
       c.resource.tsdb_service.svc.log_exporter_id = "${tsdb_log_exporter.near.id}";
     });
     plan = await ws.ok(["plan", "-input=false"]);
-    expect(flat(plan.output)).toMatch(/Warning: Attaching log exporter [0-9a-f-]+: logs flow only after the service restarts, which an update does not do\. To restart it, set paused = true and apply/);
+    expect(flat(plan.output)).toMatch(/Warning: Attaching a log exporter to a running service: logs flow only after the service restarts, which an update does not do\. To restart it, pause the service \(set paused = true and apply\)/);
 
     // A VPC of another region: refused at plan, before anything is created.
     ws.editJson("main.tf.json", (c) => {

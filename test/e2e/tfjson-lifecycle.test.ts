@@ -73,6 +73,9 @@ describe("hand-written .tf.json: every resource through its lifecycle", () => {
     expect(changes.get("tsdb_peering_connection.to_transit")!.after).toMatchObject({ peering_type: "tgw", peer_cidr: "deprecated" });
     expect(changes.get("tsdb_peering_connection.to_shared")!.after).toMatchObject({ peering_type: "vpc" });
     expect(changes.get("tsdb_metric_exporter.datadog")!.after!.type).toBe("saasmon");
+    // a pullmon exporter's scrape URL is known after create; the other types have none
+    expect(changes.get("tsdb_metric_exporter.prometheus")!.after_unknown.endpoint).toBe(true);
+    expect(changes.get("tsdb_metric_exporter.datadog")!.after!.endpoint).toBeNull();
     const primaryPlan = changes.get("tsdb_service.primary")!;
     expect(primaryPlan.after!.password).toBeNull();
     expect(primaryPlan.after!.password_wo).toBeNull();
@@ -103,6 +106,8 @@ describe("hand-written .tf.json: every resource through its lifecycle", () => {
     expect(state.get("tsdb_connector_src_db.orders")!.ssh_tunnel.public_key).toMatch(/^ssh-ed25519 AAAA/);
     expect(state.get("tsdb_peering_connection.to_transit")!.accepter_provisioned_id).toMatch(/^tgw-attach-/);
     expect(state.get("tsdb_peering_connection.to_shared")!.provisioned_id).toMatch(/^pcx-/);
+    expect(state.get("tsdb_metric_exporter.prometheus")!.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(state.get("tsdb_metric_exporter.cloudwatch")!.endpoint).toBeNull();
 
     // The write-only password reached the platform but neither state nor the platform's files.
     expect(await suite.platform().services.checkPassword(PROJECT, primary.id, ADMIN_PASSWORD)).toBe(true);
@@ -180,6 +185,10 @@ describe("hand-written .tf.json: every resource through its lifecycle", () => {
     expect(ordersPlan.after_unknown.status).toBeFalsy();
     expect(ordersPlan.after!.ssh_tunnel.public_key).toBe(ordersPlan.before!.ssh_tunnel.public_key);
     for (const address of ["tsdb_log_exporter.logs", "tsdb_metric_exporter.datadog"]) expect(changes.get(address)!.after_unknown.created).toBeFalsy();
+    // the pullmon endpoint stays where it is through an update
+    const prometheusPlan = changes.get("tsdb_metric_exporter.prometheus")!;
+    expect(prometheusPlan.after_unknown.endpoint).toBeFalsy();
+    expect(prometheusPlan.after!.endpoint).toBe(prometheusPlan.before!.endpoint);
 
     const apply = await ws.ok(["apply", "-input=false", "update.tfplan"]);
     expect(apply.output).toMatch(/Resources: 0 added, 15 changed, 0 destroyed/);

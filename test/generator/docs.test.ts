@@ -178,6 +178,15 @@ describe("import advice where a secret cannot be read back", () => {
     }
     expect(section(page("tsdb/resources/vpcs.md"), "Import")).not.toContain("Prefer `schemaform import`");
   });
+
+  test("the import section says that the first apply after an import sets the secrets (user finding: a one-time password diff of a metric exporter)", () => {
+    const importing = section(page("tsdb/resources/metric_exporter.md"), "Import");
+    expect(importing).toContain("### The first apply after an import");
+    expect(importing).toMatch(/state has no [^\n]*`pullmon\.password`[^\n]*the first apply sends the configured values to the platform/);
+    // a write-only value is never in state: no difference to explain
+    expect(section(page("tsdb/resources/service.md"), "Import")).not.toMatch(/state has no [^\n]*password_wo/);
+    expect(section(page("tsdb/resources/vpcs.md"), "Import")).not.toContain("The first apply after an import");
+  });
 });
 
 describe("editor schema association", () => {

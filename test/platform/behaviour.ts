@@ -291,7 +291,7 @@ export function behaviourSuite(name: string, factory: Factory): void {
         const switched = await c.services.update(P, created.body.id, { log_exporter_id: log2.id });
         expect(switched.body.log_exporter_id).toBe(log2.id);
         expect(switched.warnings).toHaveLength(1);
-        expect(switched.warnings[0]!.message).toMatch(/restart.*pause and resume/);
+        expect(switched.warnings[0]!.message).toMatch(/logs flow only after the service restarts.*pause the service.*then resume it/);
         const attached = await rejection(() => c.logExporters.delete(P, log2.id));
         expect(attached.code).toBe("failed_precondition");
         expect(attached.message).toContain(created.body.id);
@@ -466,6 +466,30 @@ export function behaviourSuite(name: string, factory: Factory): void {
       expect(switched.body.type).toBe("pullmon");
       expect(switched.body.saasmon).toBeUndefined();
       expect((await rejection(() => c.metricExporters.update(P, m.id, { region: "eu-west-1" }))).code).toBe("failed_precondition");
+    });
+
+    it("a pullmon exporter has an endpoint on a loopback port of its own, kept for its life; other types have none", async () => {
+      const service = (await c.services.create(P, {})).body;
+      const first = (await c.metricExporters.create(P, { region: "us-east-1", pullmon: { username: "u", password: "p-1" } })).body;
+      const second = (await c.metricExporters.create(P, { region: "us-east-1", pullmon: { username: "u", password: "p-1" } })).body;
+      const portOf = (endpoint: string | undefined) => Number(/^http:\/\/127\.0\.0\.1:(\d+)\/metrics$/.exec(endpoint ?? "")?.[1]);
+      expect(portOf(first.endpoint)).toBeGreaterThan(1024);
+      expect(portOf(second.endpoint)).not.toBe(portOf(first.endpoint));
+      expect([service.port, service.pooler_port, service.replica_port]).not.toContain(portOf(first.endpoint));
+      expect((await c.metricExporters.get(P, first.id)).endpoint).toBe(first.endpoint);
+      expect((await c.metricExporters.list(P)).find((e) => e.id === first.id)?.endpoint).toBe(first.endpoint);
+      // kept through a rename and a new password
+      expect((await c.metricExporters.update(P, first.id, { name: "renamed", pullmon: { username: "u", password: "p-2" } })).body.endpoint).toBe(first.endpoint);
+      // none for the other destinations; switching to pullmon chooses one, switching away drops it
+      const saas = (await c.metricExporters.create(P, { region: "us-east-1", saasmon: { api_key: "key-1", site: "datadoghq.com" } })).body;
+      expect(saas.endpoint).toBeUndefined();
+      const toPull = (await c.metricExporters.update(P, saas.id, { saasmon: null, pullmon: { username: "u", password: "p" } })).body;
+      expect(portOf(toPull.endpoint)).toBeGreaterThan(1024);
+      expect([portOf(first.endpoint), portOf(second.endpoint)]).not.toContain(portOf(toPull.endpoint));
+      const away = (await c.metricExporters.update(P, saas.id, { pullmon: null, saasmon: { api_key: "key-1", site: "datadoghq.com" } })).body;
+      expect(away.endpoint).toBeUndefined();
+      const log = (await c.logExporters.create(P, { region: "us-east-1", cloudmon: { region: "us-east-1", log_group_name: "g", log_stream_name: "s", role_arn: ROLE } })).body;
+      expect((log as { endpoint?: string }).endpoint).toBeUndefined();
     });
   });
 

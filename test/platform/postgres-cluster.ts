@@ -57,6 +57,8 @@ export interface Cluster {
   port: number;
   /** the superuser's URL of the cluster's `postgres` database */
   adminUrl: string;
+  /** the server log the postmaster writes (pg_ctl -l) */
+  logFile: string;
   /** A new, empty database; its URL. */
   createDatabase(): Promise<string>;
   /** `pg_ctl restart -m fast`: every session is ended, the server down and up again; how long it took (ms). */
@@ -68,15 +70,19 @@ export interface Cluster {
    */
   fillDisk(): void;
   freeDisk(): void;
+  /** A streaming standby of this cluster (pg_basebackup -R), started; stopped with the cluster. */
+  startStandby(): Promise<{ port: number }>;
   stop(): void;
 }
 
 export interface ClusterOptions {
   /** the data directory on a file system of its own of this many MiB (a tmpfs; needs root) */
   dataDiskMb?: number;
+  /** extra server settings, e.g. { wal_level: "logical" } for a logical replication source */
+  settings?: Record<string, string>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -116,16 +122,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const data = mounted ? join(disk, "data") : join(dir, "data");
   run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", ...(mounted ? ["--waldir", join(dir, "wal")] : [])]);
   const port = await freePort();
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
-  const log = join(dir, "server.log");
-  run("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "-t", "60", "start"]);
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200${Object.entries(options.settings ?? {})
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join("")}`;
+  const logFile = join(dir, "server.log");
+  run("pg_ctl", ["-D", data, "-o", settings, "-l", logFile, "-w", "-t", "60", "start"]);
 
+  const standbys: string[] = [];
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     process.off("exit", stop);
     try {
+      for (const standby of standbys) run("pg_ctl", ["-D", standby, "-m", "immediate", "-w", "stop"]);
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     } finally {
       if (mounted) spawnSync("umount", [disk]);
@@ -140,10 +150,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     port,
     adminUrl: admin,
+    logFile,
     stop,
     restart() {
       const began = Date.now();
-      run("pg_ctl", ["-D", data, "-m", "fast", "-l", log, "-w", "-t", "60", "restart"]);
+      run("pg_ctl", ["-D", data, "-m", "fast", "-l", logFile, "-w", "-t", "60", "restart"]);
       return Date.now() - began;
     },
     fillDisk() {
@@ -169,6 +180,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     },
     freeDisk() {
       rmSync(filler, { force: true });
+    },
+    async startStandby() {
+      // a hot standby needs max_connections at least the primary's
+      const standby = join(dir, `standby${standbys.length + 1}`);
+      run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-D", standby, "-R", "-X", "stream", "-c", "fast", "--no-sync"]);
+      const standbyPort = await freePort();
+      const options = `-p ${standbyPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c cluster_name=standby${standbys.length + 1}`;
+      run("pg_ctl", ["-D", standby, "-o", options, "-l", join(dir, `standby${standbys.length + 1}.log`), "-w", "-t", "60", "start"]);
+      standbys.push(standby);
+      return { port: standbyPort };
     },
     async createDatabase() {
       const name = `platform_${process.pid}_${++databases}`;

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { isDestroyCommand, terraformIsDestroying } from "../../provider/framework/terraform-command.js";
+import { isApplyCommand, isDestroyCommand, terraformIsDestroying } from "../../provider/framework/terraform-command.js";
 import { spawnWithPid } from "../support/reused-pid.js";
 import { until } from "../support/until.js";
 
@@ -63,5 +63,18 @@ describe.runIf(process.platform === "linux")("a destroy is remembered per Terraf
     } finally {
       planning.kill("SIGKILL");
     }
+  });
+});
+
+describe("an apply is recognised from Terraform's command line (a note shown once per apply)", () => {
+  const applying = (line: string, env: NodeJS.ProcessEnv = {}) => isApplyCommand(line.split(" "), env);
+  test("apply, with a saved plan or after global options; not plan, destroy or apply -destroy", () => {
+    expect(applying("terraform apply -auto-approve")).toBe(true);
+    expect(applying("terraform -chdir=infra apply attach.tfplan")).toBe(true);
+    expect(applying("terraform plan -out=p")).toBe(false);
+    expect(applying("terraform destroy")).toBe(false);
+    expect(applying("terraform apply -destroy")).toBe(false);
+    expect(applying("terraform apply", { TF_CLI_ARGS: "-destroy" })).toBe(false);
+    expect(applying("terraform")).toBe(false);
   });
 });

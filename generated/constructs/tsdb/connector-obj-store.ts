@@ -12,7 +12,7 @@ export type * from "../../types/tsdb/connector-obj-store.js";
 export interface ConnectorObjStoreConfig extends TerraformMetaArguments, types.ConnectorObjStoreAttributes {}
 
 /**
- * Continuous import of CSV or PARQUET files from an object-store bucket into a table of a service. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.
+ * Continuous import of CSV or PARQUET files from an object-store bucket into an existing table of a service. Each object is loaded once; an object whose size or modification time changes is loaded again. An object that fails to load is skipped until it changes, the others load regardless, and the failure (naming the object) is the connector's status in `schemaform platform status`. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.
  *
  * Terraform resource `tsdb_connector_obj_store`.
  */
@@ -68,7 +68,7 @@ export class ConnectorObjStore extends TerraformResource {
   }
 
   /**
-   * Bucket name (3-63 lowercase letters, digits, dots and dashes).
+   * Bucket name (3-63 lowercase letters, digits, dots and dashes). With the embedded platform's local data plane a bucket is the directory `$SCHEMAFORM_BUCKETS_DIR/<bucket>` (by default `<data dir>/buckets/<bucket>`); an object's key is its path below it.
    */
   public get bucket(): string {
     return this.getStringAttribute("bucket");
@@ -82,7 +82,7 @@ export class ConnectorObjStore extends TerraformResource {
   }
 
   /**
-   * Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`.
+   * Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`. `*` matches any run of characters, `/` included; `?` one character.
    */
   public get pattern(): string {
     return this.getStringAttribute("pattern");
@@ -181,7 +181,7 @@ export class ConnectorObjStore extends TerraformResource {
   }
 
   /**
-   * How often the bucket is scanned; default `@always`.
+   * How often the bucket is scanned; default `@always` (within seconds of an object arriving). The others are cron schedules in UTC (`@hourly` at minute 0, `@daily` at midnight, `@weekly` on Sunday, `@monthly` on the 1st, `@yearly` on 1 January); a new connector scans at once.
    */
   public get frequency(): types.ConnectorObjStoreFrequency {
     return this.getStringAttribute("frequency") as types.ConnectorObjStoreFrequency;

@@ -130,7 +130,7 @@ export class ConnectorSrcDb extends TerraformResource {
   }
 
   /**
-   * Parallel table sync workers, 1 to 64; default 4.
+   * Parallel table sync workers, 1 to 64; default 4. With the local data plane it sets the service's `max_sync_workers_per_subscription` (the largest value among its connectors).
    */
   public get tableSyncWorkers(): number {
     return this.getNumberAttribute("table_sync_workers");
@@ -147,7 +147,7 @@ export class ConnectorSrcDb extends TerraformResource {
   }
 
   /**
-   * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.
+   * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys. The embedded platform's local data plane does not open SSH tunnels: a connector with `ssh_tunnel` replicates nothing there and reports status `error` with the reason.
    */
   public get sshTunnel(): ConnectorSrcDbSshTunnelOutputReference {
     return new ConnectorSrcDbSshTunnelOutputReference(this, "ssh_tunnel", inputOf(this.attrs, "sshTunnel"));
@@ -201,7 +201,7 @@ export class ConnectorSrcDb extends TerraformResource {
   }
 
   /**
-   * `ok`, `warning`, `error` or `paused`.
+   * `ok`, `warning`, `error` or `paused`. With the local data plane it is what replication really does: `warning` while the initial copy runs, `error` when the source cannot be reached or a publication or replication slot is missing (the reason is shown by `schemaform platform status`).
    */
   public get status(): "ok" | "warning" | "error" | "paused" {
     return this.getStringAttribute("status") as "ok" | "warning" | "error" | "paused";
@@ -217,7 +217,7 @@ export class ConnectorSrcDb extends TerraformResource {
 }
 
 /**
- * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.
+ * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys. The embedded platform's local data plane does not open SSH tunnels: a connector with `ssh_tunnel` replicates nothing there and reports status `error` with the reason.
  *
  * A reference to `ConnectorSrcDbSshTunnel` values: every getter returns a token; setters, `put<X>` and `reset<X>` change the configuration.
  */

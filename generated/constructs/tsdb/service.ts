@@ -330,7 +330,7 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`.
+   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`. A read replica (`read_replica_source` set) has none of its own: it is a standby of its source and takes the source's `username` and password, so connect to it with the source's `password`.
    */
   public get password(): string {
     return this.getStringAttribute("password");
@@ -347,7 +347,7 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes.
+   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes. With the data plane on, a new version really changes the database's password (the platform keeps only a SCRAM-SHA-256 verifier and a hash, never the password).
    */
   public get passwordWo(): string {
     return this.getStringAttribute("password_wo");
@@ -415,14 +415,14 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Hostname of the service endpoint.
+   * Hostname of the service endpoint. On the embedded platform with the data plane on (`SCHEMAFORM_DATA_PLANE`, the default where PostgreSQL is installed) it is `127.0.0.1`: the service is a real PostgreSQL there, database `tsdb`, user `username`, TLS from the platform's own CA (`sslmode=require` works). With records only it is `<id>.<project>.tsdb.cloud.example.com` (`…vpc.tsdb.cloud.example.com` in a VPC), which nothing answers.
    */
   public get hostname(): string {
     return this.getStringAttribute("hostname");
   }
 
   /**
-   * Port of the service endpoint.
+   * Port of the service endpoint. With the data plane on: a free loopback port chosen at create and kept for the service's life (also in a VPC). With records only: a random port (5432 in a VPC).
    */
   public get port(): number {
     return this.getNumberAttribute("port");
@@ -436,28 +436,28 @@ export class Service extends TerraformResource {
   }
 
   /**
-   * Hostname of the connection pooler; null while the pooler is off.
+   * Hostname of the connection pooler; null while the pooler is off. With the data plane on: `127.0.0.1`, where pgbouncer serves the database in transaction mode.
    */
   public get poolerHostname(): string {
     return this.getStringAttribute("pooler_hostname");
   }
 
   /**
-   * Port of the connection pooler; null while the pooler is off.
+   * Port of the connection pooler; null while the pooler is off. With the data plane on: a loopback port chosen at create and kept for the service's life.
    */
   public get poolerPort(): number {
     return this.getNumberAttribute("pooler_port");
   }
 
   /**
-   * Hostname of the HA replica endpoint; null when `ha_replicas` is 0.
+   * Hostname of the HA replica endpoint; null when `ha_replicas` is 0. With the data plane on: `127.0.0.1`, a read-only streaming standby.
    */
   public get replicaHostname(): string {
     return this.getStringAttribute("replica_hostname");
   }
 
   /**
-   * Port of the HA replica endpoint; null when `ha_replicas` is 0.
+   * Port of the HA replica endpoint; null when `ha_replicas` is 0. With the data plane on: a loopback port chosen at create and kept for the service's life.
    */
   public get replicaPort(): number {
     return this.getNumberAttribute("replica_port");

@@ -2,7 +2,7 @@
 import type {IResolvable} from "cdktf";
 
 /**
- * Continuous import of CSV or PARQUET files from an object-store bucket into a table of a service. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.
+ * Continuous import of CSV or PARQUET files from an object-store bucket into an existing table of a service. Each object is loaded once; an object whose size or modification time changes is loaded again. An object that fails to load is skipped until it changes, the others load regardless, and the failure (naming the object) is the connector's status in `schemaform platform status`. Changing `service_id` replaces the connector; everything else changes in place. Import with the `id` or `<service_id>:<id>`.
  */
 export interface ConnectorObjStoreAttributes {
   /**
@@ -10,11 +10,11 @@ export interface ConnectorObjStoreAttributes {
    */
   serviceId: string;
   /**
-   * Bucket name (3-63 lowercase letters, digits, dots and dashes).
+   * Bucket name (3-63 lowercase letters, digits, dots and dashes). With the embedded platform's local data plane a bucket is the directory `$SCHEMAFORM_BUCKETS_DIR/<bucket>` (by default `<data dir>/buckets/<bucket>`); an object's key is its path below it.
    */
   bucket: string;
   /**
-   * Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`.
+   * Object key pattern; wildcards (`*`, `?`) are supported, e.g. `exports/*.csv`. `*` matches any run of characters, `/` included; `?` one character.
    */
   pattern: string;
   credentials: ConnectorObjStoreCredentials;
@@ -29,7 +29,7 @@ export interface ConnectorObjStoreAttributes {
    */
   enabled?: boolean | IResolvable;
   /**
-   * How often the bucket is scanned; default `@always`.
+   * How often the bucket is scanned; default `@always` (within seconds of an object arriving). The others are cron schedules in UTC (`@hourly` at minute 0, `@daily` at midnight, `@weekly` on Sunday, `@monthly` on the 1st, `@yearly` on 1 January); a new connector scans at once.
    *
    * Type `ConnectorObjStoreFrequency`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as ConnectorObjStoreFrequency`.
    */

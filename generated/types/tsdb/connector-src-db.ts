@@ -26,7 +26,7 @@ export interface ConnectorSrcDbAttributes {
    */
   enabled?: boolean | IResolvable;
   /**
-   * Parallel table sync workers, 1 to 64; default 4.
+   * Parallel table sync workers, 1 to 64; default 4. With the local data plane it sets the service's `max_sync_workers_per_subscription` (the largest value among its connectors).
    */
   tableSyncWorkers?: number;
   sshTunnel?: ConnectorSrcDbSshTunnel;
@@ -36,7 +36,7 @@ export interface ConnectorSrcDbAttributes {
   tables?: ConnectorSrcDbTables[] | IResolvable;
 }
 /**
- * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys.
+ * Reach the source through an SSH bastion. Add `public_key` to the bastion's authorized keys. The embedded platform's local data plane does not open SSH tunnels: a connector with `ssh_tunnel` replicates nothing there and reports status `error` with the reason.
  */
 export interface ConnectorSrcDbSshTunnel {
   /**

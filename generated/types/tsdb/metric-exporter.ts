@@ -2,7 +2,7 @@
 import type {IResolvable} from "cdktf";
 
 /**
- * Export of service metrics to a monitoring destination: exactly one of `saasmon` (a hosted monitoring vendor), `pullmon` (a pull-based metrics endpoint with basic authentication) or `cloudmon` (a cloud provider monitoring sink). Attach it with `tsdb_service.metric_exporter_id`; only services in the exporter's region can attach it. Import with the `id`.
+ * Export of service metrics to a monitoring destination: exactly one of `saasmon` (a hosted monitoring vendor), `pullmon` (a pull-based metrics endpoint with basic authentication, at `endpoint`) or `cloudmon` (a cloud provider monitoring sink). Attach it with `tsdb_service.metric_exporter_id`; only services in the exporter's region can attach it. On the embedded platform's data plane nothing leaves the machine: `pullmon` answers at `endpoint` on 127.0.0.1, and `cloudmon` and `saasmon` append the samples every 60 seconds, one JSON object per line, to `<data dir>/sinks/metrics/cloudmon/<namespace>/<service id>.jsonl` and `<data dir>/sinks/metrics/saasmon/<site>/<service id>.jsonl` (names percent-encoded as in a URL: `App/DB` is `App%2FDB`). Import with the `id`.
  */
 export interface MetricExporterAttributes {
   /**

@@ -82,11 +82,11 @@ export interface ServiceAttributes {
    */
   readReplicaNodes?: number;
   /**
-   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`.
+   * Password of the database user. Generated when neither `password` nor `password_wo` is set. Kept in state (sensitive); prefer `password_wo`. A read replica (`read_replica_source` set) has none of its own: it is a standby of its source and takes the source's `username` and password, so connect to it with the source's `password`.
    */
   password?: string;
   /**
-   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes.
+   * Write-only password: sent to the platform but never kept in Terraform state. Applied at create, and again whenever `password_wo_version` changes. With the data plane on, a new version really changes the database's password (the platform keeps only a SCRAM-SHA-256 verifier and a hash, never the password).
    */
   passwordWo?: string;
   /**

@@ -111,7 +111,8 @@ export class Suite {
     // the POSIX locks of this process's open connection (suite.platform()), and the provider that
     // closes the database last would then take itself for its only user and remove the WAL
     // under that connection's feet.
-    const files = readdirSync(this.dataDir).map((f) => join(this.dataDir, f));
+    // (files only: the data plane keeps its own directory here, whose databases hold no secret of ours)
+    const files = readdirSync(this.dataDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(this.dataDir, e.name));
     return files.length === 0 ? Buffer.alloc(0) : execFileSync("cat", files, { maxBuffer: 1 << 30 });
   }
 
