@@ -378,6 +378,20 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     expect(await sql(url, "SELECT object_key, rows, error FROM _schemaform.loaded_objects")).toEqual([{ object_key: "exports/2026-11-27.csv", rows: "2", error: null }]);
   });
 
+  it("skips a header line of another width than the data, and still refuses data lines of uneven width", async () => {
+    const { url, target } = await serviceDb();
+    put("csv-title", "in/a.csv", "readings export\n2026-11-27T11:00:00Z;t1;4\n");
+    const p = plan("csv-title", { pattern: "in/*.csv", csv: { delimiter: ";", skipHeader: true, autoColumnMapping: false, columnNames: ["time", "sensor", "value"] } });
+    const first = await runObjStore(target, p, buckets, new Date());
+    expect(first, first.message).toMatchObject({ status: "ok", details: { rows_loaded: 1 } });
+    expect(await sql(url, "SELECT sensor, value FROM readings WHERE sensor = 't1'")).toEqual([{ sensor: "t1", value: 4 }]);
+    put("csv-title", "in/b.csv", "title\n2026-11-27T12:00:00Z;t2;5\n2026-11-27T12:01:00Z;t3\n");
+    const uneven = await runObjStore(target, p, buckets, new Date());
+    expect(uneven.status).not.toBe("ok");
+    expect(uneven.message).toContain("in/b.csv");
+    expect(uneven.message).toContain("line 3 has 2 fields");
+  });
+
   it("loads a Parquet file by column name", async () => {
     const { url, target } = await serviceDb();
     const file = parquetWriteBuffer({

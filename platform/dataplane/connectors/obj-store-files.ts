@@ -50,11 +50,17 @@ export async function readCsv(content: Buffer, settings: CsvSettings, tableColum
   const records = parse(content, {
     delimiter: settings.delimiter,
     bom: true,
+    // a skipped header may have another number of fields than the data (a title line, say): the
+    // data lines are held to one width below instead
+    relax_column_count: settings.skipHeader,
     // an unquoted empty field is NULL, a quoted one the empty string (PostgreSQL's COPY … CSV)
     cast: (value: string, context: { quoting: boolean }) => (value === "" && !context.quoting ? null : value),
   }) as Array<Array<string | null>>;
   const header = records[0]?.map((v) => v ?? "") ?? [];
   const body = settings.skipHeader ? records.slice(1) : records;
+  const width = body[0]?.length ?? 0;
+  const uneven = body.findIndex((r) => r.length !== width);
+  if (uneven >= 0) throw new Error(`line ${uneven + (settings.skipHeader ? 2 : 1)} has ${body[uneven]!.length} fields, the first data line ${width}`);
   let pick: number[] | undefined;
   let columns: string[];
   if (settings.columnMappings) {
@@ -64,12 +70,10 @@ export async function readCsv(content: Buffer, settings: CsvSettings, tableColum
   } else if (settings.columnNames) {
     columns = settings.columnNames.map((c) => tableColumn(c, tableColumns, "column_names:"));
   } else {
-    const width = records[0]?.length ?? 0;
     if (width > tableColumns.length) throw new Error(`the file has ${width} columns but the table only ${tableColumns.length}`);
     columns = tableColumns.slice(0, width);
   }
-  const width = records[0]?.length ?? 0;
-  if (!pick && columns.length !== width && records.length) {
+  if (!pick && columns.length !== width && body.length) {
     throw new Error(`the file has ${width} columns but ${columns.length} are named (column_names)`);
   }
   const rows = pick ? body.map((r) => pick!.map((i) => r[i] ?? null)) : body;
