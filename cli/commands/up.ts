@@ -129,8 +129,28 @@ function tsxArguments(entry: string): string[] {
   return [require.resolve("tsx/cli"), entry];
 }
 
+/**
+ * cdktf (or CDK Terrain's cdktn) and constructs are peer dependencies: an app whose directory
+ * reaches neither would end in Node's raw "Cannot find package" error, so say what to install.
+ */
+function checkPeerDependencies(entry: string): void {
+  const require = createRequire(resolve(entry));
+  const found = (name: string) => {
+    try {
+      require.resolve(`${name}/package.json`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!found("cdktf") && !found("cdktn")) {
+    throw new UpError(`${shown(entry)} needs cdktf (or cdktn) and constructs, schemaform's peer dependencies, and they are not installed there: run npm install cdktf constructs`);
+  }
+}
+
 /** Runs the app with tsx (TypeScript) or node, with cdktf writing to `outdir`. */
 async function synthesize(entry: string, outdir: string): Promise<void> {
+  checkPeerDependencies(entry);
   mkdirSync(outdir, { recursive: true });
   const env = { ...process.env, CDKTF_OUTDIR: outdir };
   let command = process.execPath;
