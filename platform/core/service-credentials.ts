@@ -5,19 +5,14 @@
 // admin role) and drops the role when the row is gone. Revoking deletes the row; an expired row
 // no longer opens anything and is purged when the next credential of the project is created.
 
-import { createHash, createHmac, pbkdf2, randomBytes, timingSafeEqual } from "node:crypto";
-import { promisify } from "node:util";
 import { invalid, notFound } from "../errors.js";
 import { newPassword, randomString } from "../secrets.js";
 import type { ServiceCredentials as Credentials } from "../types.js";
 import type { Ctx } from "./context.js";
 import { projectKey } from "./projects.js";
 import { checkProject, type Services } from "./services.js";
+import { checkScram, scramVerifier } from "../dataplane/scram.js";
 
-const pbkdf2Async = promisify(pbkdf2);
-
-/** PostgreSQL's default iteration count for SCRAM-SHA-256 verifiers. */
-const SCRAM_ITERATIONS = 4096;
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 24 * 3600;
 const TYPE = "tsdb_service";
@@ -30,25 +25,6 @@ interface CredentialRow {
   verifier: string;
   expires_at: string;
   created: string;
-}
-
-/** `SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>` (base64), as PostgreSQL stores it. */
-export async function scramVerifier(password: string, salt: Buffer = randomBytes(16), iterations = SCRAM_ITERATIONS): Promise<string> {
-  const salted = await pbkdf2Async(password.normalize("NFKC"), salt, iterations, 32, "sha256");
-  const clientKey = createHmac("sha256", salted).update("Client Key").digest();
-  const storedKey = createHash("sha256").update(clientKey).digest();
-  const serverKey = createHmac("sha256", salted).update("Server Key").digest();
-  return `SCRAM-SHA-256$${iterations}:${salt.toString("base64")}$${storedKey.toString("base64")}:${serverKey.toString("base64")}`;
-}
-
-/** Whether `password` is the one a verifier was made from. */
-export async function scramMatches(password: string, verifier: string): Promise<boolean> {
-  const m = /^SCRAM-SHA-256\$(\d+):([^$]+)\$([^:]+):(.+)$/.exec(verifier);
-  if (!m) return false;
-  const expected = await scramVerifier(password, Buffer.from(m[2]!, "base64"), Number(m[1]));
-  const a = Buffer.from(expected);
-  const b = Buffer.from(verifier);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function checkTtl(ttlSeconds: unknown): number {
@@ -129,7 +105,7 @@ export class ServiceCredentialsStore {
     const rows = await this.ctx.read((tx) =>
       tx.all<CredentialRow>("SELECT verifier FROM service_credentials WHERE project = ? AND service_id = ? AND expires_at >= ?", project, serviceId, this.ctx.iso(this.ctx.now())),
     );
-    for (const row of rows) if (await scramMatches(password, row.verifier)) return true;
+    for (const row of rows) if (await checkScram(password, row.verifier)) return true;
     return false;
   }
 }

@@ -6,7 +6,7 @@
 // The password is used as its UTF-8 bytes, without SASLprep, as node-postgres does; for the
 // ASCII passwords the platform generates, SASLprep changes nothing, so psql agrees too.
 
-import { createHash, createHmac, pbkdf2, randomBytes } from "node:crypto";
+import { createHash, createHmac, pbkdf2, randomBytes, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -15,7 +15,9 @@ const pbkdf2Async = promisify(pbkdf2);
 export const SCRAM_ITERATIONS = 4096;
 
 export async function scramVerifier(password: string, salt: Buffer = randomBytes(16), iterations = SCRAM_ITERATIONS): Promise<string> {
-  const salted = await pbkdf2Async(Buffer.from(password, "utf8"), salt, iterations, 32, "sha256");
+  // PostgreSQL prepares a password (SASLprep) before hashing it; NFKC is the part of that which
+  // changes anything a person types
+  const salted = await pbkdf2Async(Buffer.from(password.normalize("NFKC"), "utf8"), salt, iterations, 32, "sha256");
   const clientKey = createHmac("sha256", salted).update("Client Key").digest();
   const storedKey = createHash("sha256").update(clientKey).digest();
   const serverKey = createHmac("sha256", salted).update("Server Key").digest();
@@ -33,5 +35,7 @@ export function isScramVerifier(verifier: string): boolean {
 export async function checkScram(password: string, verifier: string): Promise<boolean> {
   const m = VERIFIER.exec(verifier);
   if (!m) return false;
-  return (await scramVerifier(password, Buffer.from(m[2]!, "base64"), Number(m[1]))) === verifier;
+  const expected = Buffer.from(await scramVerifier(password, Buffer.from(m[2]!, "base64"), Number(m[1])));
+  const given = Buffer.from(verifier);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }

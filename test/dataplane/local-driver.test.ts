@@ -15,7 +15,7 @@ import { createLocalDriver, type LocalDriver } from "../../platform/dataplane/lo
 import { freePort } from "../../platform/dataplane/local/ports.js";
 import { tempDir } from "../platform/helpers.js";
 import { describePostgres, postgresBinaries } from "../platform/postgres-cluster.js";
-import { scramVerifier } from "./scram.js";
+import { scramVerifier } from "../../platform/dataplane/scram.js";
 
 const timings: string[] = [];
 
@@ -134,7 +134,7 @@ describePostgres("local data-plane driver", () => {
       syncReplicas: 0,
       pooler: false,
       ports: { main: await freePort(), replica: await freePort(), pooler: await freePort() },
-      passwordVerifier: scramVerifier(password),
+      passwordVerifier: await scramVerifier(password),
       parameters: {},
       ephemeralRoles: [],
     };
@@ -199,7 +199,7 @@ describePostgres("local data-plane driver", () => {
   it("changes tsdbadmin's password when the verifier changes", async () => {
     const old = password;
     password = "second password";
-    plan = { ...plan, passwordVerifier: scramVerifier(password) };
+    plan = { ...plan, passwordVerifier: await scramVerifier(password) };
     expect((await driver.applyService(plan)).phase).toBe("running");
     expect(await refusal(admin(plan.ports.main, "tsdbadmin", old))).toMatch(/password authentication failed/);
     expect(await query(admin(), "SELECT body FROM notes")).toEqual([{ body: "kept" }]);
@@ -231,12 +231,12 @@ describePostgres("local data-plane driver", () => {
   });
 
   it("creates ephemeral roles as members of tsdbadmin and drops them when no longer planned", async () => {
-    const role = { role: "tsdb_eph_test1", verifier: scramVerifier("ephemeral secret"), validUntil: new Date(Date.now() + 3600_000).toISOString() };
+    const role = { role: "tsdb_eph_test1", verifier: await scramVerifier("ephemeral secret"), validUntil: new Date(Date.now() + 3600_000).toISOString() };
     plan = { ...plan, ephemeralRoles: [role] };
     await driver.applyService(plan);
     const [row] = await query<{ member: boolean }>(admin(plan.ports.main, role.role, "ephemeral secret"), "SELECT pg_has_role(current_user, 'tsdbadmin', 'MEMBER') AS member");
     expect(row).toEqual({ member: true });
-    const expired = { role: "tsdb_eph_test2", verifier: scramVerifier("old secret"), validUntil: new Date(Date.now() - 60_000).toISOString() };
+    const expired = { role: "tsdb_eph_test2", verifier: await scramVerifier("old secret"), validUntil: new Date(Date.now() - 60_000).toISOString() };
     plan = { ...plan, ephemeralRoles: [expired] };
     await driver.applyService(plan);
     expect(await refusal(admin(plan.ports.main, role.role, "ephemeral secret"))).toMatch(/password authentication failed/);

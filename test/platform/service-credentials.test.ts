@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scramMatches, scramVerifier } from "../../platform/core/service-credentials.js";
+import { checkScram as scramMatches, scramVerifier } from "../../platform/dataplane/scram.js";
 import type { PlatformClient } from "../../platform/types.js";
 import { embeddedFactory, httpFactory, manualClock, rejection, type Factory, type Harness } from "./helpers.js";
 
