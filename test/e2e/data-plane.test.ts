@@ -157,8 +157,11 @@ describePostgres("a tsdb_service is a PostgreSQL (data plane on)", () => {
       const rotated = { ...main, password: "rotated-password-1" };
       expect(psql(rotated, "select current_user")).toBe("tsdbadmin");
       await expect(query(main, "select 1")).rejects.toThrow(/password authentication failed/);
-      // the read replica shares its source's password
-      expect((await query<{ r: boolean }>({ ...rotated, port: replica.port }, "select pg_is_in_recovery() as r"))[0]!.r).toBe(true);
+      // the read replica shares its source's password, once it has replayed the change (asynchronous streaming)
+      const inRecovery = await within(15_000, "the read replica to take the rotated password", async () =>
+        (await query<{ r: boolean }>({ ...rotated, port: replica.port }, "select pg_is_in_recovery() as r"))[0]?.r,
+      );
+      expect(inRecovery).toBe(true);
     });
 
     test("platform status shows each service's processes, ports and disk", async () => {

@@ -30,8 +30,8 @@ const ENCRYPTED = {
 const summary = (d: { severity: string; message: string }) => `${d.severity}: ${d.message.split(":").slice(0, 2).join(":")}`;
 
 describe("OpenTofu modules", () => {
-  it("reads *.tofu.json, a x.tofu.json taking the place of x.tf.json", () => {
-    expect(openTofuFiles(["a.tf.json", "a.tofu.json", "b.tf.json", ".hidden.tofu.json", "c.tofu.json", "main.tf"])).toEqual(["a.tofu.json", "b.tf.json", "c.tofu.json"]);
+  it("reads *.tofu.json, a x.tofu.json taking the place of x.tf.json, and *.tf files", () => {
+    expect(openTofuFiles(["a.tf.json", "a.tofu.json", "b.tf.json", ".hidden.tofu.json", "c.tofu.json", "main.tf", "notes.txt"])).toEqual(["a.tofu.json", "b.tf.json", "c.tofu.json", "main.tf"]);
   });
 
   it("turns Terraform's errors for encryption and early-evaluated module sources into warnings with --engine opentofu", async () => {
