@@ -14,7 +14,8 @@ Terraform and without network. Both syntaxes may be mixed in one module, as Terr
   PATH                 a file, or a directory meaning its *.tf and *.tf.json files read together
                        as one module, and its test files (*.tftest.hcl there and in tests/)
                        (default: the current directory); "-" reads standard input
-                       (as JSON, or native when --stdin-filename ends in .tf)
+                       (as JSON, native when --stdin-filename ends in .tf, a test file
+                       when it ends in .tftest.hcl)
   --format FORMAT      human (default), json (an array of diagnostics) or sarif (SARIF 2.1.0)
   --max-warnings N     fail when there are more than N warnings (default: warnings never fail)
   --stdin-filename F   the name to show for standard input (default: <stdin>)

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatHuman, validateFiles } from "../../language/index.js";
+import { formatHuman, validateFiles, validateModule } from "../../language/index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "schemaform-tftest-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -133,6 +133,11 @@ run "first" {
   it("does not evaluate assertions, but one that refers to nothing is an error", async () => {
     expect(await errorsOf('run "a" {\n  assert {\n    condition     = nope.x.id == 1 + "a"\n    error_message = "m"\n  }\n}\n')).toEqual([]);
     expect(await errorsOf('run "a" {\n  assert {\n    condition     = true\n    error_message = "m"\n  }\n}\n')).toEqual(["Invalid assert expression @3:21"]);
+  });
+
+  it("reads a file by its name: standard input named *.tftest.hcl is a test file", async () => {
+    const { diagnostics } = await validateModule([{ name: "s.tftest.hcl", text: 'run "a" {\n  command = plan\n}\n' }]);
+    expect(diagnostics).toEqual([]);
   });
 
   it("reads the shipped terraform test example clean", async () => {
