@@ -13,7 +13,7 @@ import { terraformTestSection, type TerraformTestFile } from "./doc-terraform-te
 import { KEYWORDS } from "./keywords.js";
 import { settingsDocLines } from "./settings.js";
 import { docExamples, providerBodies, type DocExample, type ExampleBlock } from "./doc-examples.js";
-import { configurationToHcl } from "./example-hcl.js";
+import { configurationToHcl } from "../language/format/native-configuration.js";
 import { lowerSchema } from "./lower.js";
 import { camelCase } from "./names.js";
 import { xt, type SchemaDocument, type SchemaNode } from "./schema-source.js";

@@ -9,6 +9,7 @@ import { decodeUtf8 } from "./syntax/utf8.js";
 import { typeKeys } from "../generated/registry.js";
 import { forOpenTofu, isOpenTofuModule, openTofuFiles, type Engine } from "./load/opentofu.js";
 import { CONFIG_FILE, fileNamesIn } from "./load/config-files.js";
+import { testFilesIn } from "./load/test-files.js";
 
 export type { Diagnostic, DiagnosticSource, Severity } from "./syntax/diagnostics.js";
 export { sourceOf } from "./syntax/diagnostics.js";
@@ -90,7 +91,8 @@ export async function groupModules(paths: string[], options: { engine?: Engine }
   for (const path of paths) {
     const info = await stat(path);
     if (info.isDirectory()) {
-      const names = await configurationFiles(path);
+      // terraform validate reads the module's test files too (load/test-files.ts)
+      const names = [...(await configurationFiles(path)), ...(await testFilesIn(path))];
       for (const n of names) {
         const file = join(path, n);
         add(path, await readModuleFile(file));

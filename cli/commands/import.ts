@@ -1,6 +1,6 @@
 // `schemaform import`: generate import blocks and configuration for existing resources.
 //   schemaform import TYPE ID [TYPE ID...] [--from FILE] [--discover] [--location LOCATION]...
-//                     [--project PROJECT] [--endpoint URL] [-o FILE] [--format hcl-json|cdktf]
+//                     [--project PROJECT] [--endpoint URL] [-o FILE] [--format hcl-json|hcl|cdktf]
 // The work is done by the library (cli/import/); this file parses arguments, opens the platform
 // client and writes the result (atomically: nothing is written when anything fails).
 
@@ -30,8 +30,9 @@ options:
   --endpoint URL       platform server of both providers (default: TSDB_ENDPOINT,
                        CONTAINERBACKUP_ENDPOINT; unset: the embedded platform)
   -o, --output FILE    write to FILE instead of standard output
-  --format FORMAT      hcl-json (default) or cdktf (a TypeScript CDKTF stack; the default when
-                       the output file ends in .ts)
+  --format FORMAT      hcl-json (*.tf.json, the default), hcl (native HCL, *.tf; the default
+                       when the output file ends in .tf) or cdktf (a TypeScript CDKTF stack; the
+                       default when the output file ends in .ts)
   --stack-name NAME    cdktf: the stack's name (default: imported)
   --manage-secrets     manage secrets the platform never returns (passwords, keys, connection
                        strings) from the configuration at once: no lifecycle.ignore_changes for
@@ -104,7 +105,7 @@ function parseArgs(argv: string[]): Args {
         break;
       case "--format": {
         const format = value();
-        if (format !== "hcl-json" && format !== "cdktf") throw new UsageError(`--format must be hcl-json or cdktf, got '${format}'`);
+        if (format !== "hcl-json" && format !== "hcl" && format !== "cdktf") throw new UsageError(`--format must be hcl-json, hcl or cdktf, got '${format}'`);
         args.format = format;
         break;
       }
@@ -168,6 +169,13 @@ async function open(endpoint: string | undefined, env: NodeJS.ProcessEnv, provid
   return openPlatform(endpoint ? { endpoint, credentials: credentialsFromEnv(env, provider) } : {});
 }
 
+/** The format a file name asks for: `.ts` a CDKTF stack, `.tf` native HCL, anything else HCL-JSON. */
+function formatOfFileName(name: string | undefined): OutputFormat {
+  if (name?.endsWith(".ts")) return "cdktf";
+  if (name?.endsWith(".tf")) return "hcl";
+  return "hcl-json";
+}
+
 /** Writes next to the target, then renames: the file is either complete or untouched. */
 async function writeAtomically(path: string, content: string): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -219,7 +227,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const format: OutputFormat = args.format ?? (args.output?.endsWith(".ts") ? "cdktf" : "hcl-json");
+  const format: OutputFormat = args.format ?? formatOfFileName(args.output);
   const env = process.env;
   const tsdbEndpoint = args.endpoint ?? (env.TSDB_ENDPOINT || undefined);
   const cbEndpoint = args.endpoint ?? (env.CONTAINERBACKUP_ENDPOINT || undefined);

@@ -12,8 +12,10 @@ Terraform language's rules and the schemas of the tsdb and containerbackup provi
 Terraform and without network. Both syntaxes may be mixed in one module, as Terraform reads them.
 
   PATH                 a file, or a directory meaning its *.tf and *.tf.json files read together
-                       as one module (default: the current directory); "-" reads standard input
-                       (as JSON, or native when --stdin-filename ends in .tf)
+                       as one module, and its test files (*.tftest.hcl there and in tests/)
+                       (default: the current directory); "-" reads standard input
+                       (as JSON, native when --stdin-filename ends in .tf, a test file
+                       when it ends in .tftest.hcl)
   --format FORMAT      human (default), json (an array of diagnostics) or sarif (SARIF 2.1.0)
   --max-warnings N     fail when there are more than N warnings (default: warnings never fail)
   --stdin-filename F   the name to show for standard input (default: <stdin>)
@@ -33,7 +35,12 @@ side); their own contents are not checked and their problems are not reported.
 Module calls with a local source ("./x", "../x") are followed as terraform validate follows
 them: the called directory's *.tf and *.tf.json files are checked too (errors at their own
 files), and the call's arguments and its outputs' references against the called module's
-variables and outputs. Test files (*.tftest.hcl) are not read.
+variables and outputs.
+
+Test files (*.tftest.hcl in the directory and in its tests/ directory) are read as terraform
+validate reads them: their syntax, and their blocks (run, variables, provider, mock_provider,
+override_resource, override_data, override_module) and what each may hold. Assertions are not
+evaluated and their references are not resolved (terraform test does that, at plan).
 
 Bytes that are not valid UTF-8 are read as U+FFFD, as Terraform reads them (without an error),
 and reported as a warning.

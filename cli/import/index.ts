@@ -1,11 +1,12 @@
 // Library API of `schemaform import`: read existing resources (by import identifier or by
-// discovery) and generate the configuration that adopts them: HCL-JSON with import blocks, or a
-// CDKTF stack using `importFrom`. The CLI (cli/commands/import.ts) is a thin layer over this.
+// discovery) and generate the configuration that adopts them: HCL-JSON or native HCL with import
+// blocks, or a CDKTF stack using `importFrom`. The CLI (cli/commands/import.ts) is a thin layer over this.
 
 import { loadType, validateBody } from "../../language/schema/body.js";
 import { canonicalBody, planImport, type ImportPlan } from "./config.js";
 import { emitCdktf } from "./emit-cdktf.js";
 import { address, emitHclJson } from "./emit-hcl.js";
+import { emitNativeHcl } from "./emit-native.js";
 import { MODELS } from "./ids.js";
 import { dedupe, discover, readRequests } from "./read.js";
 import {
@@ -25,6 +26,7 @@ export { discover, readRequests, type ReadContext } from "./read.js";
 export { planImport, canonicalBody, Fields, Ref, VarRef, type ImportPlan, type PlannedResource, type PlannedVariable, type Value } from "./config.js";
 export { emitHclJson, hclDocument, hclValue, PROVIDER_SOURCES } from "./emit-hcl.js";
 export { emitCdktf } from "./emit-cdktf.js";
+export { emitNativeHcl } from "./emit-native.js";
 
 /** Environment variables of the provider settings (DESIGN §1). */
 export const PROVIDER_ENV = {
@@ -122,8 +124,8 @@ export async function generateFromLive(
   });
   const notes = await checkPlan(plan);
   const format = options.format ?? "hcl-json";
-  const content = format === "cdktf" ? emitCdktf(plan, { stackName: options.stackName }) : emitHclJson(plan);
-  const path = options.fileName ?? (format === "cdktf" ? "main.ts" : "import.tf.json");
+  const content = format === "cdktf" ? emitCdktf(plan, { stackName: options.stackName }) : format === "hcl" ? emitNativeHcl(plan) : emitHclJson(plan);
+  const path = options.fileName ?? (format === "cdktf" ? "main.ts" : format === "hcl" ? "import.tf" : "import.tf.json");
   return {
     files: [{ path, content }],
     resources: plan.resources.map((r) => ({ type: r.type, name: r.name, address: address(r), importId: r.importId, ignoreChanges: [...r.ignoreChanges] })),

@@ -47,7 +47,8 @@ export interface ProviderSettings {
   containerbackup: Record<string, string>;
 }
 
-export type OutputFormat = "hcl-json" | "cdktf";
+/** `hcl-json` (`*.tf.json`), `hcl` (native `*.tf`) or `cdktf` (a TypeScript stack). */
+export type OutputFormat = "hcl-json" | "hcl" | "cdktf";
 
 export interface GenerateImportOptions {
   /** The platform client used to read resources (both providers, unless `containerbackupClient` is given). */
@@ -68,7 +69,7 @@ export interface GenerateImportOptions {
   env?: Record<string, string | undefined>;
   /** Output format (default `hcl-json`). */
   format?: OutputFormat;
-  /** Output file name (default `import.tf.json`, or `main.ts` for cdktf). */
+  /** Output file name (default `import.tf.json`, `import.tf` for hcl, or `main.ts` for cdktf). */
   fileName?: string;
   /**
    * Manage secrets the platform never returns from the configuration right away: no

@@ -19,6 +19,7 @@ import { checkCycles, DependencyGraph } from "../config/dependency-graph.js";
 import { setLocalCalls } from "../config/module-calls.js";
 import type { LocalCalls, ParsedFile } from "../config/module-summary.js";
 import { parseSource } from "./parse-file.js";
+import { checkTestFile, isTestFileName } from "./test-files.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
 import { requiredProviderNames } from "../config/required-providers.js";
@@ -99,7 +100,21 @@ export interface ModuleOptions {
 }
 
 /** Loads the models and validators of every type the files use (lazily, once per type). */
-export async function validateModule(files: ModuleFile[], types?: TypeSource, options: ModuleOptions = {}): Promise<ModuleResult> {
+export async function validateModule(allFiles: ModuleFile[], types?: TypeSource, options: ModuleOptions = {}): Promise<ModuleResult> {
+  // test files are read apart: their own blocks, nothing they declare is the module's
+  const tests = allFiles.filter((f) => isTestFileName(f.name));
+  const files = tests.length > 0 ? allFiles.filter((f) => !isTestFileName(f.name)) : allFiles;
+  const result = await validateConfiguration(files, types, options);
+  if (tests.length === 0) return result;
+  for (const test of tests) {
+    if (!test.contextOnly) for (const d of checkTestFile(test)) result.diagnostics.push(d);
+    result.sources.set(test.name, { text: test.text, sensitive: [] });
+  }
+  result.diagnostics.sort(compareDiagnostics);
+  return result;
+}
+
+async function validateConfiguration(files: ModuleFile[], types: TypeSource | undefined, options: ModuleOptions): Promise<ModuleResult> {
   const parsed = files.map((f) => ({ file: f, ...parseSource(f.name, f.text) }));
   // the module's own directory is the first on the stack: a child calling it back is a loop
   const calls = options.localModules && files.length > 0 ? loadLocalCalls(parsed, [resolve(dirname(files[0]!.name))]) : null;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { attribute, block, expression, fromTemplate, quoteString, renderHcl, type HclValue } from "../../generator/hcl-native.js";
+import { attribute, block, expression, fromTemplate, quoteString, renderHcl, type HclValue } from "../../language/syntax/native/writer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "schemaform-hcl-"));
 const env = { ...process.env, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: join(dir, "none.tfrc") };

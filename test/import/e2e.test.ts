@@ -3,7 +3,8 @@
 // the providers from `schemaform provider install --dir`: the plan must be exactly
 // "N to import, 0 to add, 0 to change, 0 to destroy" with the secret variables given their real
 // values, and after `apply` a second plan must be clean. The same for the CDKTF stack written by
-// `--format cdktf`. Missing Terraform or a missing build is a failure, never a skip.
+// `--format cdktf`; native HCL (`--format hcl`) is planned as imports only. Missing Terraform or
+// a missing build is a failure, never a skip.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -148,6 +149,29 @@ describe("import --discover, HCL-JSON, planned by Terraform", () => {
     const varFile = join(work, "hcl.tfvars.json");
     writeFileSync(varFile, JSON.stringify(variableValues(estate, doc.resource, doc.import)));
     expectCleanImport(dir, env, varFile, 15);
+  });
+
+  it("writes native HCL (-o imported.tf, --format hcl) that plans as imports only", () => {
+    const env = baseEnv(dataDir);
+    const native = join(work, "hcl-native");
+    mkdirSync(native, { recursive: true });
+    const out = join(native, "imported.tf");
+    const discover = ["import", "--discover", "--project", PROJECT, "--location", "us-central1"];
+    schemaform(native, env, ...discover, "-o", out);
+    const text = readFileSync(out, "utf8");
+    expect(text).toMatch(/^import \{$/m);
+    expect(schemaform(native, env, ...discover, "--format", "hcl").stdout).toBe(text);
+    for (const secret of estate.secrets) expect(text).not.toContain(secret);
+    expect(exec(process.execPath, [CLI, "validate", out], native, env).status).toBe(0);
+
+    // the variables are those of the HCL-JSON form of the same import
+    const doc = JSON.parse(schemaform(native, env, ...discover).stdout) as { import: Array<{ to: string; id: string }>; resource: Record<string, Record<string, unknown>> };
+    const varFile = join(work, "hcl-native.tfvars.json");
+    writeFileSync(varFile, JSON.stringify(variableValues(estate, doc.resource, doc.import)));
+    ok("terraform", ["init", "-input=false", "-no-color"], native, env);
+    const plan = terraform(native, env, "plan", "-input=false", `-var-file=${varFile}`);
+    expect(plan.status, `${plan.stdout}\n${plan.stderr}`).toBe(0);
+    expect(planCounts(plan.stdout), plan.stdout).toEqual({ import: 15, add: 0, change: 0, destroy: 0 });
   });
 });
 

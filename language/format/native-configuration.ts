@@ -1,9 +1,9 @@
-// An example configuration, built as an HCL-JSON document, written again in native HCL for the
-// reference pages. The provider schemas decide what becomes a nested block (`timeouts { … }`)
+// A configuration built as an HCL-JSON document (a reference page's example, what `schemaform
+// import` generates), written again in native HCL (`.tf`). The provider schemas decide what becomes a nested block (`timeouts { … }`)
 // and what stays an attribute holding an object (`credentials = { … }`); HCL-JSON strings are
 // templates, so a `${…}` reference turns into a bare expression and literal text stays literal.
-import type { BlockModel, TypeModel } from "../language/schema/model-types.js";
-import { attribute, block, expression, fromTemplate, renderHcl, type BodyItem, type HclValue } from "./hcl-native.js";
+import type { BlockModel, TypeModel } from "../schema/model-types.js";
+import { attribute, block, comment, expression, fromTemplate, renderHcl, type BodyItem, type HclValue } from "../syntax/native/writer.js";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -43,7 +43,7 @@ export function configurationToHcl(config: Record<string, unknown>, models: Type
       case "data":
       case "ephemeral":
         for (const [type, named] of Object.entries(section as JsonObject)) {
-          for (const [name, body] of Object.entries(named as JsonObject)) items.push(block(key, [type, name], bodyItems(body as JsonObject, model(`${key}.${type}`))));
+          for (const [name, body] of Object.entries(named as JsonObject)) items.push(block(key, [type, name], resourceItems(body as JsonObject, model(`${key}.${type}`))));
         }
         break;
       case "output":
@@ -58,6 +58,27 @@ export function configurationToHcl(config: Record<string, unknown>, models: Type
     }
   }
   return renderHcl(items);
+}
+
+/**
+ * A resource's body: its `"//"` comment as a comment, `lifecycle` as the meta-argument block
+ * (`ignore_changes` names attributes: bare in native HCL), the rest by its schema.
+ */
+function resourceItems(body: JsonObject, model: BlockModel): BodyItem[] {
+  const comments: BodyItem[] = [];
+  const lifecycle: BodyItem[] = [];
+  const rest: JsonObject = {};
+  for (const [name, v] of Object.entries(body)) {
+    if (name === "//") comments.push(comment(String(v)));
+    else if (name === "lifecycle") {
+      const { ignore_changes, ...others } = v as JsonObject;
+      if (Object.keys(others).length > 0) throw new Error(`lifecycle sets ${Object.keys(others).join(", ")}, which the HCL writer does not know`);
+      const ignored = Array.isArray(ignore_changes) ? ignore_changes.map((n) => expression(String(n))) : [];
+      lifecycle.push(block("lifecycle", [], [attribute("ignore_changes", ignored)]));
+    } else rest[name] = v;
+  }
+  // lifecycle after the arguments, as Terraform users write it
+  return [...comments, ...bodyItems(rest, model), ...lifecycle];
 }
 
 /** A resource, data source or provider body: nested blocks as blocks, everything else as attributes. */

@@ -17,10 +17,13 @@ export type HclValue = string | number | boolean | null | Expression | HclValue[
 
 export type BodyItem =
   | { kind: "attribute"; name: string; value: HclValue }
-  | { kind: "block"; type: string; labels: string[]; body: BodyItem[] };
+  | { kind: "block"; type: string; labels: string[]; body: BodyItem[] }
+  /** a `#` comment on the lines before the next item */
+  | { kind: "comment"; text: string };
 
 export const attribute = (name: string, value: HclValue): BodyItem => ({ kind: "attribute", name, value });
 export const block = (type: string, labels: string[], body: BodyItem[]): BodyItem => ({ kind: "block", type, labels, body });
+export const comment = (text: string): BodyItem => ({ kind: "comment", text });
 
 const INDENT = "  ";
 /** Past this column a value is broken over several lines (fmt keeps either; this is for reading). */
@@ -203,17 +206,36 @@ function bodyLines(items: BodyItem[], depth: number): string[] {
     out.push(...assignments(run, depth));
     run = [];
   };
+  // a comment sits right above what it is about
+  let commented = false;
   for (const item of items) {
     if (item.kind === "attribute") {
-      if (run.length === 0 && out.length) out.push("");
+      if (run.length === 0 && out.length && !commented) out.push("");
+      commented = false;
       run.push({ key: item.name, lines: valueLines(item.value, depth, `${item.name} = `) });
       continue;
     }
     flush();
-    if (out.length) out.push("");
-    out.push(...blockLines(item, depth));
+    if (out.length && !commented) out.push("");
+    commented = item.kind === "comment";
+    out.push(...(item.kind === "comment" ? commentLines(item.text, depth) : blockLines(item, depth)));
   }
   flush();
+  return out;
+}
+
+/** `# ` lines at `depth`, words wrapped within the width. */
+function commentLines(text: string, depth: number): string[] {
+  const lead = `${INDENT.repeat(depth)}# `;
+  const out: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && lead.length + line.length + 1 + word.length > WIDTH) {
+      out.push(lead + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  out.push((lead + line).trimEnd());
   return out;
 }
 
