@@ -1,7 +1,7 @@
 // The root of a configuration file and its top-level blocks: what each block type is, its labels,
 // our providers' type names; then, once every file's declarations are known, the bodies of the
 // core blocks, each by the file of its kind.
-import { Ctx, quote, joinPath } from "./context.js";
+import { Ctx, quote, joinPath, unchecked } from "./context.js";
 import { type BlockVisitor, newBlockDecl, addressOf } from "./declarations.js";
 import { K_OBJECT, K_ARRAY } from "../syntax/json-parser.js";
 import { TOP_LEVEL, OUTPUT, MODULE_OVERRIDE, MODULE, TERRAFORM, MOVED } from "./body-specs.js";
@@ -153,8 +153,8 @@ function suggestedType(type: string, blockType: string): string {
  */
 export function checkDeclaredBodies(ctx: Ctx): void {
   for (const decl of ctx.blocks) {
-    // a context-only file lends its declarations only
-    if (ctx.files[decl.file]!.contextOnly) continue;
+    // a context-only file lends its declarations only; an override merged into its base is checked there
+    if (ctx.files[decl.file]!.contextOnly || unchecked(ctx, decl)) continue;
     ctx.use(decl.file);
     const body = decl.body;
     switch (decl.blockType) {

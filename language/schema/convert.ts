@@ -59,7 +59,7 @@ function settableNames(block: BlockModel, extraNames: readonly string[]): string
 export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base: string | null, out: Record<string, unknown>, acc: Accumulator): void {
   const doc = ctx.doc;
   const name = entry.name;
-  if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null)) {
+  if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null) && st.jsonKeys?.has(doc.start(k)) !== true) {
     // a native file says which it is: `timeouts {…}` is a block, `timeouts = {…}` an argument
     const path = base === null ? name : `${base}.${name}`;
     addReported(st, path);
