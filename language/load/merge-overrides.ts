@@ -13,7 +13,7 @@
 // ignore_changes from the override; an output takes value, description and sensitive;
 // `depends_on` in an override is refused ("Unsupported override"). Variables and local values
 // are not merged here: their override checks are their own (variable.ts, overrides.ts).
-import { parseJson, K_ARRAY, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
+import { forObjects, parseJson, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap, type Position } from "../syntax/positions.js";
 import type { RawDiagnostic } from "../syntax/diagnostics.js";
 import type { SourceFile } from "../config/context.js";
@@ -98,11 +98,6 @@ function blocksOf(doc: JsonDoc, each: (kind: Kind, address: string, body: number
 function aliasOf(doc: JsonDoc, body: number): string {
   for (const k of doc.members(body)) if (doc.str(k) === "alias" && doc.isString(k + 1)) return doc.str(k + 1);
   return "";
-}
-
-function forObjects(doc: JsonDoc, node: number, each: (object: number) => void): void {
-  if (doc.kinds[node] === K_OBJECT) each(node);
-  else if (doc.kinds[node] === K_ARRAY) for (const e of doc.elements(node)) forObjects(doc, e, each);
 }
 
 function propertiesOf(doc: JsonDoc, object: number, file: number): Entry[] {
