@@ -3,7 +3,8 @@
 // goes to our types' conversion (schema/convert.ts), to the built-in provider's schemas
 // (schema/builtin-types.ts), or, for another provider's type, is read as expressions.
 import { quote, type Ctx } from "./context.js";
-import { type BlockModel, type CtyType } from "../schema/model-types.js";
+import { type BlockModel } from "../schema/model-types.js";
+import { attributeTraversalProblem, nestedBlockTraversalProblem } from "../schema/schema-traversal.js";
 import { forObjects, K_ARRAY, K_NULL, K_OBJECT, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate, keywordOf, parseTraversal, type TraversalStep } from "../expr/templates.js";
@@ -220,30 +221,18 @@ function checkIgnoredNames(ctx: Ctx, value: number, block: BlockModel, address: 
     if (!t) continue;
     const name = t.root;
     if (Object.prototype.hasOwnProperty.call(block.attributes, name)) {
-      const problem = traversalProblem(block.attributes[name]!.type, t.steps);
+      const problem = attributeTraversalProblem(block.attributes[name]!.type, t.steps);
       if (problem) ctx.error("unsupported-attribute", problem, e, address, "lifecycle.ignore_changes");
       continue;
     }
-    if (Object.prototype.hasOwnProperty.call(block.blocks, name)) continue;
+    if (Object.prototype.hasOwnProperty.call(block.blocks, name)) {
+      const problem = nestedBlockTraversalProblem(block.blocks[name]!, t.steps);
+      if (problem) ctx.error("unsupported-attribute", problem, e, address, "lifecycle.ignore_changes");
+      continue;
+    }
     const hint = suggest(name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
     ctx.error("unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, e, address, "lifecycle.ignore_changes");
   }
-}
-
-/** Why steps after an attribute of a type cannot be taken (Terraform's words), or null: a primitive has neither attributes nor indices. */
-function traversalProblem(type: CtyType, steps: readonly TraversalStep[]): string | null {
-  let t: CtyType | undefined = type;
-  for (const step of steps) {
-    if (t === undefined) return null;
-    if (typeof t === "string") {
-      return step.kind === "attr" ? `Unsupported attribute: Can't access attributes on a primitive-typed value (${t}).` : "Invalid index: This value does not have any indices.";
-    }
-    const [kind, inner]: [string, unknown] = t;
-    if (kind === "object") {
-      t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? (inner as Record<string, CtyType>)[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
-    } else t = inner as CtyType;
-  }
-  return null;
 }
 
 export function hasMember(doc: JsonDoc, body: number, name: string): boolean {

@@ -41,7 +41,8 @@ export function evaluate(e: Expr, locals: Locals): Known {
     case "var":
       return UNKNOWN;
     case "attr":
-      if (e.of.t === "var") return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
+      // local.X, var.X, and a dynamic block's iterator (ITERATOR.key, ITERATOR.value): the resolver knows which it can tell
+      if (e.of.t === "var") return locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
       return chain(e, locals);
     case "index":
       return chain(e, locals);

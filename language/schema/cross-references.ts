@@ -14,6 +14,7 @@ import { builtinType } from "./builtin-types.js";
 import { formatTraversal, type TraversalStep } from "../expr/templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-expressions.js";
 import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
+import { blockStepProblem, indexProblem } from "./schema-traversal.js";
 import { declaredLocals } from "../config/local-names.js";
 
 interface Target {
@@ -446,9 +447,22 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     let block: BlockModel | null = decl.model.block;
     let t: CtyType | undefined;
     let path = "";
+    // whether the next step is taken on a block (the resource's body, a single nested block, an element of a list of blocks)
+    let atBlock = true;
+    let member: { attribute?: AttributeModel; block?: NestedBlockModel } | undefined;
+    // Terraform's static check sees the traversal up to a splat only
+    let splat = false;
     for (let i = 0; i < rest.length; i++) {
       const step = rest[i]!;
+      if (step.kind === "splat") splat = true;
+      const problem = splat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
+      if (problem) {
+        ctx.errorAtReference(found, "invalid-index", problem);
+        return null;
+      }
       if (step.kind !== "attr") {
+        // an element of a list of blocks is a block
+        atBlock = block !== null && t !== undefined && typeof t !== "string" && t[0] === "list" && member?.block !== undefined;
         // an element of a list, set or map
         if (t && typeof t !== "string" && t[0] !== "object") t = t[1] as CtyType;
         else if (!block) t = undefined;
@@ -465,7 +479,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
         path = joinPath(path || null, step.name);
         continue;
       }
-      const member = membersOf(block).get(step.name);
+      member = membersOf(block).get(step.name);
       const a: AttributeModel | undefined = member?.attribute;
       const b: NestedBlockModel | undefined = member?.block;
       if (!a && !b) {
@@ -481,9 +495,11 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       if (a) {
         t = a.type;
         block = a.nested ? a.nested.block : null;
+        atBlock = false;
       } else {
         t = b!.nesting === "single" ? ["object", {}] : ["list", ["object", {}]];
         block = b!.block;
+        atBlock = b!.nesting === "single";
       }
     }
     // a splat ("[*]") makes a list of what follows it: the type computed is an element's
