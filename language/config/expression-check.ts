@@ -55,8 +55,9 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   const s = ctx.doc.str(node);
   if (!hasTemplate(s)) return;
   const info = analyzeTemplate(s);
-  // an operation on local values of the wrong type fails when validate evaluates it (values.ts)
-  const evaluation = info.problem === null && s.includes("local.") ? evaluationError(ctx, info) : null;
+  // an operation on local values of the wrong type, or a file that is not there, fails when validate
+  // evaluates it with the module's values and files (known-values.ts)
+  const evaluation = info.problem === null && (s.includes("local.") || (ctx.moduleFiles !== null && s.includes("file("))) ? evaluationError(ctx, info) : null;
   let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
   // a check block's assertions are evaluated at plan (as warnings), not by validate: a failure
   // to evaluate one is no error here (a syntax error or an unknown function still is)

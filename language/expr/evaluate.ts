@@ -8,6 +8,7 @@ import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
+import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet } from "./network-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
@@ -39,7 +40,9 @@ export function evaluate(e: Expr, locals: Locals): Known {
         // a name a for expression declares shadows the module's objects
         const of = hasBindings() ? boundValue(e.of.name) : NOT_BOUND;
         if (of !== NOT_BOUND) return attribute(of, e.name);
-        return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
+        if (locals === null) return UNKNOWN;
+        if (e.of.name === "path") return pathValue(e.name);
+        return e.of.name === "local" || e.of.name === "var" ? locals(e.of.name, e.name) : UNKNOWN;
       }
       return chain(e, locals);
     case "index":
@@ -82,10 +85,18 @@ export function evaluate(e: Expr, locals: Locals): Known {
       }
       return unknownKey ? UNKNOWN : out;
     }
-    case "call":
+    case "call": {
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
-      return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
+      const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
+      const values = e.args.map((a) => evaluate(a, locals));
+      // the files a module names are read only where its values are (locals given)
+      if (locals !== null && !e.expand && isFileFunction(name)) {
+        checkArguments(name, values);
+        return fileFunction(name, values, evaluate);
+      }
+      return call(name, values, e.expand);
+    }
     case "for":
       return evaluateFor(e, locals, evaluate);
     case "unknown":

@@ -9,32 +9,41 @@ import { UNKNOWN, asString, fail, typeOf, type Known, type Locals } from "./know
 
 type Evaluate = (e: Expr, locals: Locals) => Known;
 
-/** The names bound now, innermost last, and their values. */
+/** The names bound now, innermost last, and their values; names below `floor` are out of scope. */
 const boundNames: string[] = [];
 const boundValues: Known[] = [];
+let floor = 0;
 
 export const NOT_BOUND: unique symbol = Symbol("not bound");
 
 /** The value bound to `name`, or NOT_BOUND (most evaluations bind nothing: one length check). */
 export function boundValue(name: string): Known | typeof NOT_BOUND {
-  for (let i = boundNames.length - 1; i >= 0; i--) if (boundNames[i] === name) return boundValues[i]!;
+  for (let i = boundNames.length - 1; i >= floor; i--) if (boundNames[i] === name) return boundValues[i]!;
   return NOT_BOUND;
 }
 
 export function hasBindings(): boolean {
-  return boundNames.length > 0;
+  return boundNames.length > floor;
 }
 
-/** Runs `run` with `names` bound to `values` (a for's key and value, templatefile's variables). */
-export function withBindings<R>(names: string[], values: Known[], run: () => R): R {
+/**
+ * Runs `run` with `names` bound to `values` (a for's key and value, templatefile's variables);
+ * `alone`: the names bound around it are out of scope meanwhile (a template file's own scope).
+ */
+export function withBindings<R>(names: string[], values: Known[], run: () => R, alone = false): R {
   const depth = boundNames.length;
-  boundNames.push(...names);
-  boundValues.push(...values);
+  const savedFloor = floor;
+  if (alone) floor = depth;
+  for (let i = 0; i < names.length; i++) {
+    boundNames.push(names[i]!);
+    boundValues.push(values[i]!);
+  }
   try {
     return run();
   } finally {
     boundNames.length = depth;
     boundValues.length = depth;
+    floor = savedFloor;
   }
 }
 
