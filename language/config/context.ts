@@ -1,4 +1,5 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
+import type { ModuleFiles } from "../expr/module-files.js";
 import type { BlockNames } from "./block-names.js";
 import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
@@ -94,6 +95,8 @@ export class Ctx {
   readonly pending: BlockDecl[] = [];
   /** import blocks' targets in this module (for "not declared" warnings) */
   readonly imports: { file: number; node: number; type: string; name: string; to: string; module: string | null }[] = [];
+  /** the module's directory and the root's, for file() and templatefile() (null: not read from disk) */
+  moduleFiles: ModuleFiles | null = null;
   /** `${…}` references are collected only for these roots (our providers' types, and data) */
   fileIndex = 0;
   doc!: JsonDoc;

@@ -55,8 +55,9 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   const s = ctx.doc.str(node);
   if (!hasTemplate(s)) return;
   const info = analyzeTemplate(s);
-  // an operation on local values of the wrong type fails when validate evaluates it (values.ts)
-  const evaluation = info.problem === null && s.includes("local.") ? evaluationError(ctx, info) : null;
+  // an operation on local values of the wrong type, or a file that is not there, fails when validate
+  // evaluates it with the module's values and files (known-values.ts)
+  const evaluation = info.problem === null && (s.includes("local.") || (ctx.moduleFiles !== null && s.includes("file("))) ? evaluationError(ctx, info) : null;
   let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
   // a check block's assertions are evaluated at plan (as warnings), not by validate: a failure
   // to evaluate one is no error here (a syntax error or an unknown function still is)
@@ -127,10 +128,9 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
       checkEphemeralReference(ctx, { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
       continue;
     }
-    // anything else names a resource (or a data source): resolved once every block is declared.
-    // Our types always; other names only when they are plainly references (the template scan
-    // does not keep a for expression's names in nested templates, nor tell object keys apart)
-    if (!isOurs(ref.root, ref.steps) && (member === null || LITERAL_WORDS.has(ref.root) || hasForExpression(s))) continue;
+    // anything else names a resource (or a data source): resolved once every block is declared;
+    // a bare name ("${upper(bar)}") is a resource type without a name, which Terraform refuses
+    if (!isOurs(ref.root, ref.steps) && LITERAL_WORDS.has(ref.root)) continue;
     ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
   }
 }
@@ -153,10 +153,6 @@ function isOurs(root: string, steps: { kind: string; name?: string }[]): boolean
     return first?.kind === "attr" && (first.name!.startsWith("tsdb_") || first.name!.startsWith("containerbackup_"));
   }
   return false;
-}
-
-function hasForExpression(s: string): boolean {
-  return s.includes("for") && /\bfor\b/.test(s);
 }
 
 /** What Terraform says of an object used whole, without an attribute ("${var}", "${data}", "${tsdb_vpcs}"). */

@@ -10,6 +10,7 @@ import type { Expr } from "../expr/syntax-tree.js";
 import { K_FALSE, K_NUMBER, K_OBJECT, K_TRUE, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
 import { declaredLocals } from "./local-names.js";
+import { withModuleFiles } from "../expr/module-files.js";
 
 export { asString, UNKNOWN, type Known, type Value } from "../expr/evaluate.js";
 
@@ -97,7 +98,10 @@ function valueOf(ctx: Ctx, info: TemplateInfo): Known {
 
 function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
   const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : element !== null && root === element.name ? iteratorAttribute(element, name) : UNKNOWN);
-  if (info.expr !== null) return evaluate(info.expr, locals);
+  if (info.expr !== null) {
+    const expr = info.expr;
+    return ctx.moduleFiles === null ? evaluate(expr, locals) : withModuleFiles(ctx.moduleFiles, () => evaluate(expr, locals));
+  }
   // "${root.a.b}": only local.NAME… (and a known iterator's key and value) can be known
   const ref = info.whole;
   if (ref === null || (ref.root !== "local" && ref.root !== element?.name) || ref.steps[0]?.kind !== "attr") return UNKNOWN;

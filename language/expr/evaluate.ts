@@ -3,19 +3,14 @@
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
-export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known } from "./known.js";
-import type { Expr, ValueCheck } from "./syntax-tree.js";
+export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, type Locals } from "./known.js";
+import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
-import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
+import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
+import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet } from "./network-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
-
-/**
- * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
- * every reference is unknown. Input variables are known only where a module call passes a
- * literal (the child's validation rules see it).
- */
-export type Locals = ((root: string, name: string) => Known) | null;
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
 export function evaluate(e: Expr, locals: Locals): Known {
@@ -39,10 +34,17 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return unknown ? UNKNOWN : out;
     }
     case "var":
-      return UNKNOWN;
+      return bound(e.name);
     case "attr":
-      // local.X, var.X, and a dynamic block's iterator (ITERATOR.key, ITERATOR.value): the resolver knows which it can tell
-      if (e.of.t === "var") return locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
+      if (e.of.t === "var") {
+        // a name a for expression declares shadows the module's objects
+        const of = hasBindings() ? boundValue(e.of.name) : NOT_BOUND;
+        if (of !== NOT_BOUND) return attribute(of, e.name);
+        if (locals === null) return UNKNOWN;
+        if (e.of.name === "path") return pathValue(e.name);
+        // local.X, var.X, and a dynamic block's iterator (ITERATOR.key, ITERATOR.value): the resolver knows which it can tell
+        return locals(e.of.name, e.name);
+      }
       return chain(e, locals);
     case "index":
       return chain(e, locals);
@@ -84,12 +86,22 @@ export function evaluate(e: Expr, locals: Locals): Known {
       }
       return unknownKey ? UNKNOWN : out;
     }
-    case "call":
+    case "call": {
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
-      return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
+      const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
+      const values = e.args.map((a) => evaluate(a, locals));
+      // the files a module names are read only where its values are (locals given)
+      if (locals !== null && !e.expand && isFileFunction(name)) {
+        checkArguments(name, values);
+        return fileFunction(name, values, evaluate);
+      }
+      return call(name, values, e.expand);
+    }
+    case "for":
+      return evaluateFor(e, locals, evaluate);
     case "unknown":
-      if (e.checks !== undefined) for (const check of e.checks) checkValue(check, locals);
+      if (e.checks !== undefined) for (const check of e.checks) evaluate(check.e, locals);
       return UNKNOWN;
     default:
       return UNKNOWN;
@@ -113,22 +125,11 @@ function chain(e: Expr & { t: "bin" | "attr" | "index" }, locals: Locals): Known
   return value;
 }
 
-/** One part of an unknown expression that validate evaluates anyway (see ValueCheck). */
-function checkValue(check: ValueCheck, locals: Locals): void {
-  if (check.kind === "iterable") {
-    const v = evaluate(check.e, locals);
-    if (v !== UNKNOWN && v !== null && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
-    return;
-  }
-  if (check.kind === "for-if") {
-    // the condition is evaluated per element: only when there is one
-    const collection = evaluate(check.collection, locals);
-    if (collection === UNKNOWN || collection === null || typeof collection !== "object" || Object.keys(collection).length === 0) return;
-  }
-  const v = evaluate(check.e, locals);
-  if (v === UNKNOWN || v === null || typeof v === "boolean" || asBool(v) !== UNKNOWN) return;
-  if (check.kind === "for-if") fail("Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
-  fail("Incorrect condition type", "The condition expression must be of type bool.");
+/** The value bound to a name (a for expression's), else unknown. */
+function bound(name: string): Known {
+  if (!hasBindings()) return UNKNOWN;
+  const v = boundValue(name);
+  return v === NOT_BOUND ? UNKNOWN : v;
 }
 
 /** One result of a conditional: its value, or the error evaluating it gave. */
@@ -168,12 +169,6 @@ function asBool(v: Known): boolean | typeof UNKNOWN {
   if (v === "true") return true;
   if (v === "false") return false;
   return UNKNOWN;
-}
-
-function typeOf(v: Value): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "tuple";
-  return typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v;
 }
 
 function attribute(v: Known, name: string): Known {
@@ -268,6 +263,7 @@ function conditional(c: Known, a: Known, b: Known): Known {
       fail("Inconsistent conditional result types", `The true and false result expressions must have consistent types. The 'true' value is ${typeOf(a)}, but the 'false' value is ${typeOf(b)}.`);
     }
   }
+  if (c === null) fail("Null condition", "The condition value is null. Conditions must either be true or false.");
   const which = asBool(c);
   if (which === UNKNOWN) return UNKNOWN;
   const v = which ? a : b;

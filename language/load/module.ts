@@ -23,6 +23,7 @@ import { parseSource } from "./parse-file.js";
 import { checkTestFile, isTestFileName } from "./test-files.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
+import { moduleFilesAt, type ModuleFiles } from "../expr/module-files.js";
 import { requiredProviderNames } from "../config/required-providers.js";
 import { addressOf, labelsOf, type BlockDecl } from "../config/declarations.js";
 import { childModules } from "../config/module-summary.js";
@@ -98,6 +99,11 @@ export interface ModuleOptions {
    * each file's name): check the calls against them and validate their files too.
    */
   localModules?: boolean;
+  /**
+   * file() and templatefile() read the files they name, as Terraform does at validate: relative to
+   * the directory of the first file (the root module's), the module being read from disk.
+   */
+  files?: boolean;
 }
 
 /** Loads the models and validators of every type the files use (lazily, once per type). */
@@ -126,11 +132,12 @@ async function validateConfiguration(files: ModuleFile[], types: TypeSource | un
     for (const child of children) for (const p of child.files) if (p.result.ok) for (const k of typeKeysOf(p.result.doc)) keys.add(k);
     await Promise.all([...keys].map((k) => loadType(k)));
   }
-  const result = run(parsed, types ?? generatedTypes, calls);
+  const root = options.files && files.length > 0 ? resolve(dirname(files[0]!.name)) : null;
+  const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
   if (children.length === 0) return result;
   // terraform validate validates the modules a module calls, each problem at its own file
   for (const child of children) {
-    const own = run(child.files, types ?? generatedTypes, child.calls, true);
+    const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
     for (const d of own.diagnostics) result.diagnostics.push(d);
     for (const [name, source] of own.sources) result.sources.set(name, source);
   }
@@ -146,12 +153,13 @@ export function validateModuleSync(files: ModuleFile[], types: TypeSource = gene
   );
 }
 
-function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
+function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false, files: ModuleFiles | null = null): ModuleResult {
   const originals: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.native ? p.result.doc!.text : p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true, p.native));
   // the rules read overridden blocks as Terraform decodes them: merged (merge-overrides.ts)
   const mergeProblems: RawDiagnostic[] = [];
   const sources = mergeOverrides(originals, mergeProblems);
   const ctx = new Ctx(sources);
+  ctx.moduleFiles = files;
   for (const problem of mergeProblems) ctx.diagnostics.push(problem);
   // provider functions name providers of this module's required_providers (functions.ts)
   setDeclaredProviders(requiredProviderNames(parsed.map((p) => (p.result.ok ? p.result.doc : null))));
