@@ -4,7 +4,7 @@
 // resources or both modules, and removed names a managed resource or a module, never one
 // instance. Wording and positions follow Terraform 1.11.
 import { quote, repetitionOf, type Ctx } from "./context.js";
-import { K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
+import { forObjects, K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
 import { hasTemplate, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
 import { checkRepeatableBody } from "./bodies.js";
@@ -235,6 +235,15 @@ function checkRemoved(ctx: Ctx, decl: BlockDecl): void {
     ctx.error("removed", 'Resource instance keys not allowed: Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").', fromKey + 1, "removed", "from");
   } else if (from.key !== null && from.kind === "module") {
     ctx.error("removed", 'Module instance keys not allowed: Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").', fromKey + 1, "removed", "from");
+  }
+  if (from.kind === "module") {
+    // a module has no provisioners to run: each provisioner block is refused at its type
+    for (const k of doc.members(decl.body)) {
+      if (doc.str(k) !== "provisioner") continue;
+      forObjects(doc, k + 1, (group) => {
+        for (const type of doc.members(group)) ctx.error("removed", "Invalid provisioner block: Provisioners are valid only when a removed block targets a managed resource.", type, "removed", "provisioner");
+      });
+    }
   }
 }
 

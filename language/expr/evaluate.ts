@@ -7,7 +7,8 @@ export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known } 
 import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
-import { cidrhost, cidrsubnet } from "./network-functions.js";
+import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
+import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /**
@@ -84,6 +85,9 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return unknownKey ? UNKNOWN : out;
     }
     case "call":
+      if ((e.name === "templatestring" || e.name === "core::templatestring") && e.args[0] && (e.args[0].t === "tpl" || (e.args[0].t === "lit" && typeof e.args[0].v === "string"))) {
+        badArgument("template", "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead");
+      }
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
       return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
@@ -119,12 +123,16 @@ function checkValue(check: ValueCheck, locals: Locals): void {
     if (v !== UNKNOWN && v !== null && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
     return;
   }
-  if (check.kind === "for-if") {
-    // the condition is evaluated per element: only when there is one
+  if (check.kind === "for-if" || check.kind === "for-key") {
+    // the condition and the key are evaluated per element: only when there is one
     const collection = evaluate(check.collection, locals);
     if (collection === UNKNOWN || collection === null || typeof collection !== "object" || Object.keys(collection).length === 0) return;
   }
   const v = evaluate(check.e, locals);
+  if (check.kind === "for-key") {
+    if (v === null) fail("Invalid object key", "Key expression in 'for' expression must not produce a null value.");
+    return;
+  }
   if (v === UNKNOWN || v === null || typeof v === "boolean" || asBool(v) !== UNKNOWN) return;
   if (check.kind === "for-if") fail("Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
   fail("Incorrect condition type", "The condition expression must be of type bool.");
@@ -176,7 +184,8 @@ function typeOf(v: Value): string {
 }
 
 function attribute(v: Known, name: string): Known {
-  if (v === UNKNOWN || v === null) return UNKNOWN;
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null) fail("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
   if (typeof v !== "object") fail("Unsupported attribute", `Can't access attributes on a primitive-typed value (${typeOf(v)}).`);
   if (Array.isArray(v)) {
     // the legacy index syntax ("a.0") is an index
@@ -435,6 +444,18 @@ function failingCall(name: string, values: Known[]): void {
     }
     case "format":
       if (typeof a === "string") formatVerbs(a, values.slice(1));
+      return;
+    case "formatlist":
+      formatlist(values.slice(1));
+      return;
+    case "cidrsubnets":
+      if (typeof a === "string") cidrsubnets(a, values.slice(1));
+      return;
+    case "replace":
+      if (values.length === 3 && typeof b === "string") replaceRegex(b, PORTABLE_PATTERN);
+      return;
+    case "csvdecode":
+      if (values.length === 1 && typeof a === "string") csvdecode(a);
       return;
     case "tomap":
       // the values must unify to one type: primitives with collections, or lists with objects, never do

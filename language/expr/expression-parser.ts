@@ -412,7 +412,7 @@ export abstract class ExpressionParser extends Lexer {
     if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
     this.next();
     const first = this.a;
-    this.expression();
+    const key = this.expression();
     if (object) {
       // Terraform points at the expression that should have been a key
       if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", first, this.last);
@@ -426,7 +426,7 @@ export abstract class ExpressionParser extends Lexer {
     if (this.isWord("if")) {
       this.next();
       checks.push({ kind: "for-if", e: this.expression(), collection });
-    }
+    } else if (object) checks.push({ kind: "for-key", e: key, collection });
     if (!this.isPunct(close)) fail("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", this.a);
     this.scope.length -= names.length;
     return checks;

@@ -23,9 +23,10 @@ export type Expr =
 /**
  * A part of an unknown expression whose known value must be of a kind: a for expression's or
  * for directive's collection must be iterable, an if directive's condition a bool, and a for
- * expression's `if` clause a bool (asked only when its collection has an element).
+ * expression's `if` clause a bool, and an object for expression's key (without an `if` clause)
+ * not null (both asked only when its collection has an element).
  */
-export type ValueCheck = { kind: "iterable"; e: Expr } | { kind: "if-directive"; e: Expr } | { kind: "for-if"; e: Expr; collection: Expr };
+export type ValueCheck = { kind: "iterable"; e: Expr } | { kind: "if-directive"; e: Expr } | { kind: "for-if" | "for-key"; e: Expr; collection: Expr };
 
 export interface SyntaxProblem {
   summary: string;
