@@ -1,7 +1,7 @@
 // An expression in a body: its templates parse and evaluate, object keys are not repeated, and
 // each reference is sorted by what it names (self, each/count, var/local/module, fixed objects,
 // ephemeral resources, resources and data sources) and handed on to be resolved.
-import { Ctx, quote, joinPath, type FoundReference } from "./context.js";
+import { Ctx, quote, joinPath, repetitionOf, type FoundReference } from "./context.js";
 import { K_OBJECT, K_ARRAY, K_NULL, K_STRING } from "../syntax/json-parser.js";
 import { where } from "./common-errors.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
@@ -180,7 +180,17 @@ function checkEphemeralReference(ctx: Ctx, found: FoundReference): void {
     return;
   }
   ctx.dependencies?.add(ctx, found);
-  // an instance key (count, for_each) comes before the attribute
+  // an instance key comes before the attribute exactly when the block sets count or for_each
+  const shown = `ephemeral.${type.name}.${name.name}`;
+  const repetition = repetitionOf(ctx, decl);
+  if (repetition !== null && rest[0]?.kind === "attr") {
+    ctx.errorAtReference(found, "instance-key", `Missing resource instance key: Because ${shown} has ${quote(repetition)} set, its attributes must be accessed on specific instances, e.g. ${shown}[${repetition === "count" ? "count.index" : "each.key"}].`);
+    return;
+  }
+  if (repetition === null && rest[0]?.kind === "index" && rest[0].key !== null) {
+    ctx.errorAtReference(found, "instance-key", `Unexpected resource instance key: Because ${shown} does not have "count" or "for_each" set, references to it must not include an index key.`);
+    return;
+  }
   const attribute = rest[0]?.kind === "attr" ? rest[0] : rest[0]?.kind === "index" && rest[1]?.kind === "attr" ? rest[1] : undefined;
   const model = decl.model?.block;
   if (attribute && model && !Object.prototype.hasOwnProperty.call(model.attributes, attribute.name) && !Object.prototype.hasOwnProperty.call(model.blocks, attribute.name)) {

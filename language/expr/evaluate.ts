@@ -9,6 +9,7 @@ import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
+import { collectionCallProblem } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /**
@@ -160,6 +161,7 @@ function can(x: Expr, locals: Locals): Known {
 
 /** try(a, b, …): the first argument that evaluates; unknown as soon as one is unknown, or when none does. */
 function attempt(args: Expr[], locals: Locals): Known {
+  if (args.length === 0) callFailed("try", "at least one argument is required");
   for (const a of args) {
     try {
       return evaluate(a, locals);
@@ -385,6 +387,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  * own in Terraform 1.11 (and go-cty's stdlib).
  */
 function failingCall(name: string, values: Known[]): void {
+  collectionCallProblem(name, values);
   const [a, b] = values;
   switch (name) {
     case "element":
@@ -470,6 +473,13 @@ function failingCall(name: string, values: Known[]): void {
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
       return;
+    case "timecmp":
+      if (typeof a === "string" && !RFC3339.test(a)) badArgument("timestamp_a", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      if (typeof b === "string" && !RFC3339.test(b)) badArgument("timestamp_b", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
+      return;
+    case "cidrnetmask":
+      if (typeof a === "string" && values.length === 1 && a.includes(":") && /\/\d{1,3}$/.test(a)) callFailed(name, `IPv6 addresses cannot have a netmask: ${a}`);
+      return;
     case "formatdate":
       if (typeof b === "string" && !RFC3339.test(b)) badArgument("time", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
       return;
@@ -493,9 +503,11 @@ function formatVerbs(spec: string, args: Known[]): void {
     while (j < spec.length && /[0-9.]/.test(spec[j]!)) j++;
     if (j >= spec.length) return;
     const verb = spec[j]!;
+    const at = i;
     i = j;
     if (verb === "%") continue;
     if (verb === "[" || verb === "*") return;
+    if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
     if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {

@@ -54,6 +54,13 @@ describe("the ephemeral resource's references", () => {
     expect(await errors({ "main.tf.json": module({ locals: { u: "${ephemeral.tsdb_service_credentials.c.username}" } }) })).toEqual([]);
   });
 
+  it("asks for an instance key exactly when the ephemeral resource sets count or for_each", async () => {
+    const counted = { ephemeral: { tsdb_service_credentials: { c: { count: 2, service_id: "${tsdb_service.db.id}" } } } };
+    expect(await errors({ "main.tf.json": module({ ...counted, locals: { u: "${ephemeral.tsdb_service_credentials.c.username}" } }) })).toEqual([expect.stringContaining("Missing resource instance key")]);
+    expect(await errors({ "main.tf.json": module({ ...counted, locals: { u: "${ephemeral.tsdb_service_credentials.c[1].username}" } }) })).toEqual([]);
+    expect(await errors({ "main.tf.json": module({ locals: { u: "${ephemeral.tsdb_service_credentials.c[0].username}" } }) })).toEqual([expect.stringContaining("Unexpected resource instance key")]);
+  });
+
   it("finds a cycle through an ephemeral resource (reference or depends_on)", async () => {
     const written = await errors({ "main.tf.json": { ...module({}), resource: { tsdb_service: { db: { ...service, password_wo: "${ephemeral.tsdb_service_credentials.c.password}", password_wo_version: 1 } } } } });
     expect(written).toEqual(["Cycle: ephemeral.tsdb_service_credentials.c, tsdb_service.db"]);
@@ -162,5 +169,35 @@ describe("arguments of a provider function are converted to the parameter's type
   it("checks the converted value", async () => {
     expect(await call("${provider::tsdb::parse_peering_import_id(5)}")).toEqual([expect.stringContaining('"5" is not a peering import id')]);
     expect(await call('${provider::tsdb::peering_import_id("3001", 1001)}')).toEqual([]);
+  });
+});
+
+describe("more functions that fail on known arguments", () => {
+  const local = (expr: string) => errors({ "main.tf.json": { locals: { x: expr } } });
+  const failing: [string, string][] = [
+    ['${cidrnetmask("fd00::/8")}', 'Error in function call: Call to function "cidrnetmask" failed: IPv6 addresses cannot have a netmask: fd00::/8.'],
+    ['${format("%5.2z", 1)}', `Error in function call: Call to function "format" failed: unsupported format verb 'z' in "%5.2z" at offset 0.`],
+    ['${join(",", ["a"], [1, {}])}', 'Invalid function argument: Invalid value for "lists" parameter: element 1: string required.'],
+    ["${slice([1, 2], 1, 5)}", 'Invalid function argument: Invalid value for "end_index" parameter: end index must not be greater than the length of the list.'],
+    ["${slice([1, 2], -1, 1)}", 'Invalid function argument: Invalid value for "start_index" parameter: start index must not be less than zero.'],
+    ["${slice([1, 2], 2, 1)}", 'Invalid function argument: Invalid value for "start_index" parameter: start index must not be greater than end index.'],
+    ['${flatten("a")}', 'Error in function call: Call to function "flatten" failed: can only flatten lists, sets and tuples.'],
+    ['${matchkeys(["a"], ["b", "c"], ["b"])}', 'Error in function call: Call to function "matchkeys" failed: length of keys and values should be equal.'],
+    ["${element([1, 2], -1)}", 'Error in function call: Call to function "element" failed: cannot use element function with a negative index.'],
+    ["${sort([[1]])}", 'Invalid function argument: Invalid value for "list" parameter: element 0: string required.'],
+    ["${range(1025)}", 'Error in function call: Call to function "range" failed: more than 1024 values were generated; either decrease the difference between start and end or use a smaller step.'],
+    ["${try()}", 'Error in function call: Call to function "try" failed: at least one argument is required.'],
+    ['${timecmp("yesterday", "2024-01-01T00:00:00Z")}', 'Invalid function argument: Invalid value for "timestamp_a" parameter: not a valid RFC3339 timestamp: cannot use "yesterday" as year.'],
+    ["${alltrue([1])}", 'Invalid function argument: Invalid value for "list" parameter: element 0: bool required.'],
+    ['${anytrue(["yes"])}', 'Invalid function argument: Invalid value for "list" parameter: a bool is required.'],
+  ];
+  it.each(failing)("%s", async (expr, message) => {
+    expect(await local(expr)).toEqual([message]);
+  });
+
+  it("accepts the same functions within their limits", async () => {
+    for (const expr of ['${cidrnetmask("10.0.0.0/8")}', '${format("%-5s|%03d|%q", "a", 7, "b")}', "${slice([1, 2], 0, 2)}", "${range(1024)}", "${range(10, 0)}", '${alltrue(["true", false])}', '${join(",", ["a"], [1])}', '${timecmp("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")}']) {
+      expect(await local(expr), expr).toEqual([]);
+    }
   });
 });
