@@ -79,6 +79,8 @@ export class Ctx {
   referenceSink: ((found: FoundReference) => void) | null = null;
   /** resources and data sources by kind, type and name */
   readonly declared = { resource: new Map<string, BlockNames>(), data: new Map<string, BlockNames>() };
+  /** ephemeral resources by "type.name" (few: a plain map, outside the hashed look-ups above) */
+  readonly ephemeralBlocks = new Map<string, BlockDecl>();
   /** region checks waiting for the other block to be converted */
   readonly pendingRegions: { from: BlockDecl; check: RegionCheck }[] = [];
   /** the last type looked up by register(): most blocks come in runs of one type */

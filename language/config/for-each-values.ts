@@ -116,9 +116,14 @@ function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
       case "tpl":
         stack.push(...e.parts);
         break;
+      case "for":
+        // HCL marks a for expression's result with its collection's marks, and with those of a key or condition
+        stack.push(e.coll);
+        if (e.key !== null) stack.push(e.key);
+        if (e.cond !== null) stack.push(e.cond);
+        break;
       case "unknown":
-        // a for expression or directive is marked by its collection (or an if directive by its condition)
-        for (const check of e.checks ?? []) if (check.kind !== "for-if") stack.push(check.e);
+        for (const check of e.checks ?? []) stack.push(check.e);
         break;
       default:
         break;

@@ -239,6 +239,15 @@ function checkRemoved(ctx: Ctx, decl: BlockDecl): void {
   } else if (from.key !== null && from.kind === "module") {
     ctx.error("removed", 'Module instance keys not allowed: Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").', fromKey + 1, "removed", "from");
   }
+  if (from.kind === "module") {
+    // a module has no provisioners to run: each provisioner block is refused at its type
+    for (const k of doc.members(decl.body)) {
+      if (doc.str(k) !== "provisioner") continue;
+      forObjects(doc, k + 1, (group) => {
+        for (const type of doc.members(group)) ctx.error("removed", "Invalid provisioner block: Provisioners are valid only when a removed block targets a managed resource.", type, "removed", "provisioner");
+      });
+    }
+  }
 }
 
 /** A removed block runs only destroy-time provisioners: each other one is refused at its type label. */

@@ -8,7 +8,7 @@ import { TOP_LEVEL, OUTPUT, MODULE_OVERRIDE, MODULE, TERRAFORM, MOVED } from "./
 import { suggest } from "../syntax/suggest.js";
 import { walkLabels, forEachTypeKey, checkLabel } from "./block-shapes.js";
 import { declareLocals } from "./local-names.js";
-import { ephemeralDeclared, checkExpression } from "./expression-check.js";
+import { checkExpression } from "./expression-check.js";
 import { invalidLocalName } from "./common-errors.js";
 import { checkCheck } from "./check.js";
 import { OUR_PROVIDERS } from "./provider-references.js";
@@ -70,11 +70,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
         checkLabel(ctx, decl, labels - 1, last);
       }
       if (!isResource) ctx.blocks.push(decl);
-      if (key === "ephemeral") {
-        let declared = ephemeralDeclared.get(ctx);
-        if (!declared) ephemeralDeclared.set(ctx, (declared = new Set()));
-        declared.add(`${prefix[0]}.${last}`);
-      }
+      if (key === "ephemeral" && !ctx.ephemeralBlocks.has(`${prefix[0]}.${last}`)) ctx.ephemeralBlocks.set(`${prefix[0]}.${last}`, decl);
       switch (key) {
         case "resource":
         case "data":

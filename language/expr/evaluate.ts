@@ -9,7 +9,9 @@ import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
-import { cidrhost, cidrsubnet } from "./network-functions.js";
+import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
+import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
+import { collectionCallProblem } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
@@ -87,6 +89,9 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return unknownKey ? UNKNOWN : out;
     }
     case "call": {
+      if ((e.name === "templatestring" || e.name === "core::templatestring") && e.args[0] && (e.args[0].t === "tpl" || (e.args[0].t === "lit" && typeof e.args[0].v === "string"))) {
+        badArgument("template", "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead");
+      }
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
       const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
@@ -154,6 +159,7 @@ function can(x: Expr, locals: Locals): Known {
 
 /** try(a, b, …): the first argument that evaluates; unknown as soon as one is unknown, or when none does. */
 function attempt(args: Expr[], locals: Locals): Known {
+  if (args.length === 0) callFailed("try", "at least one argument is required");
   for (const a of args) {
     try {
       return evaluate(a, locals);
@@ -172,7 +178,8 @@ function asBool(v: Known): boolean | typeof UNKNOWN {
 }
 
 function attribute(v: Known, name: string): Known {
-  if (v === UNKNOWN || v === null) return UNKNOWN;
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null) fail("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
   if (typeof v !== "object") fail("Unsupported attribute", `Can't access attributes on a primitive-typed value (${typeOf(v)}).`);
   if (Array.isArray(v)) {
     // the legacy index syntax ("a.0") is an index
@@ -373,6 +380,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  * own in Terraform 1.11 (and go-cty's stdlib).
  */
 function failingCall(name: string, values: Known[]): void {
+  collectionCallProblem(name, values);
   const [a, b] = values;
   switch (name) {
     case "element":
@@ -433,6 +441,18 @@ function failingCall(name: string, values: Known[]): void {
     case "format":
       if (typeof a === "string") formatVerbs(a, values.slice(1));
       return;
+    case "formatlist":
+      formatlist(values.slice(1));
+      return;
+    case "cidrsubnets":
+      if (typeof a === "string") cidrsubnets(a, values.slice(1));
+      return;
+    case "replace":
+      if (values.length === 3 && typeof b === "string") replaceRegex(b, PORTABLE_PATTERN);
+      return;
+    case "csvdecode":
+      if (values.length === 1 && typeof a === "string") csvdecode(a);
+      return;
     case "tomap":
       // the values must unify to one type: primitives with collections, or lists with objects, never do
       if (values.length === 1 && isObject(a)) {
@@ -445,6 +465,13 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      return;
+    case "timecmp":
+      if (typeof a === "string" && !RFC3339.test(a)) badArgument("timestamp_a", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      if (typeof b === "string" && !RFC3339.test(b)) badArgument("timestamp_b", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
+      return;
+    case "cidrnetmask":
+      if (typeof a === "string" && values.length === 1 && a.includes(":") && /\/\d{1,3}$/.test(a)) callFailed(name, `IPv6 addresses cannot have a netmask: ${a}`);
       return;
     case "formatdate":
       if (typeof b === "string" && !RFC3339.test(b)) badArgument("time", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
@@ -469,9 +496,11 @@ function formatVerbs(spec: string, args: Known[]): void {
     while (j < spec.length && /[0-9.]/.test(spec[j]!)) j++;
     if (j >= spec.length) return;
     const verb = spec[j]!;
+    const at = i;
     i = j;
     if (verb === "%") continue;
     if (verb === "[" || verb === "*") return;
+    if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
     if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {
