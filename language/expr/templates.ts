@@ -6,6 +6,7 @@
 
 import { evaluate, EvaluationError } from "./evaluate.js";
 import { parseTemplate } from "./template-parser.js";
+import { referenceTemplate } from "./reference-template.js";
 import type { Expr, Reference, TraversalStep } from "./syntax-tree.js";
 import { isDigit, isIdentPart, isIdentStart } from "./lexer.js";
 
@@ -72,6 +73,12 @@ export function analyzeTemplate(s: string): TemplateInfo {
   if (simple !== null) return simple;
   // the same string is often analyzed twice in a row (its syntax and references, then its value)
   if (s === last.text && last.info !== null) return last.info;
+  // literal text around plain references: read without the parser, nothing to evaluate
+  const plain = referenceTemplate(s);
+  if (plain !== null) {
+    last.text = s;
+    return (last.info = { problem: null, references: plain.references, whole: null, expr: plain.expr });
+  }
   const parsed = parseTemplate(s);
   let info: TemplateInfo;
   if (!parsed.ok) info = { problem: parsed.problem, references: [], whole: null, expr: null };
