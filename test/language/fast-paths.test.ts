@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { evaluate, UNKNOWN } from "../../language/expr/evaluate.js";
 import { referenceTemplate } from "../../language/expr/reference-template.js";
 import { parseTemplate } from "../../language/expr/template-parser.js";
+import { lowerNative } from "../../language/syntax/native/lower.js";
+import { parseNative } from "../../language/syntax/native/parser.js";
 
 function sameAsParser(s: string): void {
   const fast = referenceTemplate(s);
@@ -79,5 +81,24 @@ describe("templates of literal text and plain references", () => {
       }),
       { numRuns: 5000, seed: 21 },
     );
+  });
+});
+
+describe("native files lowered to the JSON tree", () => {
+  // the writer joins a property name and its colon into one piece when their positions allow it
+  it("maps each name's colon to the end of the name in the .tf text, escaped or not", () => {
+    const text = 'resource "tsdb_vpcs" "a\\u00e9\\"b" {\n  name = "x"\n  tags = { "k\\u00e9" = 1, plain = 2 }\n}\n';
+    const parsed = parseNative(text, "main.tf");
+    expect(parsed.problems).toEqual([]);
+    const lowered = lowerNative(parsed.file);
+    const colonAfter = (quotedName: string) => lowered.json.indexOf(`${quotedName}:`) + quotedName.length;
+    // a label's name ends before its closing quote, an argument's where it ends
+    expect(lowered.toNative(colonAfter(JSON.stringify('aé"b')))).toBe(text.indexOf('" {'));
+    expect(lowered.toNative(colonAfter('"tsdb_vpcs"'))).toBe(text.indexOf('" "a'));
+    expect(lowered.toNative(colonAfter('"name"'))).toBe(text.indexOf(" = \"x\""));
+    // an object's quoted key ends after its closing quote
+    expect(lowered.toNative(colonAfter(JSON.stringify("ké")))).toBe(text.indexOf('" = 1') + 1);
+    expect(lowered.toNative(colonAfter('"plain"'))).toBe(text.indexOf(" = 2"));
+    expect(JSON.parse(lowered.json)).toEqual({ resource: { tsdb_vpcs: { 'aé"b': { name: "x", tags: { ké: 1, plain: 2 } } } } });
   });
 });
