@@ -12,7 +12,7 @@ import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseTemplate } from "../dist/language/expr/template-parser.js";
 import { preloadTypes, validateHclJsonSync } from "../dist/language/index.js";
-import { generateConfiguration } from "./validate.mjs";
+import { generateConfiguration } from "./validate-configurations.mjs";
 
 const require = createRequire(import.meta.url);
 const hcl2json = require("@cdktf/hcl2json");

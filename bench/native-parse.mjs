@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { fromTemplate, renderHcl, attribute, block } from "../generator/hcl-native.ts";
 import { parseNative } from "../language/syntax/native/parser.ts";
 import { median, round, log } from "./stats.mjs";
-import { generateConfiguration } from "./validate.mjs";
+import { generateConfiguration } from "./validate-configurations.mjs";
 
 const MB = 1024 * 1024;
 const ROUNDS = 7;

@@ -6,6 +6,7 @@
 
 import { evaluate, EvaluationError } from "./evaluate.js";
 import { parseTemplate } from "./template-parser.js";
+import { referenceTemplate } from "./reference-template.js";
 import type { Expr, Reference, TraversalStep } from "./syntax-tree.js";
 import { isDigit, isIdentPart, isIdentStart } from "./lexer.js";
 
@@ -72,6 +73,18 @@ export function analyzeTemplate(s: string): TemplateInfo {
   if (simple !== null) return simple;
   // the same string is often analyzed twice in a row (its syntax and references, then its value)
   if (s === last.text && last.info !== null) return last.info;
+  // literal text around plain references: read without the parser, nothing to evaluate
+  const plain = referenceTemplate(s);
+  if (plain !== null) {
+    last.text = s;
+    return (last.info = { problem: null, references: plain.references, whole: null, expr: plain.expr });
+  }
+  // a generated configuration repeats its templates ("${upper(var.env)}" in every resource)
+  const seen = parsedTemplates.get(s);
+  if (seen !== undefined) {
+    last.text = s;
+    return (last.info = seen);
+  }
   const parsed = parseTemplate(s);
   let info: TemplateInfo;
   if (!parsed.ok) info = { problem: parsed.problem, references: [], whole: null, expr: null };
@@ -93,6 +106,8 @@ export function analyzeTemplate(s: string): TemplateInfo {
       }
     }
   }
+  if (parsedTemplates.size === PARSED_TEMPLATES_KEPT) parsedTemplates.clear();
+  parsedTemplates.set(s, info);
   last.text = s;
   last.info = info;
   return info;
@@ -100,10 +115,18 @@ export function analyzeTemplate(s: string): TemplateInfo {
 
 const last: { text: string; info: TemplateInfo | null } = { text: "", info: null };
 
-/** Forgets the last template analysed: its problems depend on the module (the providers its functions may name). */
+/**
+ * The templates the parser read in this module, by their text (their results are read, never
+ * changed), up to a bound: a file of unique templates only refills it.
+ */
+const parsedTemplates = new Map<string, TemplateInfo>();
+const PARSED_TEMPLATES_KEPT = 4096;
+
+/** Forgets the templates analysed: their problems depend on the module (the providers its functions may name). */
 export function forgetLastTemplate(): void {
   last.text = "";
   last.info = null;
+  parsedTemplates.clear();
 }
 
 export interface Traversal {

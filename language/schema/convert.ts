@@ -331,8 +331,9 @@ function numberText(doc: JsonDoc, node: number): string {
 
 /** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
-  if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
+  // "${var.NAME}" first: the most common, and refused at its first characters when it is not one
   if (fastVariableReference(ctx, node, s)) return UNKNOWN_VALUE;
+  if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   // a template Terraform evaluates at validate time (local values of literals, operators,
   // functions): the value rules see its value. A lone reference to anything but a local value is

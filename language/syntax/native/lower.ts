@@ -60,14 +60,20 @@ const STATIC: Record<string, ReadonlySet<string>> = {
   dynamic: new Set(["iterator"]),
 };
 
+/** How many pieces the writer joins at a time: the pieces die young, only the joined text stays. */
+const PIECES_PER_CHUNK = 512;
+
 class Writer {
-  readonly parts: string[] = [];
+  /** the pieces written since the last chunk, and the chunks joined so far */
+  private readonly pieces: string[] = [];
+  private readonly chunks: string[] = [];
   length = 0;
-  /** per piece written: its JSON offset, the native offset it maps to, and the native range it stays in */
-  readonly jsonAt: number[] = [];
-  readonly nativeAt: number[] = [];
-  readonly nativeLow: number[] = [];
-  readonly nativeEnd: number[] = [];
+  /**
+   * per piece written, four numbers: its JSON offset, the native offset it maps to, and the native
+   * range it stays in (typed: millions of numbers the garbage collector need not visit)
+   */
+  private map = new Int32Array(4096);
+  private count = 0;
   readonly blockKeys = new Set<number>();
 
   constructor(readonly text: string) {}
@@ -77,12 +83,26 @@ class Writer {
    * advance from there, kept within [low, to].
    */
   put(s: string, from: number, to = from, low = from): void {
-    this.jsonAt.push(this.length);
-    this.nativeAt.push(from);
-    this.nativeLow.push(low);
-    this.nativeEnd.push(Math.max(low, to));
-    this.parts.push(s);
+    let map = this.map;
+    const at = this.count * 4;
+    if (at === map.length) {
+      map = new Int32Array(map.length * 2);
+      map.set(this.map);
+      this.map = map;
+    }
+    map[at] = this.length;
+    map[at + 1] = from;
+    map[at + 2] = low;
+    map[at + 3] = Math.max(low, to);
+    this.count++;
+    this.pieces.push(s);
+    if (this.pieces.length === PIECES_PER_CHUNK) this.flush();
     this.length += s.length;
+  }
+
+  private flush(): void {
+    this.chunks.push(this.pieces.join(""));
+    this.pieces.length = 0;
   }
 
   /** A JSON string holding `value`, its quote at native `from` (its contents from `from + 1`). */
@@ -92,8 +112,14 @@ class Writer {
 
   key(name: string, from: number, to: number, block = false): void {
     if (block) this.blockKeys.add(this.length);
-    this.string(name, from - 1, to, from);
-    this.put(":", to);
+    const quoted = JSON.stringify(name);
+    // the colon maps to `to`: written with the name when the name's own mapping takes it there
+    // (its last character is clamped to `to`), which is so unless escapes made the native longer
+    if (quoted.length >= to - from + 1) this.put(`${quoted}:`, from - 1, to, from);
+    else {
+      this.put(quoted, from - 1, to, from);
+      this.put(":", to);
+    }
   }
 
   /** The template "${source}" of the expression at [from, to). */
@@ -105,22 +131,26 @@ class Writer {
     this.put(JSON.stringify(`\${${source}${close}`), from - 3, to, from);
   }
 
+  /** The JSON text written. */
+  json(): string {
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
+  }
+
   toNative(): (offset: number) => number {
-    const jsonAt = Int32Array.from(this.jsonAt);
-    const nativeAt = Int32Array.from(this.nativeAt);
-    const nativeLow = Int32Array.from(this.nativeLow);
-    const nativeEnd = Int32Array.from(this.nativeEnd);
+    const map = this.map.slice(0, this.count * 4);
+    const count = this.count;
     return (offset) => {
       let lo = 0;
-      let hi = jsonAt.length - 1;
+      let hi = count - 1;
       if (hi < 0) return 0;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (jsonAt[mid]! <= offset) lo = mid;
+        if (map[mid * 4]! <= offset) lo = mid;
         else hi = mid - 1;
       }
-      const at = nativeAt[lo]! + (offset - jsonAt[lo]!);
-      return Math.min(Math.max(at, nativeLow[lo]!), nativeEnd[lo]!);
+      const at = map[lo * 4 + 1]! + (offset - map[lo * 4]!);
+      return Math.min(Math.max(at, map[lo * 4 + 2]!), map[lo * 4 + 3]!);
     };
   }
 }
@@ -130,7 +160,7 @@ export function lowerNative(file: NativeFile): LoweredNative {
   w.put("{", 0);
   writeBody(w, file.body, "", true);
   w.put("}", file.text.length);
-  return { json: w.parts.join(""), toNative: w.toNative(), blockKeys: w.blockKeys };
+  return { json: w.json(), toNative: w.toNative(), blockKeys: w.blockKeys };
 }
 
 /** The members of a body (without its braces), each block under its type and labels. */

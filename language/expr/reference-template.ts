@@ -1,0 +1,102 @@
+// The second most common template after a lone reference: literal text around interpolations
+// of plain references, "${local.prefix}-db-1", "/logs/${var.env}/${tsdb_service.db.name}". It is
+// read here in one pass, without the lexer and parser, into the same references and syntax tree
+// that parseTemplate gives; anything else (whitespace, calls, operators, indexes, escapes,
+// directives, literals) returns null and the general parser reads it.
+
+import { isIdentPart, isIdentStart } from "./lexer.js";
+import type { Expr, Reference, TraversalStep } from "./syntax-tree.js";
+
+const DOLLAR = 36;
+const PERCENT = 37;
+const BACKSLASH = 92;
+const LBRACE = 123;
+const RBRACE = 125;
+const DOT = 46;
+
+export interface ReferenceTemplate {
+  references: Reference[];
+  /** { t: "tpl" } of the literal text and the references, as parseTemplate builds it */
+  expr: Expr;
+}
+
+/**
+ * `s` read as literal text and `${a.b.c}` interpolations when it is only that, with at least one
+ * interpolation and more than one part (a lone `${a.b.c}` is the caller's own fast path).
+ * Evaluating the result with no values known can fail on nothing: its interpolations are unknown.
+ */
+export function referenceTemplate(s: string): ReferenceTemplate | null {
+  // first the shape, allocating nothing (most strings that fail do so here), then the result
+  // in lists of their exact length
+  const n = s.length;
+  let interpolations = 0;
+  let literals = 0;
+  let literalFrom = 0;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH) return null;
+    if (c !== DOLLAR && c !== PERCENT) {
+      i++;
+      continue;
+    }
+    // a "$" or "%" starts an interpolation here, or the general parser decides what it is
+    if (c === PERCENT || s.charCodeAt(i + 1) !== LBRACE) return null;
+    if (i > literalFrom) literals++;
+    const end = traversalEnd(s, i + 2);
+    if (end < 0) return null;
+    interpolations++;
+    i = literalFrom = end + 1;
+  }
+  if (n > literalFrom) literals++;
+  if (interpolations === 0 || interpolations + literals < 2) return null;
+  const parts: Expr[] = new Array(interpolations + literals);
+  const references: Reference[] = new Array(interpolations);
+  let part = 0;
+  let reference = 0;
+  literalFrom = 0;
+  for (i = s.indexOf("${"); i >= 0; i = s.indexOf("${", literalFrom)) {
+    if (i > literalFrom) parts[part++] = { t: "lit", v: s.slice(literalFrom, i) };
+    const end = traversalEnd(s, i + 2);
+    let dots = 0;
+    for (let j = i + 2; j < end; j++) if (s.charCodeAt(j) === DOT) dots++;
+    const steps: TraversalStep[] = new Array(dots);
+    let j = i + 2;
+    while (j < end && s.charCodeAt(j) !== DOT) j++;
+    const root = s.slice(i + 2, j);
+    let expr: Expr = { t: "var", name: root };
+    for (let k = 0; k < dots; k++) {
+      const from = j + 1;
+      j = from;
+      while (j < end && s.charCodeAt(j) !== DOT) j++;
+      const name = s.slice(from, j);
+      steps[k] = { kind: "attr", name };
+      expr = { t: "attr", of: expr, name };
+    }
+    references[reference++] = { root, steps, start: i + 2, end };
+    parts[part++] = expr;
+    literalFrom = end + 1;
+  }
+  if (n > literalFrom) parts[part++] = { t: "lit", v: s.slice(literalFrom) };
+  return { references, expr: { t: "tpl", parts } };
+}
+
+/**
+ * Where the plain reference starting at `from` ends (the offset of its closing "}"), or -1 when
+ * what starts there is anything else: names joined by dots, the first not a literal's keyword.
+ */
+function traversalEnd(s: string, from: number): number {
+  const n = s.length;
+  if (!isIdentStart(s.charCodeAt(from))) return -1;
+  let j = from + 1;
+  while (j < n && isIdentPart(s.charCodeAt(j))) j++;
+  // "${true}", "${null}": literals, not references
+  const length = j - from;
+  if (length === 4 ? s.startsWith("true", from) || s.startsWith("null", from) : length === 5 && s.startsWith("false", from)) return -1;
+  while (s.charCodeAt(j) === DOT) {
+    if (!isIdentStart(s.charCodeAt(j + 1))) return -1;
+    j += 2;
+    while (j < n && isIdentPart(s.charCodeAt(j))) j++;
+  }
+  return s.charCodeAt(j) === RBRACE ? j : -1;
+}

@@ -1,0 +1,104 @@
+// validate's fast paths read common templates without the general parser: whatever they accept,
+// they must read exactly as the parser does (the same references, the same syntax tree), and
+// what they refuse is left to the parser. Checked on hand-picked strings and on random ones
+// built from the pieces that matter (names, dots, "${", "}", "$", "%", escapes, spaces, digits).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { evaluate, UNKNOWN } from "../../language/expr/evaluate.js";
+import { referenceTemplate } from "../../language/expr/reference-template.js";
+import { parseTemplate } from "../../language/expr/template-parser.js";
+import { lowerNative } from "../../language/syntax/native/lower.js";
+import { parseNative } from "../../language/syntax/native/parser.js";
+
+function sameAsParser(s: string): void {
+  const fast = referenceTemplate(s);
+  if (fast === null) return;
+  const parsed = parseTemplate(s);
+  expect(parsed.ok, s).toBe(true);
+  if (!parsed.ok) return;
+  expect(fast.references, s).toEqual(parsed.refs);
+  expect(fast.expr, s).toEqual(parsed.expr);
+  // nothing known: the value is unknown and evaluating it fails on nothing
+  expect(evaluate(fast.expr, null)).toBe(UNKNOWN);
+}
+
+describe("templates of literal text and plain references", () => {
+  it("reads the common shapes as the parser does", () => {
+    const read = [
+      "${local.prefix}-db-1",
+      "/tsdb/${var.env}/7",
+      "${tsdb_service.db1.name} source",
+      "projects/${var.project}",
+      "${var.a}${var.b}",
+      "${var.a}-${tsdb_vpcs.net-1.vpcs_id}-${local.x_y}",
+      "a ${each.key} b ${count.index}",
+      "${self.name}:${path.module}",
+      "${for}-x",
+      "${trueish}-${nullable}-${falsey}",
+      "héllo ${var.名前} wörld",
+      "{${var.a}}",
+      "$ {var.a} ${var.b}",
+    ];
+    for (const s of read) sameAsParser(s);
+    for (const s of read.slice(0, 11)) expect(referenceTemplate(s), s).not.toBeNull();
+  });
+
+  it("leaves everything else to the parser", () => {
+    const left = [
+      "${var.a}",
+      "${tsdb_vpcs.a.vpcs_id}",
+      "${ var.a }-x",
+      "${var.a[0]}-x",
+      "${var.a.0}-x",
+      '${var.a["k"]}-x',
+      "${upper(var.a)}-x",
+      "${var.a}-$${x}",
+      "${var.a}-%{if true}y%{endif}",
+      "%{for x in var.l}${x}%{endfor}",
+      "${true}-x",
+      "${null}-x",
+      "x-${false}",
+      "${var.a~}-x",
+      "${~var.a}-x",
+      "${var.a}-\\n",
+      "${var.a-x",
+      "${var.}-x",
+      "${1}-x",
+      "${var.a}-$",
+      "${var.a}%",
+      "x-${}",
+      "${var.a * 2}-x",
+      "${var.a.b.c[*].d}-x",
+    ];
+    for (const s of left) expect(referenceTemplate(s), s).toBeNull();
+  });
+
+  it("agrees with the parser on random strings", () => {
+    const piece = fc.constantFrom("${", "}", "$", "%", "%{", "$${", ".", "var", "local", "a", "b-c", "_x", "0", "1.5", " ", "\\", "-", "/", "true", "null", "é", "[0]", "(", ")", "~", '"');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        sameAsParser(pieces.join(""));
+      }),
+      { numRuns: 5000, seed: 21 },
+    );
+  });
+});
+
+describe("native files lowered to the JSON tree", () => {
+  // the writer joins a property name and its colon into one piece when their positions allow it
+  it("maps each name's colon to the end of the name in the .tf text, escaped or not", () => {
+    const text = 'resource "tsdb_vpcs" "a\\u00e9\\"b" {\n  name = "x"\n  tags = { "k\\u00e9" = 1, plain = 2 }\n}\n';
+    const parsed = parseNative(text, "main.tf");
+    expect(parsed.problems).toEqual([]);
+    const lowered = lowerNative(parsed.file);
+    const colonAfter = (quotedName: string) => lowered.json.indexOf(`${quotedName}:`) + quotedName.length;
+    // a label's name ends before its closing quote, an argument's where it ends
+    expect(lowered.toNative(colonAfter(JSON.stringify('aé"b')))).toBe(text.indexOf('" {'));
+    expect(lowered.toNative(colonAfter('"tsdb_vpcs"'))).toBe(text.indexOf('" "a'));
+    expect(lowered.toNative(colonAfter('"name"'))).toBe(text.indexOf(" = \"x\""));
+    // an object's quoted key ends after its closing quote
+    expect(lowered.toNative(colonAfter(JSON.stringify("ké")))).toBe(text.indexOf('" = 1') + 1);
+    expect(lowered.toNative(colonAfter('"plain"'))).toBe(text.indexOf(" = 2"));
+    expect(JSON.parse(lowered.json)).toEqual({ resource: { tsdb_vpcs: { 'aé"b': { name: "x", tags: { ké: 1, plain: 2 } } } } });
+  });
+});
