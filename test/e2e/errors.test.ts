@@ -270,7 +270,12 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_vpcs.net = { cidr: "10.41.0.0/16", region_code: "us-east-1", lifecycle: { create_before_destroy: true } };
     });
-    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    // Done what the warning says: it is not given again, at plan or at apply.
+    const followed = await ws.ok(["plan", "-input=false"]);
+    expect(followed.output).toMatch(/tsdb_vpcs\.net must be replaced/);
+    expect(flat(followed.output)).not.toMatch(/replaces VPC/);
+    const applied = await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    expect(flat(applied.output)).not.toMatch(/replaces VPC/);
     const newVpc = Number(ws.state().get("tsdb_vpcs.net")!.vpcs_id);
     expect(newVpc).not.toBe(oldVpc);
     const services = await suite.platform().services.list(PROJECT);
