@@ -184,7 +184,8 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   // A service that leaves region_code out is in the platform's default region, unless it is a
   // read replica (which inherits its source's).
   const serviceRegion = () => out!.region_code ?? (out!.read_replica_source === undefined ? DEFAULT_SERVICE_REGION : undefined);
-  const region = model.key === "resource.tsdb_service" ? serviceRegion() : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
+  const region =
+    model.key === "resource.tsdb_service" ? serviceRegion() : model.key === "resource.tsdb_vpcs" ? out!.region_code : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
   decl.region = typeof region === "string" && !hasTemplate(region) ? region : null;
   validateCanonical(ctx, st!, model, out!, types);
 }

@@ -1,8 +1,8 @@
 // Checks across blocks of one module, where both sides are literal: references to our
 // providers' resources and data sources name a declared block and an attribute it has, with a
 // compatible type and the right instance keys; ids go to the right resource type and attribute
-// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
-// attaches it; a read replica is in its source's region.
+// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter and a VPC are in the region of every
+// service that uses them; a read replica is in its source's region.
 import { checkModuleOutputReference } from "../config/module-calls.js";
 import { nameHash } from "../config/block-names.js";
 import { joinPath, quote, repetitionOf, type Ctx, type DeclaredType, type FoundReference } from "../config/context.js";
@@ -53,6 +53,9 @@ const REFERENCE_RULES: Record<string, Target[]> = {
     { kind: "data", type: "tsdb_service", attribute: ["id"], shown: "data.tsdb_service.<name>.id" },
   ],
 };
+
+/** A tsdb_service's arguments that reference something that must be in its region. */
+const REGION_ATTRIBUTES = new Set(["log_exporter_id", "metric_exporter_id", "read_replica_source", "vpc_id"]);
 
 const memberMaps = new WeakMap<BlockModel, Map<string, { attribute?: AttributeModel; block?: NestedBlockModel }>>();
 
@@ -168,7 +171,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
   }
   if (!verdict.ok) return false;
-  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_ATTRIBUTES.has(attribute)) {
     // the region check runs once both blocks are converted (see blockDone)
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
@@ -274,7 +277,11 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   }
   if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
     const a = found.attribute;
-    if (((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) || (a === "read_replica_source" && r.type === "tsdb_service")) {
+    if (
+      ((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) ||
+      (a === "read_replica_source" && r.type === "tsdb_service") ||
+      (a === "vpc_id" && r.type === "tsdb_vpcs")
+    ) {
       (found.from.regionChecks ??= []).push({ file: found.file, node: found.node, start: found.ref.start, end: found.ref.end, attribute: a, target: r.decl });
     }
   }
@@ -553,6 +560,8 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
   ctx.errorAtReference(
     found,
     "region-mismatch",
-    `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
+    check.attribute === "vpc_id"
+      ? `VPC region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; a service can only use a VPC in its own region.`
+      : `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
   );
 }
