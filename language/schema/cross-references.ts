@@ -15,6 +15,7 @@ import { formatTraversal, type TraversalStep } from "../expr/templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-expressions.js";
 import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
 import { declaredLocals } from "../config/local-names.js";
+import { REGION_REFERENCES, regionMismatch } from "./region-rules.js";
 
 interface Target {
   kind: "resource" | "data";
@@ -53,9 +54,6 @@ const REFERENCE_RULES: Record<string, Target[]> = {
     { kind: "data", type: "tsdb_service", attribute: ["id"], shown: "data.tsdb_service.<name>.id" },
   ],
 };
-
-/** A tsdb_service's arguments that reference something that must be in its region. */
-const REGION_ATTRIBUTES = new Set(["log_exporter_id", "metric_exporter_id", "read_replica_source", "vpc_id"]);
 
 const memberMaps = new WeakMap<BlockModel, Map<string, { attribute?: AttributeModel; block?: NestedBlockModel }>>();
 
@@ -171,7 +169,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
   }
   if (!verdict.ok) return false;
-  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_ATTRIBUTES.has(attribute)) {
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_REFERENCES[attribute] !== undefined) {
     // the region check runs once both blocks are converted (see blockDone)
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
@@ -277,11 +275,7 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   }
   if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
     const a = found.attribute;
-    if (
-      ((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) ||
-      (a === "read_replica_source" && r.type === "tsdb_service") ||
-      (a === "vpc_id" && r.type === "tsdb_vpcs")
-    ) {
+    if (Object.hasOwn(REGION_REFERENCES, a) && REGION_REFERENCES[a]!.includes(r.type)) {
       (found.from.regionChecks ??= []).push({ file: found.file, node: found.node, start: found.ref.start, end: found.ref.end, attribute: a, target: r.decl });
     }
   }
@@ -537,7 +531,7 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     ctx.report(
       "error",
       "region-mismatch",
-      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${addressOf(target)} (${quote(targetRegion)}); a read replica must be in its source's region.`,
+      regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion),
       loc.start,
       loc.end,
       addressOf(service),
@@ -557,11 +551,5 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     attribute: check.attribute,
     expects: undefined,
   };
-  ctx.errorAtReference(
-    found,
-    "region-mismatch",
-    check.attribute === "vpc_id"
-      ? `VPC region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; a service can only use a VPC in its own region.`
-      : `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
-  );
+  ctx.errorAtReference(found, "region-mismatch", regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion));
 }
