@@ -147,6 +147,18 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     expect(flat(plan.output)).toMatch(/log exporter [0-9a-f-]+ is in eu-west-1, but the service is in us-east-1/);
     expect(plan.output).toContain(`on main.tf.json line ${lineOf(ws.read("main.tf.json"), '"log_exporter_id"')}`);
 
+    // A new service that leaves region_code out is in us-east-1: the same check, before it is created.
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.svc.log_exporter_id;
+      c.resource.tsdb_service.plain = { name: "errors-plain", log_exporter_id: "${tsdb_log_exporter.far.id}" };
+    });
+    plan = await ws.tf(["plan", "-input=false"]);
+    expect(plan.code).toBe(1);
+    expect(flat(plan.output)).toMatch(/log exporter [0-9a-f-]+ is in eu-west-1, but the service is in us-east-1/);
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.plain;
+    });
+
     // The same region works, and warns that a restart completes it.
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_service.svc.log_exporter_id = "${tsdb_log_exporter.near.id}";
