@@ -20,10 +20,8 @@ import { LIFECYCLE_RESOURCE, LIFECYCLE_DATA, provisionerSpec, checkProvisionerAr
 import { validateCanonical } from "../schema/canonical-issues.js";
 import { checkExpression, checkString } from "./expression-check.js";
 import { checkDynamicBody } from "./dynamic-blocks.js";
+import { regionOf } from "../schema/region-rules.js";
 import { type TypeSource, tableOf, type ConvertState, resetState, type Accumulator, topAccumulator, lookup } from "../schema/convert-state.js";
-
-/** Region of a tsdb_service that sets no region_code (the platform's DEFAULT_REGION; the schema describes it). */
-const DEFAULT_SERVICE_REGION = "us-east-1";
 
 const RESOURCE_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection", "dynamic", "_"];
 
@@ -182,10 +180,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   if (!model) return;
   decl.model = model;
   // cross-resource checks read literal regions only; the body itself can die young
-  // A service that leaves region_code out is in the platform's default region, unless it is a
-  // read replica (which inherits its source's).
-  const serviceRegion = () => out!.region_code ?? (out!.read_replica_source === undefined ? DEFAULT_SERVICE_REGION : undefined);
-  const region = model.key === "resource.tsdb_service" ? serviceRegion() : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
+  const region = model.kind === "resource" ? regionOf(model.type, out!) : undefined;
   decl.region = typeof region === "string" && !hasTemplate(region) ? region : null;
   validateCanonical(ctx, st!, model, out!, types);
 }

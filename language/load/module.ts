@@ -215,7 +215,8 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   }
   // a region rule compares with a block of a context-only file: that block's region needs its body
   for (const { check } of ctx.pendingRegions) {
-    if (check.target.done) continue;
+    // an override file's block is merged, never checked alone: its region stays unknown
+    if (check.target.done || sources[check.target.file]!.override) continue;
     ctx.use(check.target.file);
     checkResource(ctx, check.target, types);
     check.target.done = true;

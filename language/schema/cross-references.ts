@@ -1,8 +1,8 @@
 // Checks across blocks of one module, where both sides are literal: references to our
 // providers' resources and data sources name a declared block and an attribute it has, with a
 // compatible type and the right instance keys; ids go to the right resource type and attribute
-// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
-// attaches it; a read replica is in its source's region.
+// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter and a VPC are in the region of every
+// service that uses them; a read replica is in its source's region.
 import { checkModuleOutputReference } from "../config/module-calls.js";
 import { nameHash } from "../config/block-names.js";
 import { joinPath, quote, repetitionOf, type Ctx, type DeclaredType, type FoundReference } from "../config/context.js";
@@ -16,6 +16,7 @@ import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-e
 import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
 import { blockStepProblem, indexProblem } from "./schema-traversal.js";
 import { declaredLocals } from "../config/local-names.js";
+import { REGION_REFERENCES, regionMismatch } from "./region-rules.js";
 
 interface Target {
   kind: "resource" | "data";
@@ -169,7 +170,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
   }
   if (!verdict.ok) return false;
-  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_REFERENCES[attribute] !== undefined) {
     // the region check runs once both blocks are converted (see blockDone)
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
@@ -275,7 +276,7 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   }
   if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
     const a = found.attribute;
-    if (((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) || (a === "read_replica_source" && r.type === "tsdb_service")) {
+    if (Object.hasOwn(REGION_REFERENCES, a) && REGION_REFERENCES[a]!.includes(r.type)) {
       (found.from.regionChecks ??= []).push({ file: found.file, node: found.node, start: found.ref.start, end: found.ref.end, attribute: a, target: r.decl });
     }
   }
@@ -546,7 +547,7 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     ctx.report(
       "error",
       "region-mismatch",
-      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${addressOf(target)} (${quote(targetRegion)}); a read replica must be in its source's region.`,
+      regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion),
       loc.start,
       loc.end,
       addressOf(service),
@@ -566,9 +567,5 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     attribute: check.attribute,
     expects: undefined,
   };
-  ctx.errorAtReference(
-    found,
-    "region-mismatch",
-    `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
-  );
+  ctx.errorAtReference(found, "region-mismatch", regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion));
 }
