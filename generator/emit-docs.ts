@@ -624,7 +624,7 @@ function importSection(doc: SchemaDocument, model: TypeModel, example: DocExampl
   out.push("### With `schemaform import`");
   out.push("");
   out.push(
-    "`schemaform import` reads the resource from the platform and writes its `import` block together with its configuration (HCL-JSON; `--format cdktf` writes a CDKTF stack). It takes any identifier above:",
+    "`schemaform import` reads the resource from the platform and writes its `import` block together with its configuration (HCL-JSON; `--format hcl` native HCL; `--format cdktf` a module exporting a CDKTF stack class for your app to add). It takes any identifier above:",
   );
   out.push("");
   out.push("```shell");

@@ -105,10 +105,10 @@ function projectAppCommand(): string | undefined {
 }
 
 /** Runs the project's own app command (as `cdktf synth` does), with cdktf writing to `outdir`. */
-async function synthesizeProject(command: string, outdir: string): Promise<void> {
+async function synthesizeProject(command: string, outdir: string, extraEnv: NodeJS.ProcessEnv): Promise<void> {
   mkdirSync(outdir, { recursive: true });
   say(`Synthesizing with cdktf.json's app command: ${command}`);
-  const { code } = await exec(command, [], { env: { ...process.env, CDKTF_OUTDIR: outdir }, cwd: process.cwd(), shell: true });
+  const { code } = await exec(command, [], { env: { ...process.env, ...extraEnv, CDKTF_OUTDIR: outdir }, cwd: process.cwd(), shell: true });
   if (code !== 0) throw new UpError(`synthesizing the app failed (exit code ${code}); see the messages above`);
 }
 
@@ -149,10 +149,10 @@ function checkPeerDependencies(entry: string): void {
 }
 
 /** Runs the app with tsx (TypeScript) or node, with cdktf writing to `outdir`. */
-async function synthesize(entry: string, outdir: string): Promise<void> {
+async function synthesize(entry: string, outdir: string, extraEnv: NodeJS.ProcessEnv): Promise<void> {
   checkPeerDependencies(entry);
   mkdirSync(outdir, { recursive: true });
-  const env = { ...process.env, CDKTF_OUTDIR: outdir };
+  const env = { ...process.env, ...extraEnv, CDKTF_OUTDIR: outdir };
   let command = process.execPath;
   let args = [entry];
   if (entry.endsWith(".ts")) {
@@ -241,18 +241,8 @@ export async function checkTerraform(terraform: string): Promise<void> {
  * The providers installed into a mirror beside the stacks (only schemaform's providers come from
  * it), and the environment Terraform runs with: that mirror, and the embedded platform's data.
  */
-export async function terraformEnvironment(outdir: string, stackDirectory: string): Promise<{ env: NodeJS.ProcessEnv; cliConfig: string; dataDir: string }> {
-  const { PROVIDER_NAMES, installNativeAddon, installProviders, locateBuild, writeCliConfig } = await import("../../provider/install.js");
-  const mirror = join(outdir, "providers");
-  const installed = installProviders({ ...locateBuild(), providers: PROVIDER_NAMES, mirror, force: true });
-  for (const p of installed) say(`Provider ${p.address} ${p.version}: ${p.status === "unchanged" ? "up to date" : p.status}`);
-  // The embedded platform's addon lives outside the mirror, per user and node (provider/native.ts).
-  const addon = installNativeAddon();
-  if (addon.status === "not-built" || addon.status === "unloadable") {
-    say(`Note: better-sqlite3's native build ${addon.status === "not-built" ? "is missing" : `does not load with this node (${addon.reason})`}; the embedded platform needs it: run 'npm rebuild better-sqlite3'`);
-  }
-  const cliConfig = writeCliConfig(mirror);
-  const rebuilt = installed.filter((p) => p.status === "replaced").map((p) => p.address);
+export async function terraformEnvironment(outdir: string, stackDirectory: string, mirror?: Mirror): Promise<{ env: NodeJS.ProcessEnv; cliConfig: string; dataDir: string }> {
+  const { cliConfig, rebuilt } = mirror ?? (await installMirror(outdir));
   if (forgetLockedProviders(join(stackDirectory, ".terraform.lock.hcl"), rebuilt)) say("Provider build changed: its lock-file entry will be recorded again");
 
   const { defaultDataDir } = await import("../../platform/config.js");
@@ -267,6 +257,27 @@ export async function terraformEnvironment(outdir: string, stackDirectory: strin
   return { env, cliConfig, dataDir };
 }
 
+interface Mirror {
+  /** the Terraform CLI configuration that installs our providers from the mirror */
+  cliConfig: string;
+  /** the providers whose installed package changed */
+  rebuilt: string[];
+}
+
+/** Installs the providers into the mirror beside the stacks, and the native addon the embedded platform needs. */
+async function installMirror(outdir: string): Promise<Mirror> {
+  const { PROVIDER_NAMES, installNativeAddon, installProviders, locateBuild, writeCliConfig } = await import("../../provider/install.js");
+  const mirror = join(outdir, "providers");
+  const installed = installProviders({ ...locateBuild(), providers: PROVIDER_NAMES, mirror, force: true });
+  for (const p of installed) say(`Provider ${p.address} ${p.version}: ${p.status === "unchanged" ? "up to date" : p.status}`);
+  // The embedded platform's addon lives outside the mirror, per user and node (provider/native.ts).
+  const addon = installNativeAddon();
+  if (addon.status === "not-built" || addon.status === "unloadable") {
+    say(`Note: better-sqlite3's native build ${addon.status === "not-built" ? "is missing" : `does not load with this node (${addon.reason})`}; the embedded platform needs it: run 'npm rebuild better-sqlite3'`);
+  }
+  return { cliConfig: writeCliConfig(mirror), rebuilt: installed.filter((p) => p.status === "replaced").map((p) => p.address) };
+}
+
 export async function up(args: Arguments): Promise<number> {
   const terraform = process.env.TERRAFORM || "terraform";
   const projectApp = args.app === undefined ? projectAppCommand() : undefined;
@@ -276,12 +287,15 @@ export async function up(args: Arguments): Promise<number> {
   // Its version line may come amid the synthesis's output; its failure is reported after the
   // synthesis, which is not worth stopping halfway.
   checked.catch(() => {});
-  if (projectApp !== undefined) await synthesizeProject(projectApp, outdir);
-  else await synthesize(entry!, outdir);
+  // The providers first: the app's synth checks that Terraform will find them (in this mirror).
+  const mirror = await installMirror(outdir);
+  const synthEnv = { TF_CLI_CONFIG_FILE: mirror.cliConfig };
+  if (projectApp !== undefined) await synthesizeProject(projectApp, outdir, synthEnv);
+  else await synthesize(entry!, outdir, synthEnv);
   await checked;
   const stack = pickStack(outdir, args.stack);
 
-  const { env, cliConfig, dataDir } = await terraformEnvironment(outdir, stack.directory);
+  const { env, cliConfig, dataDir } = await terraformEnvironment(outdir, stack.directory, mirror);
   say(`Stack ${stack.name} in ${shown(stack.directory)}; embedded platform data (unless the configuration sets an endpoint) in ${dataDir}`);
 
   // Terraform handles Ctrl-C itself (it stops gracefully); wait for it instead of dying first.
