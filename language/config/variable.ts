@@ -4,7 +4,8 @@ import { Ctx, quote } from "./context.js";
 import { type BlockDecl, addressOf } from "./declarations.js";
 import { checkBody } from "./bodies.js";
 import { VARIABLE } from "./body-specs.js";
-import { K_TRUE } from "../syntax/json-parser.js";
+import { K_ARRAY, K_OBJECT, K_TRUE } from "../syntax/json-parser.js";
+import { where } from "./common-errors.js";
 import { parseTypeExpression, conversionProblem } from "../expr/type-expressions.js";
 
 /** Names a variable cannot have: they mean something else as arguments of a module block. */
@@ -20,6 +21,8 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   const defaultKey = seen.get("default");
   const sensitiveKey = seen.get("sensitive");
   if (defaultKey !== undefined && sensitiveKey !== undefined && doc.kinds[sensitiveKey + 1] === K_TRUE) ctx.markSensitive(defaultKey + 1);
+  // the JSON syntax reads the default's objects at load: a key given twice is an error (a native object constructor takes the last)
+  if (defaultKey !== undefined && !ctx.files[decl.file]!.native) repeatedKeys(ctx, defaultKey + 1, addressOf(decl));
   if (ctx.files[decl.file]!.override && (typeKey === undefined) !== (defaultKey === undefined)) {
     checkMergedDefault(ctx, decl, typeKey, defaultKey);
     return;
@@ -32,6 +35,22 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   if (problem) {
     const inside = where.length ? ` (at ${where.map((w) => (typeof w === "number" ? `[${w}]` : `.${w}`)).join("").replace(/^\./, "")})` : "";
     ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}${inside}.`, defaultKey + 1, addressOf(decl), "default");
+  }
+}
+
+/** "Duplicate object attribute" for each key an object of a JSON value repeats, at the repeat. */
+function repeatedKeys(ctx: Ctx, node: number, address: string): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[node];
+  if (kind === K_ARRAY) for (const e of doc.elements(node)) repeatedKeys(ctx, e, address);
+  if (kind !== K_OBJECT) return;
+  const seen = new Map<string, number>();
+  for (const k of doc.members(node)) {
+    repeatedKeys(ctx, k + 1, address);
+    const key = doc.str(k);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, k);
+    else ctx.error("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, "default");
   }
 }
 
