@@ -65,7 +65,8 @@ export function localValues(ctx: Ctx): Map<string, LocalValue> {
     const body = ctx.localsBodies[i + 1]!;
     for (const k of doc.members(body)) {
       const name = doc.str(k);
-      if (name !== "//" && !locals.has(name)) locals.set(name, { name, file, key: k, refs: null });
+      // the first definition of each name, or the override file's that replaces it
+      if (name !== "//" && (!locals.has(name) || (ctx.files[file]!.override && !ctx.files[locals.get(name)!.file]!.override))) locals.set(name, { name, file, key: k, refs: null });
     }
   }
   declaredLocalValues.set(ctx, locals);
