@@ -65,7 +65,8 @@ export function localValues(ctx: Ctx): Map<string, LocalValue> {
     const body = ctx.localsBodies[i + 1]!;
     for (const k of doc.members(body)) {
       const name = doc.str(k);
-      if (name !== "//" && !locals.has(name)) locals.set(name, { name, file, key: k, refs: null });
+      // the first definition of each name, or the override file's that replaces it
+      if (name !== "//" && (!locals.has(name) || (ctx.files[file]!.override && !ctx.files[locals.get(name)!.file]!.override))) locals.set(name, { name, file, key: k, refs: null });
     }
   }
   declaredLocalValues.set(ctx, locals);
@@ -87,7 +88,8 @@ type GraphNode =
   | { kind: "block"; decl: BlockDecl }
   | { kind: "local"; name: string }
   | { kind: "module-var"; module: string; name: string }
-  | { kind: "module-output"; module: string; name: string };
+  | { kind: "module-output"; module: string; name: string }
+  | { kind: "validation"; name: string };
 
 /** Objects of the module as numbers, and the edges "from depends on to" between them. */
 export class DependencyGraph {
@@ -143,6 +145,34 @@ export class DependencyGraph {
     return decl.graphNode;
   }
 
+  /** The node of a variable's validation ("var.NAME (validation)"). */
+  private validation(name: string): number {
+    let id = this.validations.get(name);
+    if (id === undefined) this.validations.set(name, (id = this.nodes.push({ kind: "validation", name }) - 1));
+    return id;
+  }
+
+  private readonly validations = new Map<string, number>();
+  private validated: Set<string> | null = null;
+
+  /**
+   * The variables whose validation refers to something other than the variable itself: only
+   * those can be in a ring (most modules have none, and then references to variables add no edge).
+   */
+  private validatedVariables(ctx: Ctx): Set<string> {
+    if (this.validated !== null) return this.validated;
+    this.validated = new Set();
+    for (const decl of ctx.blocks) {
+      if (decl.blockType !== "variable") continue;
+      const doc = ctx.files[decl.file]!.doc!;
+      for (const k of doc.members(decl.body)) {
+        if (doc.str(k) !== "validation") continue;
+        if (referencesIn(doc, k + 1).some(({ ref }) => !(ref.root === "var" && ref.steps[0]?.kind === "attr" && ref.steps[0].name === decl.name))) this.validated.add(decl.name);
+      }
+    }
+    return this.validated;
+  }
+
   namedNode(kind: "local" | "module-var" | "module-output", module: string, name: string, create = true): number {
     // local values are looked up by name alone: no key string is built per reference
     const map = kind === "local" ? this.locals : this.named;
@@ -160,6 +190,10 @@ export class DependencyGraph {
   private sourceOf(ctx: Ctx, found: FoundReference): number {
     if (ctx.currentBlock) return this.block(ctx.currentBlock);
     const address = found.address;
+    if (address !== null && address.startsWith("var.") && found.path?.startsWith("validation")) {
+      const name = address.slice(4);
+      return this.validatedVariables(ctx).has(name) ? this.validation(name) : -1;
+    }
     if (address === "locals" && found.path) return this.namedNode("local", "", firstSegment(found.path));
     if (address !== null && address.startsWith("module.") && found.path) return this.namedNode("module-var", address.slice(7), firstSegment(found.path));
     return -1;
@@ -170,6 +204,8 @@ export class DependencyGraph {
     if (first?.kind !== "attr") return -1;
     switch (root) {
       case "var":
+        // what refers to a variable waits for its validation, which may refer to others in turn
+        return this.validatedVariables(ctx).has(first.name) ? this.validation(first.name) : -1;
       case "each":
       case "count":
       case "self":
@@ -409,6 +445,8 @@ function reportCycle(ctx: Ctx, graph: DependencyGraph, component: number[]): voi
         return `module.${node.module}.var.${node.name} (expand)`;
       case "module-output":
         return `module.${node.module}.output.${node.name} (expand)`;
+      case "validation":
+        return `var.${node.name} (validation)`;
       case "block": {
         const d = node.decl;
         if (d.blockType === "provider") {
@@ -430,6 +468,9 @@ function reportCycle(ctx: Ctx, graph: DependencyGraph, component: number[]): voi
     else if (node.kind === "local") {
       const local = locals.get(node.name);
       if (local) place = { file: local.file, node: local.key };
+    } else if (node.kind === "validation") {
+      const decl = ctx.blocks.find((b) => b.blockType === "variable" && b.name === node.name);
+      if (decl) place = { file: decl.file, node: decl.header };
     } else {
       const decl = moduleDecl(ctx, node.module);
       if (decl) place = { file: decl.file, node: decl.header };

@@ -10,6 +10,11 @@ export function declaredLocals(ctx: Ctx): ReadonlyMap<string, unknown> {
   return localsSeen.get(ctx) ?? new Map();
 }
 
+/** The definition of a local value that counts: an override file's replaces the primary one (whose expression is then never evaluated). */
+export function localDefinition(ctx: Ctx, name: string): { file: number; key: number } | undefined {
+  return localsSeen.get(ctx)?.get(name);
+}
+
 /** The names of a locals block; its values are checked later (checkDeclaredBodies). */
 export function declareLocals(ctx: Ctx, body: number): void {
   const doc = ctx.doc;
@@ -24,7 +29,7 @@ export function declareLocals(ctx: Ctx, body: number): void {
       const file = ctx.files[first.file]!;
       const p = file.lines.position(file.doc!.start(first.key));
       ctx.error("duplicate-local", `Duplicate local value definition: A local value named ${quote(name)} was already defined at ${file.name}:${p.line},${p.column}. Local value names must be unique within a module.`, k, "locals", name);
-    } else seen.set(name, { file: ctx.fileIndex, key: k });
+    } else if (!first || !ctx.files[first.file]!.override || ctx.files[ctx.fileIndex]!.override) seen.set(name, { file: ctx.fileIndex, key: k });
     if (!isName(name)) ctx.error("invalid-name", `Invalid local value name: ${quote(name)} is not a valid name; a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, k, "locals", null);
   }
   ctx.localsBodies.push(ctx.fileIndex, body);

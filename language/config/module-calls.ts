@@ -8,7 +8,7 @@
 // variables and outputs we do not parse, so its arguments, outputs and files are not checked.
 // A directory that does not exist fails `terraform init` ("Unreadable module directory") and
 // then `terraform validate` ("Module not installed"): that is an error here too.
-import { quote, type Ctx, type FoundReference } from "./context.js";
+import { quote, unchecked, type Ctx, type FoundReference } from "./context.js";
 import { K_NULL, K_OBJECT, someString } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
@@ -32,7 +32,8 @@ const META_ARGUMENTS = new Set(["source", "version", "providers", "count", "for_
 /** Checks each module call of the module being validated against the child it calls. */
 export function checkModuleCalls(ctx: Ctx): void {
   for (const decl of ctx.blocks) {
-    if (decl.blockType !== "module" || ctx.files[decl.file]!.contextOnly) continue;
+    // an override file's call is checked merged into the primary one (load/merge-overrides.ts)
+    if (decl.blockType !== "module" || ctx.files[decl.file]!.contextOnly || unchecked(ctx, decl)) continue;
     checkCountAndForEach(ctx, decl);
     const child = childOf(ctx, decl);
     if (!child) continue;
@@ -261,7 +262,8 @@ export function moduleDecl(ctx: Ctx, name: string): BlockDecl | undefined {
   let byName = callsByName.get(ctx);
   if (!byName) {
     byName = new Map();
-    for (const b of ctx.blocks) if (b.blockType === "module" && !byName.has(b.name)) byName.set(b.name, b);
+    // the first call of each name; the primary one (with the overrides merged in), not an override file's
+    for (const b of ctx.blocks) if (b.blockType === "module" && (!byName.has(b.name) || unchecked(ctx, byName.get(b.name)!))) byName.set(b.name, b);
     callsByName.set(ctx, byName);
   }
   return byName.get(name);

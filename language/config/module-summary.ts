@@ -2,6 +2,7 @@
 // literal type, validation rules), outputs, its first provider block, required_providers and
 // configuration_aliases, the modules it calls in turn, and the providers its types imply. Read
 // from the child's parsed files; the directories are read by load/local-modules.ts.
+import { dirname } from "node:path";
 import { parseJson, forObjects, JsonDoc } from "../syntax/json-parser.js";
 import { type ValidationRule, validationRules } from "./variable-validation.js";
 import { hasTemplate } from "../expr/templates.js";
@@ -51,7 +52,8 @@ export interface ChildVariable {
 export type LocalCalls = Map<string, ChildModule>;
 
 export function callKey(fileName: string, source: string): string {
-  return `${fileName}\u0000${source}`;
+  // by directory: a call merged from an override file finds the module its source names
+  return `${dirname(fileName)}\u0000${source}`;
 }
 
 export function isLocalSource(source: string): boolean {

@@ -9,6 +9,7 @@ import { providersUsedBy } from "./module-summary.js";
 import { convertMember } from "../schema/convert.js";
 import { duplicateArgument } from "./common-errors.js";
 import { checkAttribute } from "./arguments.js";
+import { isVersionConstraint } from "./versions.js";
 import { isName } from "./block-shapes.js";
 import { checkLooseMember, hasMember } from "./resource.js";
 import { validateCanonical } from "../schema/canonical-issues.js";
@@ -45,6 +46,8 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       }
       if (name === "version") {
         ctx.warning("deprecated", 'Version constraints inside provider configuration blocks are deprecated: use "required_providers" in the "terraform" block instead.', k, address, "version");
+        // still read as a constraint when the configuration is loaded, used or not
+        if (doc.isString(k + 1) && !isVersionConstraint(doc.str(k + 1))) ctx.error("version-constraint", "Invalid version constraint: This string does not use correct version constraint syntax.", k + 1, address, "version");
       }
       continue;
     }

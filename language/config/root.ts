@@ -7,7 +7,7 @@ import { K_OBJECT, K_ARRAY } from "../syntax/json-parser.js";
 import { TOP_LEVEL, OUTPUT, MODULE_OVERRIDE, MODULE, TERRAFORM, MOVED } from "./body-specs.js";
 import { suggest } from "../syntax/suggest.js";
 import { walkLabels, forEachTypeKey, checkLabel } from "./block-shapes.js";
-import { declareLocals } from "./local-names.js";
+import { declareLocals, localDefinition } from "./local-names.js";
 import { checkExpression } from "./expression-check.js";
 import { invalidLocalName } from "./common-errors.js";
 import { checkCheck } from "./check.js";
@@ -192,9 +192,12 @@ export function checkDeclaredBodies(ctx: Ctx): void {
 
 function checkLocalValues(ctx: Ctx, body: number): void {
   const doc = ctx.doc;
+  const overrides = ctx.files.some((f) => f.override);
   for (const k of doc.members(body)) {
     const name = doc.str(k);
     if (name === "//") continue;
+    // a value an override file replaced is never evaluated
+    if (overrides && localDefinition(ctx, name)?.file !== ctx.fileIndex && !ctx.files[ctx.fileIndex]!.override) continue;
     checkExpression(ctx, k + 1, "locals", joinPath("local", name).replace(/^local\./, ""));
   }
 }

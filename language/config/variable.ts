@@ -4,7 +4,8 @@ import { Ctx, quote } from "./context.js";
 import { type BlockDecl, addressOf } from "./declarations.js";
 import { checkBody } from "./bodies.js";
 import { VARIABLE } from "./body-specs.js";
-import { K_TRUE } from "../syntax/json-parser.js";
+import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, type JsonDoc } from "../syntax/json-parser.js";
+import { where } from "./common-errors.js";
 import { parseTypeExpression, conversionProblem } from "../expr/type-expressions.js";
 
 /** Names a variable cannot have: they mean something else as arguments of a module block. */
@@ -20,6 +21,9 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   const defaultKey = seen.get("default");
   const sensitiveKey = seen.get("sensitive");
   if (defaultKey !== undefined && sensitiveKey !== undefined && doc.kinds[sensitiveKey + 1] === K_TRUE) ctx.markSensitive(defaultKey + 1);
+  // the JSON syntax reads the default's objects at load: a key given twice is an error (a native object constructor takes the last)
+  if (defaultKey !== undefined && !ctx.files[decl.file]!.native) repeatedKeys(ctx, defaultKey + 1, addressOf(decl));
+  if (ctx.files[decl.file]!.override) checkMergedNullable(ctx, decl, seen);
   if (ctx.files[decl.file]!.override && (typeKey === undefined) !== (defaultKey === undefined)) {
     checkMergedDefault(ctx, decl, typeKey, defaultKey);
     return;
@@ -35,17 +39,60 @@ export function checkVariable(ctx: Ctx, decl: BlockDecl): void {
   }
 }
 
+/** "Duplicate object attribute" for each key an object of a JSON value repeats, at the repeat. */
+function repeatedKeys(ctx: Ctx, node: number, address: string): void {
+  const doc = ctx.doc;
+  const kind = doc.kinds[node];
+  if (kind === K_ARRAY) for (const e of doc.elements(node)) repeatedKeys(ctx, e, address);
+  if (kind !== K_OBJECT) return;
+  const seen = new Map<string, number>();
+  for (const k of doc.members(node)) {
+    repeatedKeys(ctx, k + 1, address);
+    const key = doc.str(k);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, k);
+    else ctx.error("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, "default");
+  }
+}
+
+/** The primary declaration of an override file's variable, and its arguments by name. */
+function baseOf(ctx: Ctx, decl: BlockDecl): { doc: JsonDoc; keys: Map<string, number> } | null {
+  const base = ctx.blocks.find((b) => b.blockType === "variable" && b.name === decl.name && !ctx.files[b.file]!.override);
+  const doc = base ? ctx.files[base.file]!.doc : null;
+  if (!base || !doc) return null;
+  const keys = new Map<string, number>();
+  for (const k of doc.members(base.body)) keys.set(doc.str(k), k);
+  return { doc, keys };
+}
+
+/** Merged, a null default with nullable = false: Terraform refuses it at the override's declaration. */
+function checkMergedNullable(ctx: Ctx, decl: BlockDecl, seen: ReadonlyMap<string, number>): void {
+  const base = baseOf(ctx, decl);
+  if (!base) return;
+  const pick = (name: string): [JsonDoc, number] | null => {
+    const own = seen.get(name);
+    if (own !== undefined) return [ctx.doc, own];
+    const inherited = base.keys.get(name);
+    return inherited === undefined ? null : [base.doc, inherited];
+  };
+  const def = pick("default");
+  const nullable = pick("nullable");
+  if (!def || !nullable || def[0].kinds[def[1] + 1] !== K_NULL) return;
+  const [doc, key] = nullable;
+  if (doc.kinds[key + 1] === K_FALSE || (doc.isString(key + 1) && doc.str(key + 1) === "false")) {
+    ctx.error("variable-default", "Invalid default value for variable: A null default value is not valid when nullable=false.", decl.header, addressOf(decl), "default");
+  }
+}
+
 /**
  * A variable in an override file that changes only its type or only its default: Terraform merges
  * it into the primary declaration and converts the merged default to the merged type, reporting a
  * misfit at the override's declaration.
  */
 function checkMergedDefault(ctx: Ctx, decl: BlockDecl, typeKey: number | undefined, defaultKey: number | undefined): void {
-  const base = ctx.blocks.find((b) => b.blockType === "variable" && b.name === decl.name && !ctx.files[b.file]!.override);
-  const baseDoc = base ? ctx.files[base.file]!.doc : null;
-  if (!base || !baseDoc) return;
-  const baseKeys = new Map<string, number>();
-  for (const k of baseDoc.members(base.body)) baseKeys.set(baseDoc.str(k), k);
+  const base = baseOf(ctx, decl);
+  if (!base) return;
+  const { doc: baseDoc, keys: baseKeys } = base;
   const doc = ctx.doc;
   const [typeDoc, typeAt] = typeKey !== undefined ? [doc, typeKey] : [baseDoc, baseKeys.get("type")];
   const [defaultDoc, defaultAt] = defaultKey !== undefined ? [doc, defaultKey] : [baseDoc, baseKeys.get("default")];

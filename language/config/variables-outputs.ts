@@ -17,12 +17,11 @@ interface Marks {
 }
 
 export function checkVariablesAndOutputs(ctx: Ctx): void {
-  const variables = new Map<string, Marks>();
+  const variables = variableMarks(ctx);
   for (const decl of ctx.blocks) {
     if (decl.blockType !== "variable") continue;
     const doc = ctx.files[decl.file]!.doc!;
     const args = argumentsOf(doc, decl.body);
-    if (!variables.has(decl.name)) variables.set(decl.name, { sensitive: isTrue(doc, args.get("sensitive")), ephemeral: isTrue(doc, args.get("ephemeral")) });
     if (ctx.files[decl.file]!.contextOnly) continue;
     ctx.use(decl.file);
     const def = args.get("default");
@@ -57,6 +56,25 @@ export function checkVariablesAndOutputs(ctx: Ctx): void {
       checkEphemeralArguments(ctx, decl, marks);
     }
   }
+}
+
+/**
+ * Each variable's marks as Terraform merges its declarations: the primary one's, with `sensitive`
+ * from an override file that sets it (`ephemeral` is not merged).
+ */
+function variableMarks(ctx: Ctx): Map<string, Marks> {
+  const variables = new Map<string, Marks>();
+  for (const override of [false, true]) {
+    for (const decl of ctx.blocks) {
+      if (decl.blockType !== "variable" || ctx.files[decl.file]!.override !== override) continue;
+      const doc = ctx.files[decl.file]!.doc!;
+      const args = argumentsOf(doc, decl.body);
+      const marks = variables.get(decl.name);
+      if (!marks) variables.set(decl.name, { sensitive: isTrue(doc, args.get("sensitive")), ephemeral: !override && isTrue(doc, args.get("ephemeral")) });
+      else if (override && args.has("sensitive")) marks.sensitive = isTrue(doc, args.get("sensitive"));
+    }
+  }
+  return variables;
 }
 
 /** Arguments whose values are not persisted: conditions, provisioners, the provider and dependencies. */

@@ -11,8 +11,9 @@
 // a type replace every block of that type (a `dynamic` block counts as a block of its label's
 // type); a resource's lifecycle takes only create_before_destroy, prevent_destroy and
 // ignore_changes from the override; an output takes value, description and sensitive;
-// `depends_on` in an override is refused ("Unsupported override"). Variables and local values
-// are not merged here: their override checks are their own (variable.ts, overrides.ts).
+// `depends_on`, preconditions and postconditions in an override are refused. Variables and local
+// values are not merged here: a variable is checked per file and then merged (variable.ts), an
+// override's local value replaces the primary one (local-names.ts).
 import { forObjects, parseJson, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap, type Position } from "../syntax/positions.js";
 import type { RawDiagnostic } from "../syntax/diagnostics.js";
@@ -112,6 +113,17 @@ function mergeBlock(base: MergedBlock, doc: JsonDoc, body: number, file: number,
     const first = doc.kinds[value] === K_ARRAY && doc.count(value) > 0 ? value + 1 : value;
     problems.push({ severity: "error", code: "override", message: UNSUPPORTED_OVERRIDE, file, start: doc.start(first), end: doc.end(first), address: null, path: "depends_on" });
   }
+  // conditions belong to the primary block: an override may not bring its own
+  const refuseConditions = (object: number) => {
+    for (const m of doc.members(object)) {
+      const name = doc.str(m);
+      if (name === "precondition" || name === "postcondition") {
+        problems.push({ severity: "error", code: "override", message: `Can't override ${name} blocks: Override files cannot override ${JSON.stringify(name)} blocks.`, file, start: doc.start(m), end: doc.end(m), address: null, path: name });
+      }
+    }
+  };
+  if (base.kind === "output") refuseConditions(body);
+  if (base.kind === "resource" || base.kind === "data") for (const l of overriding) if (l.name === "lifecycle") forObjects(doc, l.key + 1, refuseConditions);
   let taken = overriding.filter((e) => e.name !== "depends_on");
   if (base.kind === "output") taken = taken.filter((e) => OUTPUT_OVERRIDES.has(e.name));
   if (base.kind === "data") taken = taken.filter((e) => e.name !== "lifecycle");

@@ -322,7 +322,8 @@ export function startNamedReferences(ctx: Ctx): void {
   let declared: Declared | null = null;
   ctx.namedReferenceSink = (found) => {
     declared ??= {
-      variables: new Map(ctx.blocks.filter((b) => b.blockType === "variable").map((b) => [b.name, b])),
+      variables: primaryVariables(ctx),
+      variableOverrides: overridingVariables(ctx),
       variableTypes: new Map(),
       locals: declaredLocals(ctx),
       modules: new Set(ctx.blocks.filter((b) => b.blockType === "module").map((b) => b.name)),
@@ -334,8 +335,29 @@ export function startNamedReferences(ctx: Ctx): void {
   ctx.namedReferences.length = 0;
 }
 
+/** Each variable's declaration, the primary file's where there is one. */
+function primaryVariables(ctx: Ctx): ReadonlyMap<string, BlockDecl> {
+  const out = new Map<string, BlockDecl>();
+  for (const b of ctx.blocks) {
+    if (b.blockType !== "variable") continue;
+    const earlier = out.get(b.name);
+    if (!earlier || (ctx.files[earlier.file]!.override && !ctx.files[b.file]!.override)) out.set(b.name, b);
+  }
+  return out;
+}
+
+/** The variable declarations of override files, by name, in file order (Terraform merges them into the primary one). */
+function overridingVariables(ctx: Ctx): ReadonlyMap<string, BlockDecl[]> {
+  const out = new Map<string, BlockDecl[]>();
+  if (!ctx.files.some((f) => f.override)) return out;
+  for (const b of ctx.blocks) if (b.blockType === "variable" && ctx.files[b.file]!.override) out.set(b.name, [...(out.get(b.name) ?? []), b]);
+  return out;
+}
+
 interface Declared {
   variables: ReadonlyMap<string, BlockDecl>;
+  /** override files' declarations of variables: a type there replaces the primary one's */
+  variableOverrides: ReadonlyMap<string, BlockDecl[]>;
   /** each referenced variable's type constraint, parsed once (null when it has none) */
   variableTypes: Map<string, TypeExpr | null>;
   locals: ReadonlyMap<string, unknown>;
@@ -377,9 +399,10 @@ function variableType(ctx: Ctx, declared: Declared, name: string): TypeExpr | nu
   let type = declared.variableTypes.get(name);
   if (type !== undefined) return type;
   type = null;
-  const decl = declared.variables.get(name)!;
-  const doc = ctx.files[decl.file]!.doc;
-  if (doc) {
+  // the primary declaration's type, unless an override file sets one
+  for (const decl of [declared.variables.get(name)!, ...(declared.variableOverrides.get(name) ?? [])]) {
+    const doc = ctx.files[decl.file]!.doc;
+    if (!doc) continue;
     for (const k of doc.members(decl.body)) {
       if (doc.str(k) !== "type" || !doc.isString(k + 1)) continue;
       const parsed = parseTypeExpression(doc.str(k + 1));

@@ -4,7 +4,7 @@
 // error at the same file and line with its summary.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validateFiles } from "../../language/index.js";
 import { base, cases } from "./fixtures/overrides/cases.mjs";
@@ -22,7 +22,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 async function errorsOf(name: string): Promise<{ file: string; line: number; message: string }[]> {
   const dir = join(work, String(Object.keys(cases).indexOf(name)));
   mkdirSync(dir);
-  for (const [file, text] of Object.entries({ ...base, ...cases[name] })) if (text !== null) writeFileSync(join(dir, file), text);
+  for (const [file, text] of Object.entries({ ...base, ...cases[name] })) {
+    if (text === null) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
   const result = await validateFiles([dir]);
   return result.diagnostics.filter((d) => d.severity === "error").map((d) => ({ file: d.file.slice(dir.length + 1), line: d.line, message: d.message }));
 }
