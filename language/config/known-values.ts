@@ -28,6 +28,11 @@ export function templateKnownValue(ctx: Ctx, info: TemplateInfo): Known {
   }
 }
 
+/** The value of an expression (a part of a template), if Terraform knows it at validate time. */
+export function expressionKnownValue(ctx: Ctx, expr: Expr): Known {
+  return templateKnownValue(ctx, { problem: null, references: [], whole: null, expr });
+}
+
 /**
  * The error Terraform reports when it evaluates the template with the module's local values (the
  * errors of literals alone are syntax-time problems of analyzeTemplate already), or null.

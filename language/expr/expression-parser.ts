@@ -309,7 +309,7 @@ export abstract class ExpressionParser extends Lexer {
       this.braces = saved;
       this.nlEnds = savedNl;
       this.next();
-      return { t: "unknown", checks };
+      return { t: "unknown", checks, for: "tuple" };
     }
     const items: Expr[] = [];
     while (!this.isPunct("]")) {
@@ -346,7 +346,7 @@ export abstract class ExpressionParser extends Lexer {
         this.braces = saved;
         this.nlEnds = savedNl;
         this.next();
-        return { t: "unknown", checks };
+        return { t: "unknown", checks, for: "object" };
       }
     }
     const keys: Expr[] = [];

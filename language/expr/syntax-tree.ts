@@ -18,7 +18,7 @@ export type Expr =
    * for expressions, splats, directives: never known at validate time here; `checks` are the
    * parts validate still evaluates on their own (a for's collection and condition, a directive's)
    */
-  | { t: "unknown"; checks?: ValueCheck[] };
+  | { t: "unknown"; checks?: ValueCheck[]; /** a for expression: the kind of value it builds */ for?: "tuple" | "object" };
 
 /**
  * A part of an unknown expression whose known value must be of a kind: a for expression's or

@@ -143,9 +143,23 @@ describe("a literal set", () => {
   });
 });
 
-describe("grouping for expressions", () => {
-  it("are maps of tuples, which for_each accepts", async () => {
+describe("for expressions", () => {
+  it("grouping ones are maps of tuples, which for_each accepts", async () => {
     expect(await errors(jsonModule('${{ for k in ["a", "b", "a"] : k => k... }}'))).toEqual([]);
     expect(await errors(jsonModule("${{ for k in var.l : k => k... }}", { l: { type: "list(string)" } }))).toEqual([]);
+  });
+
+  it("a tuple one over a collection validate knows is a tuple, even empty or with unknown elements", async () => {
+    const variables = { l: { type: "list(string)" }, s: { type: "string" } };
+    expect(await errors(jsonModule('${[for x in ["a"] : x]}'))).toEqual([ofType("tuple")]);
+    expect(await errors(jsonModule("${[for x in [] : x]}"))).toEqual([ofType("tuple")]);
+    expect(await errors(jsonModule('${[for x in ["a", var.s] : x]}', variables))).toEqual([ofType("tuple")]);
+    expect(await errors(nativeModule('[for x in ["a"] : x]', ""))).toEqual([ofType("tuple")]);
+  });
+
+  it("but over an unknown collection, or with a condition, its value is unknown", async () => {
+    const variables = { l: { type: "list(string)" }, s: { type: "string" } };
+    expect(await errors(jsonModule("${[for x in var.l : x]}", variables))).toEqual([]);
+    expect(await errors(jsonModule('${[for x in ["a"] : x if x != var.s]}', variables))).toEqual([]);
   });
 });
