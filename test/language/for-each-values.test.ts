@@ -105,6 +105,12 @@ describe("a variable's declared type decides though its value is unknown", () =>
     for (const [type, words] of cases) expect(await errors(jsonModule("${var.v}", { v: { type } })), type).toEqual([ofType(words)]);
   });
 
+  it("and the types inside it: an object's attribute, a map's element, a tuple's element", async () => {
+    const variables = { o: { type: "object({ l = list(string), m = map(string) })" }, m: { type: "map(list(string))" }, t: { type: "tuple([list(string), string])" } };
+    for (const forEach of ["${var.o.l}", '${var.m["a"]}', "${var.m.a}", "${var.t[0]}"]) expect(await errors(jsonModule(forEach, variables)), forEach).toEqual([ofType("list of string")]);
+    expect(await errors(jsonModule("${var.o.m}", variables))).toEqual([]);
+  });
+
   it("through a local value that is the variable", async () => {
     expect(await errors(jsonModule("${local.l}", { v: { type: "list(string)" } }, { l: "${var.v}" }))).toEqual([ofType("list of string")]);
   });
