@@ -76,12 +76,22 @@ function isSensitiveReference(ctx: Ctx, root: string, first: Reference["steps"][
   const memo = facts(ctx).localSensitive;
   const known = memo.get(first.name);
   if (known !== undefined) return known;
+  // a chain of local values deeper than this is left unmarked (each level recurses)
+  if (localDepth >= MAX_LOCAL_DEPTH) return false;
   memo.set(first.name, false);
-  const info = localTemplate(ctx, first.name);
-  const marked = info !== null && isSensitiveTemplate(ctx, info);
-  memo.set(first.name, marked);
-  return marked;
+  localDepth++;
+  try {
+    const info = localTemplate(ctx, first.name);
+    const marked = info !== null && isSensitiveTemplate(ctx, info);
+    memo.set(first.name, marked);
+    return marked;
+  } finally {
+    localDepth--;
+  }
 }
+
+const MAX_LOCAL_DEPTH = 500;
+let localDepth = 0;
 
 /** Walked with a stack, not recursion: an expression may be a chain of any length. */
 function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {

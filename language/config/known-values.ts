@@ -130,16 +130,23 @@ function localValue(ctx: Ctx, name: string | null): Known {
   const where = declaredLocals(ctx).get(name) as { file: number; key: number } | undefined;
   const doc = where === undefined ? undefined : ctx.files[where.file]?.doc;
   if (where === undefined || doc == null) return UNKNOWN;
+  // each local value a local value reads is one level deeper: a chain longer than this stays unknown (not cached: a shorter way in may know it)
+  if (localDepth >= MAX_LOCAL_DEPTH) return UNKNOWN;
   cache.set(name, IN_PROGRESS);
   let v: Known;
+  localDepth++;
   try {
     v = jsonValue(ctx, doc, where.key + 1);
   } finally {
+    localDepth--;
     cache.delete(name);
   }
   cache.set(name, v);
   return v;
 }
+
+const MAX_LOCAL_DEPTH = 500;
+let localDepth = 0;
 
 /** The value of a JSON expression (a local's value): literals, and templates where known. */
 export function jsonValue(ctx: Ctx, doc: JsonDoc, node: number): Known {
