@@ -229,7 +229,7 @@ async function report(options) {
     for (const { c, recorded, ours, kind } of disagreements) {
       console.log(`\n${c.id}  [${c.category}]  ${KIND_TEXT[kind]}${options.write ? `  -> ${join(options.write, caseDirName(c.id))}` : ""}`);
       for (const e of recorded.errors.slice(0, 4)) console.log(`  terraform: ${e.file ?? "-"}:${e.line ?? "-"} ${e.summary}`);
-      for (const e of ours.slice(0, 4)) console.log(`  ours:      ${e.file}:${e.line} ${e.message.split("\n")[0].slice(0, 160)}`);
+      for (const e of ours.slice(0, 4)) console.log(`  ours:      ${e.file}:${e.line} ${e.source === "schemaform" ? "(schemaform, not counted) " : ""}${e.message.split("\n")[0].slice(0, 160)}`);
     }
   }
   const summary = summarize(results);

@@ -53,7 +53,8 @@ Each diagnostic says whose verdict it is: "source": "terraform" in JSON (propert
 rule tag in SARIF) when terraform validate, with the tsdb and containerbackup providers installed,
 reports it too; "source": "schemaform" for checks Terraform makes only at plan or apply, or never
 (related resources in different regions, an id argument given another resource's id, invalid
-UTF-8). Human output marks those, e.g. "(schemaform: Terraform reports this at apply)".
+UTF-8, what lies in the content of a dynamic block whose for_each is unknown at validate). Human
+output marks those, e.g. "(schemaform: Terraform reports this at apply)".
 
 Exit status: 0 no errors, 1 errors (or too many warnings), 2 usage or I/O problem.
 `;

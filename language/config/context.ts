@@ -95,6 +95,11 @@ export class Ctx {
   readonly models = new Map<string, Map<string, TypeModel | null>>();
   /** resource, data and provider blocks, checked once every file has been read */
   readonly pending: BlockDecl[] = [];
+  /**
+   * file, start, end, …: the values in the content of dynamic blocks whose for_each validate does
+   * not know, which Terraform evaluates only at plan (see dynamic-blocks.ts deferUnexpandedContent)
+   */
+  readonly unexpandedValues: number[] = [];
   /** import blocks' targets in this module (for "not declared" warnings) */
   readonly imports: { file: number; node: number; type: string; name: string; to: string; module: string | null }[] = [];
   /** the module's directory and the root's, for file() and templatefile() (null: not read from disk) */

@@ -61,3 +61,25 @@ function checkDynamicMembers(ctx: Ctx, body: number, target: string, address: st
     ctx.report("error", "missing-argument", 'Missing dynamic content block: A dynamic block must have a nested block of type "content" to describe the body of each generated block.', close, close + 1, address, `${path}.content`);
   }
 }
+
+/** The rule of a problem found in a value Terraform does not evaluate at validate (syntax/diagnostics.ts: a schemaform-only one). */
+export const UNEXPANDED_CODE = "unexpanded-dynamic";
+
+/**
+ * A dynamic block whose for_each is unknown at validate generates one block of unknown values:
+ * Terraform checks the content's names, but evaluates its values (and reads the templates of a
+ * JSON file: their syntax, references and function calls) only once for_each is known, at plan.
+ * What we found inside such a value is kept, as ours: its rule becomes UNEXPANDED_CODE.
+ */
+export function deferUnexpandedContent(ctx: Ctx): void {
+  const ranges = ctx.unexpandedValues;
+  if (ranges.length === 0) return;
+  for (const d of ctx.diagnostics) {
+    for (let i = 0; i < ranges.length; i += 3) {
+      if (d.file === ranges[i] && d.start >= ranges[i + 1]! && d.start < ranges[i + 2]!) {
+        d.code = UNEXPANDED_CODE;
+        break;
+      }
+    }
+  }
+}

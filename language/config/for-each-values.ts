@@ -3,7 +3,7 @@
 // unknown values of their declared type, and marked when the variable is sensitive). Terraform
 // refuses a sensitive for_each before anything else, and a list, tuple or primitive even unknown.
 import type { Ctx } from "./context.js";
-import type { Expr, Reference } from "../expr/syntax-tree.js";
+import type { Expr, Reference, TraversalStep } from "../expr/syntax-tree.js";
 import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
 import { parseTypeExpression, type TypeExpr } from "../expr/type-expressions.js";
 import { K_TRUE } from "../syntax/json-parser.js";
@@ -76,12 +76,22 @@ function isSensitiveReference(ctx: Ctx, root: string, first: Reference["steps"][
   const memo = facts(ctx).localSensitive;
   const known = memo.get(first.name);
   if (known !== undefined) return known;
+  // a chain of local values deeper than this is left unmarked (each level recurses)
+  if (localDepth >= MAX_LOCAL_DEPTH) return false;
   memo.set(first.name, false);
-  const info = localTemplate(ctx, first.name);
-  const marked = info !== null && isSensitiveTemplate(ctx, info);
-  memo.set(first.name, marked);
-  return marked;
+  localDepth++;
+  try {
+    const info = localTemplate(ctx, first.name);
+    const marked = info !== null && isSensitiveTemplate(ctx, info);
+    memo.set(first.name, marked);
+    return marked;
+  } finally {
+    localDepth--;
+  }
 }
+
+const MAX_LOCAL_DEPTH = 500;
+let localDepth = 0;
 
 /** Walked with a stack, not recursion: an expression may be a chain of any length. */
 function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
@@ -133,19 +143,43 @@ function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
 }
 
 /**
- * The declared type of the input variable a template is, as a whole (`${var.x}`, or a local value
- * that is one), or null when it is something else or has no type constraint.
+ * The type a template has by the declared type of the input variable it reads, as a whole
+ * (`${var.x}`, `${var.x.list_attribute}`, `${var.x["key"]}`, or a local value that is one), or
+ * null when it is something else or the type does not tell.
  */
 export function variableTypeOf(ctx: Ctx, info: TemplateInfo): TypeExpr | null {
   const seen = new Set<string>();
-  for (let ref = info.whole; ref !== null && ref.steps.length === 1 && ref.steps[0]!.kind === "attr"; ) {
+  let after: readonly TraversalStep[] = [];
+  for (let ref = info.whole; ref !== null && ref.steps[0]?.kind === "attr"; ) {
     const name = ref.steps[0].name;
-    if (ref.root === "var") return facts(ctx).variables.get(name)?.type ?? null;
+    const steps = after.length === 0 ? ref.steps.slice(1) : [...ref.steps.slice(1), ...after];
+    if (ref.root === "var") {
+      const type = facts(ctx).variables.get(name)?.type;
+      return type ? typeAlong(type, steps) : null;
+    }
     if (ref.root !== "local" || seen.has(name)) return null;
     seen.add(name);
+    after = steps;
     ref = localTemplate(ctx, name)?.whole ?? null;
   }
   return null;
+}
+
+/** The type of what the steps reach in a value of type t, or null when the type does not say. */
+function typeAlong(t: TypeExpr, steps: readonly TraversalStep[]): TypeExpr | null {
+  let at: TypeExpr = t;
+  for (const step of steps) {
+    if (step.kind === "splat" || (step.kind === "index" && step.key === null)) return null;
+    const key = step.kind === "attr" ? step.name : step.key;
+    let next: TypeExpr | undefined;
+    if (at.kind === "object") next = typeof key === "string" ? at.attributes.get(key)?.type : undefined;
+    else if (at.kind === "tuple") next = typeof key === "number" ? at.elements[key] : undefined;
+    else if (at.kind === "map") next = at.element;
+    else if (at.kind === "list") next = step.kind === "index" ? at.element : undefined;
+    if (next === undefined) return null;
+    at = next;
+  }
+  return at;
 }
 
 /** cty's name for a type (its FriendlyName), as Terraform's messages print it. */

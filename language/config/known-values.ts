@@ -29,6 +29,11 @@ export function templateKnownValue(ctx: Ctx, info: TemplateInfo): Known {
   }
 }
 
+/** The value of an expression (a part of a template), if Terraform knows it at validate time. */
+export function expressionKnownValue(ctx: Ctx, expr: Expr): Known {
+  return templateKnownValue(ctx, { problem: null, references: [], whole: null, expr });
+}
+
 /**
  * The error Terraform reports when it evaluates the template with the module's local values (the
  * errors of literals alone are syntax-time problems of analyzeTemplate already), or null.
@@ -129,16 +134,23 @@ function localValue(ctx: Ctx, name: string | null): Known {
   const where = declaredLocals(ctx).get(name) as { file: number; key: number } | undefined;
   const doc = where === undefined ? undefined : ctx.files[where.file]?.doc;
   if (where === undefined || doc == null) return UNKNOWN;
+  // each local value a local value reads is one level deeper: a chain longer than this stays unknown (not cached: a shorter way in may know it)
+  if (localDepth >= MAX_LOCAL_DEPTH) return UNKNOWN;
   cache.set(name, IN_PROGRESS);
   let v: Known;
+  localDepth++;
   try {
     v = jsonValue(ctx, doc, where.key + 1);
   } finally {
+    localDepth--;
     cache.delete(name);
   }
   cache.set(name, v);
   return v;
 }
+
+const MAX_LOCAL_DEPTH = 500;
+let localDepth = 0;
 
 /** The value of a JSON expression (a local's value): literals, and templates where known. */
 export function jsonValue(ctx: Ctx, doc: JsonDoc, node: number): Known {

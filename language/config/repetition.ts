@@ -4,7 +4,7 @@ import { Ctx } from "./context.js";
 import { K_NULL, K_NUMBER, K_OBJECT, K_ARRAY } from "../syntax/json-parser.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
 import { checkString, checkExpression } from "./expression-check.js";
-import { templateKnownValue } from "./known-values.js";
+import { expressionKnownValue, templateKnownValue } from "./known-values.js";
 import { parseNumberString } from "../expr/type-expressions.js";
 import { type Known } from "../expr/evaluate.js";
 import { UNKNOWN } from "../expr/evaluate.js";
@@ -136,6 +136,11 @@ function checkForEachValue(ctx: Ctx, text: string, value: number, address: strin
   const e = info.expr;
   if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand && e.args[0]!.t === "tuple") {
     checkLiteralSet(ctx, e.args[0]!.items, value, address, path);
+    return;
+  }
+  // a tuple for expression over a collection validate knows is a tuple (without an `if`, whose value it may not know)
+  if (e !== null && e.t === "for" && e.result === "tuple" && e.cond === null) {
+    if (expressionKnownValue(ctx, e.coll) !== UNKNOWN) unsuitableForEach(ctx, "tuple", value, address, path);
     return;
   }
   const declared = variableTypeOf(ctx, info);

@@ -167,12 +167,21 @@ class LocalMarks {
     if (known) return known;
     const local = localValues(this.ctx).get(name);
     if (!local) return undefined;
+    // each local value read is one level deeper: a chain longer than this adds nothing
+    if (this.depth >= 500) return undefined;
     // unmarked while being computed: a cycle adds nothing (and is reported by cycles.ts)
     this.memo.set(name, { sensitive: false, ephemeral: false });
-    const marks = this.of(refsOf(this.ctx, local));
-    this.memo.set(name, marks);
-    return marks;
+    this.depth++;
+    try {
+      const marks = this.of(refsOf(this.ctx, local));
+      this.memo.set(name, marks);
+      return marks;
+    } finally {
+      this.depth--;
+    }
   }
+
+  private depth = 0;
 }
 
 /** Whether a value's templates call sensitive(…) (and none calls nonsensitive, which could drop the mark). */

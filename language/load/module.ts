@@ -30,6 +30,7 @@ import { childModules } from "../config/module-summary.js";
 import { loadLocalCalls } from "./local-modules.js";
 import { checkRoot, checkDeclaredBodies } from "../config/root.js";
 import { judgeRepetition } from "../config/scope.js";
+import { deferUnexpandedContent } from "../config/dynamic-blocks.js";
 import { where } from "../config/common-errors.js";
 import { type TypeSource } from "../schema/convert-state.js";
 
@@ -224,6 +225,7 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   finishCrossReferences(ctx);
   // every body has been read: the dependency graph is complete
   checkCycles(ctx);
+  deferUnexpandedContent(ctx);
   const diagnostics: Diagnostic[] = [];
   for (const merged of sources) if (merged.origin) keepSensitive(merged, originals);
   for (const found of ctx.diagnostics) {

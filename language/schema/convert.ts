@@ -79,7 +79,9 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
     const attr = entry.attr;
     if (attr.sensitive) ctx.markSensitive(k + 1);
     if (st.unknownValues) {
-      // the content of a dynamic block whose for_each is unknown: its templates are still read (references), its values are not judged
+      // the content of a dynamic block whose for_each is unknown: its values are not judged; what its
+      // templates hold (references, syntax, calls) is reported as ours (deferUnexpandedContent)
+      ctx.unexpandedValues.push(ctx.fileIndex, doc.start(k + 1), doc.end(k + 1));
       checkExpression(ctx, k + 1, addressOf(st.decl), path);
       out[name] = UNKNOWN_VALUE;
       return;

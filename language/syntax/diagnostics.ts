@@ -19,6 +19,8 @@ const SCHEMAFORM_ONLY: ReadonlyMap<string, string> = new Map([
   // any type, so the conversion fails only once the value is known
   ["reference-type", "Terraform reports this at plan or apply"],
   // Terraform reads each invalid byte as U+FFFD without a word
+  // inside the content of a dynamic block whose for_each is unknown at validate: evaluated at plan
+  ["unexpanded-dynamic", "Terraform reports this at plan, once the dynamic block's for_each is known"],
   ["invalid-utf8", "Terraform does not report this"],
   ["internal", "Terraform does not report this"],
 ]);

@@ -18,6 +18,8 @@ export interface OurError {
   file: string;
   line: number | null;
   message: string;
+  /** whose verdict it is (see language/syntax/diagnostics.ts): only "terraform" errors count as Terraform's */
+  source?: "terraform" | "schemaform";
   crash?: boolean;
 }
 export interface Outcome {
@@ -42,7 +44,7 @@ export interface Summary {
 export declare function writeCase(dir: string, c: Pick<DifferentialCase, "files">): void;
 export declare function caseDirName(id: string): string;
 export declare function ourErrors(
-  validateFiles: (paths: string[]) => Promise<{ diagnostics: { severity: string; file: string; line: number; message: string }[] }>,
+  validateFiles: (paths: string[]) => Promise<{ diagnostics: { severity: string; file: string; line: number; message: string; source?: "terraform" | "schemaform" }[] }>,
   dir: string,
 ): Promise<OurError[]>;
 export declare function compare(recorded: RecordedVerdict, ours: OurError[]): Outcome;

@@ -32,21 +32,25 @@ export async function ourErrors(validateFiles, dir) {
   }
   return result.diagnostics
     .filter((d) => d.severity === "error")
-    .map((d) => ({ file: relative(dir, d.file).split(sep).join("/"), line: d.line, message: d.message }));
+    .map((d) => ({ file: relative(dir, d.file).split(sep).join("/"), line: d.line, message: d.message, source: d.source ?? "terraform" }));
 }
 
 /**
- * Compares Terraform's recorded verdict with ours. Verdicts agree when both accept or both reject;
- * the line agrees (asked only when both reject and Terraform's first error has a position) when
- * one of our errors is on Terraform's first error's file and line.
+ * Compares Terraform's recorded verdict with ours. Only our errors marked `"source": "terraform"`
+ * are our account of `terraform validate`'s verdict: a `"schemaform"` one is a check Terraform
+ * makes only at plan or apply (or never), reported early on purpose, so it neither rejects a case
+ * Terraform accepts nor stands for Terraform's first error. Verdicts agree when both accept or
+ * both reject; the line agrees (asked only when both reject and Terraform's first error has a
+ * position) when one of our errors is on Terraform's first error's file and line.
  */
 export function compare(recorded, ours) {
   if (ours.some((e) => e.crash)) return { verdict: false, line: null, crash: true };
-  const weReject = ours.length > 0;
+  const terraforms = ours.filter((e) => e.source !== "schemaform");
+  const weReject = terraforms.length > 0;
   const verdict = recorded.valid === !weReject;
   let line = null;
   if (!recorded.valid && weReject && recorded.first) {
-    line = ours.some((e) => e.file === recorded.first.file && e.line === recorded.first.line);
+    line = terraforms.some((e) => e.file === recorded.first.file && e.line === recorded.first.line);
   }
   return { verdict, line };
 }

@@ -41,7 +41,7 @@ afterAll(async () => {
 
 function up() {
   // A home without providers in Terraform's implied mirror: `up` installs them in its own.
-  const env = { ...suite.env, HOME: join(suite.root, "home") };
+  const env: NodeJS.ProcessEnv = { ...suite.env, HOME: join(suite.root, "home") };
   delete env.TF_CLI_CONFIG_FILE; // `up` writes and uses its own
   return runProcess(process.execPath, [CLI, "up", join("examples", "stack"), "--out", outdir], { cwd: ROOT, env });
 }

@@ -64,8 +64,30 @@ describe("a dynamic block whose for_each is unknown", () => {
     expect(await errors(jsonVpc({ for_each: "${var.x}", content: { nope: 1 } }, variables))).toEqual([expect.stringMatching(/^main\.tf\.json:4: .*"nope"/)]);
   });
 
+  it("its values' templates are evaluated only at plan: what they hold is reported as ours", async () => {
+    const files = jsonVpc({ for_each: "${var.x}", content: { create: "${1 +}", delete: "${var.nope}", update: "${nofunc(1)}" } }, variables);
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const { diagnostics } = await validateFiles([dir]);
+    expect(diagnostics.map((d) => [d.source, d.code, d.message.split(":")[0]])).toEqual([
+      ["schemaform", "unexpanded-dynamic", "Invalid expression"],
+      ["schemaform", "unexpanded-dynamic", "Reference to undeclared input variable"],
+      ["schemaform", "unexpanded-dynamic", "Call to unknown function"],
+    ]);
+    // with a known for_each, Terraform evaluates them at validate
+    const known = await errors(jsonVpc({ for_each: ["1m"], content: { delete: "${var.nope}" } }, variables));
+    expect(known).toEqual([expect.stringMatching(/^main\.tf\.json:4: Reference to undeclared input variable/)]);
+  });
+
   it("in native syntax", async () => {
     const main = ['variable "x" {}', 'resource "tsdb_vpcs" "a" {', '  cidr        = "10.0.0.0/16"', '  region_code = "us-east-1"', '  dynamic "timeouts" {', "    for_each = var.x", "    content {", '      create = "bad"', "    }", "  }", "}", ""].join("\n");
     expect(await errors({ "main.tf": main, "versions.tf.json": versions })).toEqual([]);
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    writeFileSync(join(dir, "main.tf"), main.replace('create = "bad"', "create = nofunc(1)\n      delete = var.y"));
+    writeFileSync(join(dir, "versions.tf.json"), versions);
+    const { diagnostics } = await validateFiles([dir]);
+    expect(diagnostics.map((d) => `${d.line} ${d.source}`)).toEqual(["8 schemaform", "9 schemaform"]);
   });
 });

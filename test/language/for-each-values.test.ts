@@ -105,6 +105,12 @@ describe("a variable's declared type decides though its value is unknown", () =>
     for (const [type, words] of cases) expect(await errors(jsonModule("${var.v}", { v: { type } })), type).toEqual([ofType(words)]);
   });
 
+  it("and the types inside it: an object's attribute, a map's element, a tuple's element", async () => {
+    const variables = { o: { type: "object({ l = list(string), m = map(string) })" }, m: { type: "map(list(string))" }, t: { type: "tuple([list(string), string])" } };
+    for (const forEach of ["${var.o.l}", '${var.m["a"]}', "${var.m.a}", "${var.t[0]}"]) expect(await errors(jsonModule(forEach, variables)), forEach).toEqual([ofType("list of string")]);
+    expect(await errors(jsonModule("${var.o.m}", variables))).toEqual([]);
+  });
+
   it("through a local value that is the variable", async () => {
     expect(await errors(jsonModule("${local.l}", { v: { type: "list(string)" } }, { l: "${var.v}" }))).toEqual([ofType("list of string")]);
   });
@@ -143,9 +149,23 @@ describe("a literal set", () => {
   });
 });
 
-describe("grouping for expressions", () => {
-  it("are maps of tuples, which for_each accepts", async () => {
+describe("for expressions", () => {
+  it("grouping ones are maps of tuples, which for_each accepts", async () => {
     expect(await errors(jsonModule('${{ for k in ["a", "b", "a"] : k => k... }}'))).toEqual([]);
     expect(await errors(jsonModule("${{ for k in var.l : k => k... }}", { l: { type: "list(string)" } }))).toEqual([]);
+  });
+
+  it("a tuple one over a collection validate knows is a tuple, even empty or with unknown elements", async () => {
+    const variables = { l: { type: "list(string)" }, s: { type: "string" } };
+    expect(await errors(jsonModule('${[for x in ["a"] : x]}'))).toEqual([ofType("tuple")]);
+    expect(await errors(jsonModule("${[for x in [] : x]}"))).toEqual([ofType("tuple")]);
+    expect(await errors(jsonModule('${[for x in ["a", var.s] : x]}', variables))).toEqual([ofType("tuple")]);
+    expect(await errors(nativeModule('[for x in ["a"] : x]', ""))).toEqual([ofType("tuple")]);
+  });
+
+  it("but over an unknown collection, or with a condition, its value is unknown", async () => {
+    const variables = { l: { type: "list(string)" }, s: { type: "string" } };
+    expect(await errors(jsonModule("${[for x in var.l : x]}", variables))).toEqual([]);
+    expect(await errors(jsonModule('${[for x in ["a"] : x if x != var.s]}', variables))).toEqual([]);
   });
 });
