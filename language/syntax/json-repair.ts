@@ -22,15 +22,39 @@ const enum Tok {
   EOF,
 }
 
-interface Token {
-  type: Tok;
-  start: number;
-  end: number;
+/** The tokens of a text: their types, and where each starts and ends (typed arrays: a file may hold millions). */
+interface Tokens {
+  types: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
 }
 
-function scan(text: string): Token[] {
-  const out: Token[] = [];
+/** A token's place in Tokens. */
+type Token = number;
+
+function scan(text: string): Tokens {
   const len = text.length;
+  // at most one token per character, and the end
+  let types = new Uint8Array(64);
+  let starts = new Int32Array(64);
+  let ends = new Int32Array(64);
+  let n = 0;
+  const push = (type: Tok, start: number, end: number) => {
+    if (n === types.length) {
+      const t = new Uint8Array(n * 2);
+      t.set(types);
+      types = t;
+      const s = new Int32Array(n * 2);
+      s.set(starts);
+      starts = s;
+      const e = new Int32Array(n * 2);
+      e.set(ends);
+      ends = e;
+    }
+    types[n] = type;
+    starts[n] = start;
+    ends[n++] = end;
+  };
   let i = 0;
   while (i < len) {
     const c = text.charCodeAt(i);
@@ -60,10 +84,10 @@ function scan(text: string): Token[] {
       while (i + 1 < len && /[A-Za-z0-9_]/.test(text[i + 1]!)) i++;
     } else type = Tok.Invalid;
     i++;
-    out.push({ type, start, end: i });
+    push(type, start, i);
   }
-  out.push({ type: Tok.EOF, start: len, end: len });
-  return out;
+  push(Tok.EOF, len, len);
+  return { types, starts, ends };
 }
 
 /** A value as the recovering parser leaves it: good, or invalid from `start` (its `0` goes there). */
@@ -84,24 +108,33 @@ class Repair {
 
   constructor(
     readonly text: string,
-    readonly tokens: Token[],
+    readonly tokens: Tokens,
   ) {}
 
+  type(t: Token): Tok {
+    return this.tokens.types[t]!;
+  }
+
+  start(t: Token): number {
+    return this.tokens.starts[t]!;
+  }
+
   peek(): Token {
-    return this.tokens[this.p]!;
+    return this.p;
   }
 
   read(): Token {
-    const t = this.tokens[this.p]!;
-    if (t.type !== Tok.EOF) this.p++;
+    const t = this.p;
+    if (this.type(t) !== Tok.EOF) this.p++;
     return t;
   }
 
   /** HCL's wrapInvalid: a failed value is invalid at the token it started at. */
   value(): Node {
     const tok = this.peek();
+    const text = this.text.slice(this.start(tok), this.tokens.ends[tok]!);
     let node: Node | null;
-    switch (tok.type) {
+    switch (this.type(tok)) {
       case Tok.BraceO:
         node = this.nested(() => this.object());
         break;
@@ -110,23 +143,21 @@ class Repair {
         break;
       case Tok.String:
         this.read();
-        node = validString(this.text.slice(tok.start, tok.end)) ? GOOD : null;
+        node = validString(text) ? GOOD : null;
         break;
       case Tok.Number:
         this.read();
-        node = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(this.text.slice(tok.start, tok.end)) ? GOOD : null;
+        node = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? GOOD : null;
         break;
-      case Tok.Keyword: {
+      case Tok.Keyword:
         this.read();
-        const word = this.text.slice(tok.start, tok.end);
-        node = word === "true" || word === "false" || word === "null" ? GOOD : null;
+        node = text === "true" || text === "false" || text === "null" ? GOOD : null;
         break;
-      }
       default:
         // nothing is consumed: the invalid value is empty, its `0` goes in the blank before the token
-        return { ok: false, start: -1 - tok.start };
+        return { ok: false, start: -1 - this.start(tok) };
     }
-    return node ?? { ok: false, start: tok.start };
+    return node ?? { ok: false, start: this.start(tok) };
   }
 
   nested(parse: () => Node | null): Node | null {
@@ -140,7 +171,7 @@ class Repair {
   keep(node: Node): void {
     if (node.ok) return;
     if (node.start >= 0) {
-      this.invalid.push({ at: node.start, end: this.peek().start });
+      this.invalid.push({ at: node.start, end: this.start(this.peek()) });
       return;
     }
     // an empty invalid value: the blank just before its token holds the `0`
@@ -154,10 +185,11 @@ class Repair {
   recover(tok: Token, open: Tok, close: Tok): void {
     let count = 1;
     for (;;) {
-      if (tok.type === open) count++;
-      else if (tok.type === close) {
+      const type = this.type(tok);
+      if (type === open) count++;
+      else if (type === close) {
         if (--count <= 1) return;
-      } else if (tok.type === Tok.EOF) return;
+      } else if (type === Tok.EOF) return;
       tok = this.read();
     }
   }
@@ -165,20 +197,20 @@ class Repair {
   object(): Node | null {
     this.read();
     for (;;) {
-      if (this.peek().type === Tok.BraceC) break;
+      if (this.type(this.peek()) === Tok.BraceC) break;
       // a name that is not a string fails the object (the object's own `0` covers it)
       const key = this.value();
-      if (!key.ok || this.tokens[this.p - 1]!.type !== Tok.String) return null;
+      if (!key.ok || this.type(this.p - 1) !== Tok.String) return null;
       const colon = this.read();
-      if (colon.type !== Tok.Colon) {
+      if (this.type(colon) !== Tok.Colon) {
         this.recover(colon, Tok.BraceO, Tok.BraceC);
         return null;
       }
       this.keep(this.value());
-      const next = this.peek().type;
+      const next = this.type(this.peek());
       if (next === Tok.Comma) {
         this.read();
-        if (this.peek().type === Tok.BraceC) return null;
+        if (this.type(this.peek()) === Tok.BraceC) return null;
         continue;
       }
       if (next === Tok.BraceC) break;
@@ -193,12 +225,12 @@ class Repair {
   array(): Node | null {
     this.read();
     for (;;) {
-      if (this.peek().type === Tok.BrackC) break;
+      if (this.type(this.peek()) === Tok.BrackC) break;
       this.keep(this.value());
-      const next = this.peek().type;
+      const next = this.type(this.peek());
       if (next === Tok.Comma) {
         this.read();
-        if (this.peek().type === Tok.BrackC) return null;
+        if (this.type(this.peek()) === Tok.BrackC) return null;
         continue;
       }
       if (next === Tok.BrackC) break;
@@ -230,16 +262,17 @@ export function repairJson(text: string): string | null {
     throw error;
   }
   // what the reading kept: the tokens of the good values, up to where the root ended
-  const out = text.split("");
-  const keptUntil = r.p > 0 ? tokens[r.p - 1]!.end : 0;
+  const out = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  const keptUntil = r.p > 0 ? tokens.ends[r.p - 1]! : 0;
   const blank = (from: number, to: number) => {
-    for (let i = from; i < to; i++) if (out[i] !== "\n" && out[i] !== "\r") out[i] = " ";
+    for (let i = from; i < to; i++) if (out[i] !== 10 && out[i] !== 13) out[i] = 32;
   };
   blank(keptUntil, text.length);
   // each invalid value, in the order found (an outer one blanks the inner ones' zeros)
   for (const { at, end } of r.invalid) {
     blank(at, end);
-    out[at] = "0";
+    out[at] = 48;
   }
-  return out.join("");
+  return new TextDecoder("utf-16le").decode(out);
 }
