@@ -18,6 +18,8 @@ export interface ParsedFile {
   native?: NativeSource;
   /** a native file's syntax errors, offsets into its own text */
   nativeProblems?: { summary: string; detail: string; offset: number; endOffset: number }[];
+  /** a `.tf.json` file's syntax error when `result` is the rest of it as Terraform reads it anyway (json-repair.ts) */
+  jsonProblem?: { summary: string; detail: string; offset: number; endOffset: number };
 }
 
 /** What a local module call leads to. */

@@ -178,6 +178,8 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
     // a native file's offsets in the diagnostics are of its lowered JSON: its invalid bytes are found by the native reader's positions only
     if (!p.native) reportInvalidUtf8(ctx, p.file, i);
     ctx.use(i);
+    const syntax = p.jsonProblem;
+    if (syntax) ctx.report("error", "json-syntax", `${syntax.summary}: ${syntax.detail}`, syntax.offset, syntax.endOffset, null, null, i);
     // the parser reads past a byte order mark so that the rest is checked too; Terraform refuses it
     if (!p.native && p.file.text.charCodeAt(0) === 0xfeff) {
       ctx.report("error", "json-syntax", "Invalid start of value: A JSON value must start with a brace, a bracket, a number, a string, or a keyword (this file starts with a byte order mark, which Terraform does not accept; save it as UTF-8 without BOM).", 0, 1, null, null, i);

@@ -2,6 +2,7 @@
 // parser and then lowered into the JSON syntax's tree (syntax/native/lower.ts), so the rules read
 // both alike; a native file keeps its own text for positions and code frames.
 import { parseJson, type ParseResult } from "../syntax/json-parser.js";
+import { repairJson } from "../syntax/json-repair.js";
 import { parseNative } from "../syntax/native/parser.js";
 import { lowerNative, type NativeSource } from "../syntax/native/lower.js";
 
@@ -11,6 +12,8 @@ export interface ParsedSource {
   native?: NativeSource;
   /** a native file's syntax errors (offsets into its own text); the file is then not read further */
   nativeProblems?: { summary: string; detail: string; offset: number; endOffset: number }[];
+  /** a `.tf.json` file's syntax error when `result` is the rest of it as Terraform reads it anyway */
+  jsonProblem?: { summary: string; detail: string; offset: number; endOffset: number };
 }
 
 /** Whether a file name is a native configuration file (`main.tf`, not `main.tf.json`). */
@@ -19,7 +22,14 @@ export function isNativeName(name: string): boolean {
 }
 
 export function parseSource(name: string, text: string): ParsedSource {
-  if (!isNativeName(name)) return { result: parseJson(text) };
+  if (!isNativeName(name)) {
+    const result = parseJson(text);
+    if (result.ok) return { result };
+    // Terraform reads on past the error (its "Incorrect JSON value type" errors, the declarations)
+    const repaired = repairJson(text);
+    const reading = repaired === null ? null : parseJson(repaired);
+    return reading?.ok ? { result: reading, jsonProblem: result.problem } : { result };
+  }
   const parsed = parseNative(text, name);
   if (parsed.problems.length > 0) {
     const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));

@@ -8,7 +8,11 @@
 // typed arrays, so parsing allocates no object per token. Entry `i` has a kind, a start offset
 // and an end offset (exclusive), and `next[i]`, the index just after its subtree. The children of
 // a container are `i + 1`, `next[i + 1]`, … up to `next[i]`; the children of an object alternate
-// property name (a string entry) and value. Strings are decoded only when asked for.
+// property name (a string entry) and value. Strings are decoded only when asked for (json-text.ts).
+
+import { decodeString, numberAt, setOwn } from "./json-text.js";
+import { afterRecovery, nextToken } from "./json-recovery.js";
+export { decodeString, numberAt, setOwn } from "./json-text.js";
 
 export const K_OBJECT = 1;
 export const K_ARRAY = 2;
@@ -153,19 +157,13 @@ export function someString(doc: JsonDoc, node: number, test: (s: string) => bool
   return doc.isString(node) && test(doc.str(node));
 }
 
-/** Assigns a property whose name is user data, without ever touching a prototype. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
 export type ParseResult = { ok: true; doc: JsonDoc; problem: null } | { ok: false; doc: null; problem: SyntaxProblem };
 
 /**
- * Deeper nesting is reported as an error rather than risking the call stack. Terraform has no
- * limit of its own (it accepts 100 000 levels); 2 500 is what every later pass (checks,
- * conversion, conversion to values) still walks recursively with room to spare on Node's
- * default stack.
+ * Objects and arrays nested deeper than this are read for their syntax only, without recursion, and
+ * kept as one empty node of their kind: every later pass walks the tree recursively, with room to
+ * spare on Node's stack at this depth. Terraform has no limit (it accepts 300 000 levels; its stack
+ * overflows, a crash, somewhere below 450 000): any depth is read here, in memory bounded by the text.
  */
 export const MAX_DEPTH = 2500;
 
@@ -210,47 +208,6 @@ function fail(summary: string, detail: string, offset: number, endOffset = offse
 /** A problem reported at the token starting at `offset` (the end of the file: an empty range there). */
 function failAt(summary: string, detail: string, offset: number): never {
   fail(summary, detail, offset, offset < len ? offset + 1 : offset);
-}
-
-/** Where the next token starts at or after `from` (JSON whitespace skipped), or the end of the file. */
-function nextToken(from: number): number {
-  let i = from;
-  for (; i < len; i++) {
-    const c = src.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
-  }
-  return i;
-}
-
-/**
- * After a syntax error inside an object or array, HCL skips tokens from the offending one (at
- * `from`) to recover: it counts the `open` and `close` characters (braces for an object, brackets
- * for an array) and stops after the first close that brings the count back to one, or at the end
- * of the file. Terraform reports the error at the token after that. Only runs on a failing parse.
- */
-function afterRecovery(from: number, open: number, close: number): number {
-  let count = 1;
-  let i = from;
-  while (i < len) {
-    const c = src.charCodeAt(i);
-    if (c === 34) {
-      // a string token: braces and brackets inside it do not count
-      i++;
-      while (i < len) {
-        const d = src.charCodeAt(i);
-        if (d === 92) i += 2;
-        else if (d === 34) {
-          i++;
-          break;
-        } else i++;
-      }
-      continue;
-    }
-    i++;
-    if (c === open) count++;
-    else if (c === close && --count <= 1) return nextToken(i);
-  }
-  return len;
 }
 
 /** Parses `text` as strict JSON. Never throws. */
@@ -341,7 +298,7 @@ function leaf(kind: number, start: number, end: number): void {
 
 function parseObject(depth: number): void {
   const start = pos;
-  if (depth > MAX_DEPTH) fail("Nesting too deep", `Objects and arrays may be nested at most ${MAX_DEPTH} levels deep.`, pos);
+  if (depth > MAX_DEPTH) return parseDeep();
   if (n === cap) grow();
   const self = n++;
   kinds[self] = K_OBJECT;
@@ -351,21 +308,11 @@ function parseObject(depth: number): void {
   let c = bytes[pos];
   if (c !== 125) {
     for (;;) {
-      if (c !== 34) {
-        // Terraform reads a property name there and finds the end of the file
-        if (pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
-        if (c === 125) fail("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", lastComma, lastComma + 1);
-        if (c === 47) commentError();
-        fail("Invalid object property name", "A JSON object property name must be a string in double quotes.", pos, pos + 1);
-      }
+      // propertyName's steps, inline on this hot path
+      if (c !== 34) propertyNameError(c);
       parseString();
       skipWs();
-      c = bytes[pos];
-      if (c !== 58) {
-        if (c === 61) fail("Missing property value colon", "JSON uses a colon as its name/value delimiter, not an equals sign.", pos, pos + 1);
-        if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
-        fail("Missing property value colon", "A colon must appear between an object property's name and its value.", pos, pos + 1);
-      }
+      if (bytes[pos] !== 58) colonError(start);
       pos++;
       skipWs();
       if (pos >= len) fail("Missing property value", "The file ends where a property value was expected.", pos, pos);
@@ -380,11 +327,7 @@ function parseObject(depth: number): void {
         continue;
       }
       if (c === 125) break;
-      if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
-      if (c === 47) commentError();
-      // Terraform (HCL) reports these at the token after the bracket, or after the tokens it skips to recover
-      if (c === 93) failAt("Mismatched braces", "A JSON object must be closed with a brace, not a bracket.", nextToken(pos + 1));
-      failAt("Missing attribute seperator comma", "A comma must appear between each property definition in an object.", afterRecovery(pos, 123, 125));
+      objectSeparatorError(c, start);
     }
   }
   pos++;
@@ -394,7 +337,7 @@ function parseObject(depth: number): void {
 
 function parseArray(depth: number): void {
   const start = pos;
-  if (depth > MAX_DEPTH) fail("Nesting too deep", `Objects and arrays may be nested at most ${MAX_DEPTH} levels deep.`, pos);
+  if (depth > MAX_DEPTH) return parseDeep();
   if (n === cap) grow();
   const self = n++;
   kinds[self] = K_ARRAY;
@@ -418,17 +361,114 @@ function parseArray(depth: number): void {
         continue;
       }
       if (c === 93) break;
-      if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
-      if (c === 47) commentError();
-      const at = afterRecovery(pos, 91, 93);
-      if (c === 58) failAt("Invalid array value", "A colon is not used to introduce values in a JSON array.", at);
-      if (c === 125) failAt("Mismatched brackets", "A JSON array must be closed with a bracket, not a brace.", at);
-      failAt("Missing attribute seperator comma", "A comma must appear between each value in an array.", at);
+      arraySeparatorError(c, start);
     }
   }
   pos++;
   ends[self] = pos;
   nexts[self] = n;
+}
+
+/** Where an object's property name should start (at `c`, not a quote): Terraform's error. */
+function propertyNameError(c: number): never {
+  // Terraform reads a property name there and finds the end of the file
+  if (pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
+  if (c === 125) fail("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", lastComma, lastComma + 1);
+  if (c === 47) commentError();
+  fail("Invalid object property name", "A JSON object property name must be a string in double quotes.", pos, pos + 1);
+}
+
+/** A property's name and colon, up to its value, in the object opened at `start`. */
+function propertyName(start: number): void {
+  const c = bytes[pos];
+  if (c !== 34) propertyNameError(c);
+  parseString();
+  skipWs();
+  if (bytes[pos] !== 58) colonError(start);
+  pos++;
+  skipWs();
+  if (pos >= len) fail("Missing property value", "The file ends where a property value was expected.", pos, pos);
+}
+
+/** After a property's name, no colon: Terraform's error. */
+function colonError(start: number): never {
+  if (bytes[pos] === 61) fail("Missing property value colon", "JSON uses a colon as its name/value delimiter, not an equals sign.", pos, pos + 1);
+  if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+  fail("Missing property value colon", "A colon must appear between an object property's name and its value.", pos, pos + 1);
+}
+
+/** After a property's value, neither a comma nor the object's close (`c`): Terraform's error. */
+function objectSeparatorError(c: number, start: number): never {
+  if (pos >= len) fail("Unclosed object", "No closing brace was found for this JSON object.", start, start + 1);
+  if (c === 47) commentError();
+  // Terraform (HCL) reports these at the token after the bracket, or after the tokens it skips to recover
+  if (c === 93) failAt("Mismatched braces", "A JSON object must be closed with a brace, not a bracket.", nextToken(src, pos + 1));
+  failAt("Missing attribute seperator comma", "A comma must appear between each property definition in an object.", afterRecovery(src, pos, 123, 125));
+}
+
+/** After an array's element, neither a comma nor the array's close (`c`): Terraform's error. */
+function arraySeparatorError(c: number, start: number): never {
+  if (pos >= len) fail("Unclosed array", "No closing bracket was found for this JSON array.", start, start + 1);
+  if (c === 47) commentError();
+  const at = afterRecovery(src, pos, 91, 93);
+  if (c === 58) failAt("Invalid array value", "A colon is not used to introduce values in a JSON array.", at);
+  if (c === 125) failAt("Mismatched brackets", "A JSON array must be closed with a bracket, not a brace.", at);
+  failAt("Missing attribute seperator comma", "A comma must appear between each value in an array.", at);
+}
+
+/** An object or array nested deeper than MAX_DEPTH: read with a stack of its own (no recursion) with parseObject's and parseArray's errors, kept as one node of its kind without children. */
+function parseDeep(): void {
+  if (n === cap) grow();
+  const self = n++;
+  kinds[self] = bytes[pos] === 123 ? K_OBJECT : K_ARRAY;
+  starts[self] = pos;
+  const open: number[] = []; // the open objects' and arrays' offsets
+  let c = bytes[pos];
+  for (;;) {
+    if (c === 123 || c === 91) {
+      open.push(pos);
+      pos++;
+      skipWs();
+      const empty = bytes[pos] === (c === 123 ? 125 : 93);
+      if (!empty && c === 123) propertyName(open[open.length - 1]!);
+      else if (!empty && pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
+      c = bytes[pos];
+      if (!empty) continue;
+    } else {
+      if (c === 34) parseString();
+      else if (c === 45 || (c >= 48 && c <= 57)) parseNumber();
+      else parseOther();
+      skipWs();
+      c = bytes[pos];
+    }
+    // after a value (or at an empty one's close): closes, then a separator and what follows it
+    for (;;) {
+      const at = open[open.length - 1]!;
+      const object = bytes[at] === 123;
+      if (c === (object ? 125 : 93)) {
+        pos++;
+        open.pop();
+        if (open.length > 0) {
+          skipWs();
+          c = bytes[pos];
+          continue;
+        }
+        n = self + 1; // the values and names read on the way are not kept
+        ends[self] = pos;
+        nexts[self] = n;
+        return;
+      }
+      if (c !== 44) (object ? objectSeparatorError : arraySeparatorError)(c, at);
+      lastComma = pos++;
+      skipWs();
+      c = bytes[pos];
+      if (object) propertyName(at);
+      else if (c === 93) fail("Trailing comma in array", "JSON does not permit a trailing comma after the final value in an array.", lastComma, lastComma + 1);
+      else if (pos >= len) fail("Missing value", "The JSON data ends prematurely.", len, len);
+      c = bytes[pos];
+      break;
+    }
+  }
 }
 
 function commentError(): never {
@@ -544,55 +584,4 @@ function parseOther(): void {
   if (c === 39) fail("Invalid character", "JSON strings must use double quotes, not single quotes.", start, start + 1);
   if (c === 125 || c === 93 || c === 44 || c === 58) fail("Missing value", "A JSON value was expected here.", start, start + 1);
   fail("Invalid character", "This character is not used within JSON syntax.", start, start + 1);
-}
-
-/** Decodes the JSON string body text[from, to) (already checked by the parser). */
-export function decodeString(text: string, from: number, to: number): string {
-  let out = "";
-  let chunk = from;
-  let i = from;
-  while (i < to) {
-    if (text.charCodeAt(i) !== 92) {
-      i++;
-      continue;
-    }
-    out += text.slice(chunk, i);
-    const e = text.charCodeAt(i + 1);
-    switch (e) {
-      case 110: out += "\n"; break;
-      case 116: out += "\t"; break;
-      case 114: out += "\r"; break;
-      case 98: out += "\b"; break;
-      case 102: out += "\f"; break;
-      case 117:
-        out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-        i += 4;
-        break;
-      default:
-        out += String.fromCharCode(e); // " \ /
-    }
-    i += 2;
-    chunk = i;
-  }
-  return out + text.slice(chunk, to);
-}
-
-/** The JavaScript number for the JSON number text[from, to). Small integers avoid a string. */
-export function numberAt(text: string, from: number, to: number): number {
-  let i = from;
-  let neg = false;
-  if (text.charCodeAt(i) === 45) {
-    neg = true;
-    i++;
-  }
-  if (to - i <= 15) {
-    let v = 0;
-    for (; i < to; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 48 || c > 57) return Number(text.slice(from, to));
-      v = v * 10 + (c - 48);
-    }
-    return neg ? -v : v;
-  }
-  return Number(text.slice(from, to));
 }

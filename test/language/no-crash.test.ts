@@ -56,6 +56,14 @@ describe("validate does not crash", () => {
     expect(await errorsOfLocal("${" + "{a = ".repeat(d) + "1" + "}".repeat(d) + "}")).toEqual([]);
   });
 
+  it("on JSON nested 100,000 levels deep (Terraform accepts it): accepted, and the rest of the module checked", async () => {
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    writeFileSync(join(dir, "main.tf.json"), `{"locals": {"deep": ${"[".repeat(N)}${"]".repeat(N)}, "x": "\${local.nope}"}}`);
+    const result = await validateFiles([dir]);
+    expect(result.diagnostics.map((d) => d.message.split(":")[0])).toEqual(["Reference to undeclared local value"]);
+  });
+
   it("on a \\U escape past U+10FFFF or a surrogate \\u escape: Terraform's Invalid escape sequence", async () => {
     expect(await errorsOfLocal('${"\\U00110000"}')).toEqual([expect.stringContaining("Invalid escape sequence")]);
     expect(await errorsOfLocal('${"\\ud83d\\ude00"}')).toEqual([expect.stringContaining("Invalid escape sequence")]);

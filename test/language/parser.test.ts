@@ -69,11 +69,25 @@ describe("parser", () => {
     expect(problemAt(text)).toMatchObject({ line: 1, column: 9 });
   });
 
-  it("refuses absurd nesting instead of overflowing the stack", () => {
-    const deep = "[".repeat(100000) + "]".repeat(100000);
-    const r = parseJson(deep);
-    expect(r.ok).toBe(false);
-    expect(r.problem!.summary).toBe("Nesting too deep");
+  it("reads nesting as deep as Terraform does (300,000 levels) without overflowing the stack", () => {
+    for (const depth of [10000, 300000]) {
+      const r = parseJson(`{"locals": {"deep": ${"[".repeat(depth)}${"]".repeat(depth)}}, "after": {"a": 1}}`);
+      expect(r.ok).toBe(true);
+      // what follows the deep value is read as usual
+      expect(r.doc!.toValue(0)).toMatchObject({ after: { a: 1 } });
+    }
+    expect(parseJson(`{"d": ${'{"k": '.repeat(5000)}1${"}".repeat(5000)}}`).ok).toBe(true);
+  });
+
+  it("reports a syntax error deep inside as it does near the surface, at the same place", () => {
+    const wrapped = (depth: number, inner: string) => `{"a": ${"[".repeat(depth)}${inner}${"]".repeat(depth)}, "b": 2}`;
+    for (const inner of ['{"x": 1,}', '{"x": 1 "y": 2}', "[1,]", "[1 2]", '{"x" 1}', "tru", '{"x": [1}', '["a": 1]', "/* c */"]) {
+      const shallow = parseJson(wrapped(10, inner));
+      const deep = parseJson(wrapped(3000, inner));
+      expect(shallow.ok, inner).toBe(false);
+      expect({ ...deep.problem, offset: deep.problem!.offset - 2990, endOffset: deep.problem!.endOffset - 2990 }, inner).toEqual(shallow.problem);
+    }
+    expect(parseJson(`{"a": ${"[".repeat(3000)}`).problem).toMatchObject({ summary: "Missing value" });
   });
 
   it("reads characters beyond Latin-1 as string content, wherever their low byte is a quote or brace", () => {
@@ -139,8 +153,8 @@ describe("parser", () => {
 describe("validate reports parse errors like Terraform", () => {
   it("gives file, line and column", async () => {
     const d = await validateHclJson('{\n  "resource": {\n    "tsdb_vpcs": {},\n  }\n}\n', { filename: "x.tf.json" });
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ severity: "error", file: "x.tf.json", line: 3, column: 20, address: null, path: null });
-    expect(d[0]!.message).toContain("Trailing comma in object");
+    // and what Terraform reads on past it: "resource" is invalid where its type labels belong
+    expect(d.map((x) => `${x.line}:${x.column} ${x.message.split(":")[0]}`)).toEqual(["2:15 Incorrect JSON value type", "2:15 Missing block label", "3:20 Trailing comma in object"]);
+    expect(d[2]).toMatchObject({ severity: "error", file: "x.tf.json", line: 3, column: 20, address: null, path: null });
   });
 });
