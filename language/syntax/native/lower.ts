@@ -12,7 +12,7 @@
 // `.tf` file. A property that was a block in the native file (not `name = {…}`) is remembered too
 // (blockKeys), for the rules where Terraform tells the two apart.
 import { Lexer, quoteEnd, escapeAt, T } from "../../expr/lexer.js";
-import type { NativeBlock, NativeBody, NativeFile } from "./parser.js";
+import type { NativeBlock, NativeBody, NativeFile, NativeItem } from "./parser.js";
 import { LineMap, type Position } from "../positions.js";
 
 export interface LoweredNative {
@@ -30,6 +30,8 @@ export interface NativeSource {
   toNative(offset: number): number;
   /** JSON offsets of property names that were blocks in the native file */
   blockKeys: Set<number>;
+  /** what Terraform's loader refuses in the file's block structure (structure.ts), offsets into `text` */
+  problems: { summary: string; detail: string; offset: number; endOffset: number }[];
 }
 
 /** Lines and columns of the native text, asked with offsets of the lowered JSON text. */
@@ -70,7 +72,11 @@ class Writer {
   readonly nativeEnd: number[] = [];
   readonly blockKeys = new Set<number>();
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** items Terraform's loader drops (structure.ts): not written */
+    readonly skip: ReadonlySet<NativeItem>,
+  ) {}
 
   /**
    * Writes `s`, whose first character stands for native offset `from`; the characters after it
@@ -125,8 +131,8 @@ class Writer {
   }
 }
 
-export function lowerNative(file: NativeFile): LoweredNative {
-  const w = new Writer(file.text);
+export function lowerNative(file: NativeFile, skip: ReadonlySet<NativeItem> = new Set()): LoweredNative {
+  const w = new Writer(file.text, skip);
   w.put("{", 0);
   writeBody(w, file.body, "", true);
   w.put("}", file.text.length);
@@ -138,6 +144,7 @@ function writeBody(w: Writer, body: NativeBody, blockType: string, root: boolean
   // a separator stands for the end of what it follows (an error's range ends there)
   let previousEnd = -1;
   for (const item of body.items) {
+    if (w.skip.has(item)) continue;
     if (previousEnd >= 0) w.put(",", previousEnd);
     previousEnd = item.range.end;
     if (item.kind === "attribute") {
@@ -169,7 +176,9 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   const text = w.text;
   const shape = depth < 200 ? shapeOf(text, from, to) : null;
   if (shape?.kind === "literal") {
-    w.put(text.slice(from, to), from, to);
+    // HCL reads a number with leading zeros (`04`) as JSON cannot: the same number without them
+    const literal = text.slice(from, to).replace(/^0+(?=\d)/, "");
+    w.put(literal, from, to);
     return;
   }
   if (shape?.kind === "string") {
