@@ -184,6 +184,8 @@ export abstract class ExpressionParser extends Lexer {
       if (this.nlEnds && this.nl) return e;
       if (this.isPunct(".")) {
         this.next();
+        // native: a newline after the dot ends the line, not the name (HCL's range is the newline)
+        if (this.nlEnds && this.nl) fail("Invalid attribute name", "An attribute name is required after a dot.", this.nlAt);
         if (this.k === T.Ident) {
           const name = this.s.slice(this.a, this.b);
           e = { t: "attr", of: e, name };

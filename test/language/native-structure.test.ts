@@ -88,3 +88,28 @@ describe("native numbers", () => {
     expect(await errorsOf(`${VPC}locals {\n  n = 007\n  m = [01, 0.50]\n}\noutput "n" {\n  value = local.n + local.m[0]\n}\n`)).toEqual([]);
   });
 });
+
+describe("native expressions where the JSON syntax reads text", () => {
+  it("refuses a function call or a variable in a variable's default and description (the loader evaluates them alone)", async () => {
+    const errors = await errorsOf(`locals {\n  p = "x"\n}\nvariable "a" {\n  default = upper("a")\n}\nvariable "b" {\n  default = "\${local.p}-x"\n}\nvariable "c" {\n  default = [1, max(1, var.a), var.a]\n}\n`);
+    expect(errors).toEqual(["12:13 Function calls not allowed", "15:16 Variables not allowed", "18:17 Function calls not allowed", "18:32 Variables not allowed"]);
+  });
+
+  it("keeps the last of an object key given twice, as HCL's object constructor does (no error)", async () => {
+    expect(await errorsOf(`locals {\n  tags = { team = "data", team = "dev" }\n}\noutput "team" {\n  value = local.tags.team\n}\n`)).toEqual([]);
+  });
+
+  it("ends a traversal at a newline after its dot: the name is missing there, not on the next line", async () => {
+    expect(await errorsOf(`locals {\n  a = 4.\n  b = 1\n}\n`)).toEqual(["9:9 Invalid attribute name"]);
+  });
+
+  it("reports a required argument written as a block as missing too (Terraform's first error, at the block's brace)", async () => {
+    const errors = await errorsOf(`resource "tsdb_log_exporter" "logs" {\n  region = "us-east-1"\n  cloudmon {\n    region = "us-east-1"\n  }\n}\n`);
+    expect(errors.slice(0, 2)).toEqual(["8:37 Missing required argument", "10:3 Unsupported block type"]);
+  });
+
+  it("reads `_ = {…}` as an argument, not the escape block (which native syntax writes `_ {…}`)", async () => {
+    const errors = await errorsOf(`data "terraform_remote_state" "net" {\n  _ = { backend = "local" }\n}\n`);
+    expect(errors).toContain("9:3 Unsupported argument");
+  });
+});

@@ -196,8 +196,10 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   }
   if (shape?.kind === "object") {
     w.put("{", from);
-    shape.entries.forEach((e, i) => {
-      if (i > 0) w.put(",", shape.entries[i - 1]!.valueTo);
+    // HCL's object constructor keeps the last of a key given twice, without an error (a JSON object would have two)
+    const entries = withoutEarlierDuplicates(shape.entries);
+    entries.forEach((e, i) => {
+      if (i > 0) w.put(",", entries[i - 1]!.valueTo);
       if (e.key !== null) w.key(e.key, e.keyFrom, e.keyTo);
       else {
         w.template(e.keyFrom, e.keyTo);
@@ -210,6 +212,16 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   }
   if (statics) w.string(text.slice(from, to), from - 1, to, from);
   else w.template(from, to);
+}
+
+/** The entries without those whose literal key comes again later. */
+function withoutEarlierDuplicates<E extends { key: string | null }>(entries: E[]): E[] {
+  const last = new Map<string, number>();
+  entries.forEach((e, i) => {
+    if (e.key !== null) last.set(e.key, i);
+  });
+  if (last.size === entries.filter((e) => e.key !== null).length) return entries;
+  return entries.filter((e, i) => e.key === null || last.get(e.key) === i);
 }
 
 type Shape =

@@ -5,6 +5,7 @@
 // required (`type = "string"`, `from = "a.b"`). Each problem carries Terraform 1.11's summary,
 // detail and range; the items Terraform drops are returned in `skip` so that lowering leaves them
 // out (the rules then see the module as Terraform's loader keeps it).
+import { nonConstantProblems } from "./constant-values.js";
 import type { NativeAttribute, NativeBlock, NativeBody, NativeFile, NativeItem, NativeSyntaxProblem, Range } from "./parser.js";
 
 export interface NativeStructure {
@@ -24,6 +25,8 @@ interface BlockRule {
   attributesOnly?: boolean;
   /** arguments that take a type or a static address, not a quoted string */
   statics?: Record<string, "type" | "address">;
+  /** arguments evaluated without variables or functions (constant-values.ts) */
+  constants?: string[];
 }
 
 const CONDITION: BlockRule = { labels: [] };
@@ -31,8 +34,10 @@ const CONNECTION: BlockRule = { labels: [] };
 const LIFECYCLE: BlockRule = { labels: [], blocks: { precondition: CONDITION, postcondition: CONDITION } };
 const PROVISIONER: BlockRule = { labels: ["type"], blocks: { connection: CONNECTION } };
 const DYNAMIC: BlockRule = { labels: ["type"] };
-const RESOURCE: BlockRule = { labels: ["type", "name"], blocks: { lifecycle: LIFECYCLE, provisioner: PROVISIONER, connection: CONNECTION, dynamic: DYNAMIC } };
-const DATA: BlockRule = { labels: ["type", "name"], blocks: { lifecycle: LIFECYCLE, dynamic: DYNAMIC } };
+/** the escape block: in native syntax `_ {…}`, never `_ = {…}` */
+const ESCAPE: BlockRule = { labels: [] };
+const RESOURCE: BlockRule = { labels: ["type", "name"], blocks: { lifecycle: LIFECYCLE, provisioner: PROVISIONER, connection: CONNECTION, dynamic: DYNAMIC, _: ESCAPE } };
+const DATA: BlockRule = { labels: ["type", "name"], blocks: { lifecycle: LIFECYCLE, dynamic: DYNAMIC, _: ESCAPE } };
 
 const ROOT: BlockRule = {
   labels: [],
@@ -42,8 +47,8 @@ const ROOT: BlockRule = {
     data: DATA,
     ephemeral: { labels: ["type", "name"], blocks: { lifecycle: LIFECYCLE, dynamic: DYNAMIC } },
     provider: { labels: ["name"] },
-    variable: { labels: ["name"], suggests: true, blocks: { validation: CONDITION }, statics: { type: "type" } },
-    output: { labels: ["name"], suggests: true, blocks: { precondition: CONDITION } },
+    variable: { labels: ["name"], suggests: true, blocks: { validation: CONDITION }, statics: { type: "type" }, constants: ["default", "description"] },
+    output: { labels: ["name"], suggests: true, blocks: { precondition: CONDITION }, constants: ["description"] },
     module: { labels: ["name"] },
     check: { labels: ["name"], suggests: true, blocks: { data: DATA, assert: CONDITION } },
     locals: { labels: [], attributesOnly: true },
@@ -69,15 +74,15 @@ const STATIC_ADDRESS =
 export function checkNativeStructure(file: NativeFile): NativeStructure {
   const out: NativeStructure = { problems: [], skip: new Set() };
   // nesting is bounded by the rules' own depth (root, block, lifecycle, condition): no deep recursion
-  checkBody(file.body, ROOT, out);
+  checkBody(file.text, file.body, ROOT, out);
   return out;
 }
 
-function checkBody(body: NativeBody, rule: BlockRule, out: NativeStructure): void {
+function checkBody(text: string, body: NativeBody, rule: BlockRule, out: NativeStructure): void {
   const blocks = rule.blocks ?? {};
   for (const item of body.items) {
     if (item.kind === "attribute") {
-      checkAttribute(item, rule, out);
+      checkAttribute(text, item, rule, out);
       continue;
     }
     if (rule.attributesOnly) {
@@ -91,15 +96,19 @@ function checkBody(body: NativeBody, rule: BlockRule, out: NativeStructure): voi
       out.skip.add(item);
       continue;
     }
-    checkBody(item.body, nested, out);
+    checkBody(text, item.body, nested, out);
   }
 }
 
-function checkAttribute(attr: NativeAttribute, rule: BlockRule, out: NativeStructure): void {
+function checkAttribute(text: string, attr: NativeAttribute, rule: BlockRule, out: NativeStructure): void {
   if (rule.blocks && Object.hasOwn(rule.blocks, attr.name)) {
     const hint = rule.suggests ? ` Did you mean to define a block of type ${JSON.stringify(attr.name)}?` : "";
     out.problems.push({ summary: "Unsupported argument", detail: `An argument named ${JSON.stringify(attr.name)} is not expected here.${hint}`, range: attr.nameRange });
     out.skip.add(attr);
+    return;
+  }
+  if (rule.constants?.includes(attr.name)) {
+    for (const p of nonConstantProblems(text, attr)) out.problems.push(p);
     return;
   }
   const kind = rule.statics && Object.hasOwn(rule.statics, attr.name) ? rule.statics[attr.name] : undefined;
