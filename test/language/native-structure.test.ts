@@ -113,3 +113,12 @@ describe("native expressions where the JSON syntax reads text", () => {
     expect(errors).toContain("9:3 Unsupported argument");
   });
 });
+
+describe("a provider's finding about a nested path in a native file", () => {
+  it("is shown where Terraform can follow the path: through blocks to the value, else at the brace of the body it reached", async () => {
+    const errors = await errorsOf(
+      `resource "tsdb_log_exporter" "logs" {\n  region   = "us-east-1"\n  cloudmon = {\n    region          = "us-east-1"\n    log_group_name  = "g"\n    log_stream_name = "s"\n    role_arn        = "not-an-arn"\n  }\n}\nresource "tsdb_vpcs" "v" {\n  cidr        = "10.0.0.0/16"\n  region_code = "us-east-1"\n  timeouts {\n    create = "soon"\n  }\n}\n`,
+    );
+    expect(errors).toEqual(["8:37 cloudmon.role_arn must be a role ARN such as arn", "21:14 timeouts.create must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got \"soon\""]);
+  });
+});
