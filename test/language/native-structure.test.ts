@@ -122,3 +122,14 @@ describe("a provider's finding about a nested path in a native file", () => {
     expect(errors).toEqual(["8:37 cloudmon.role_arn must be a role ARN such as arn", "21:14 timeouts.create must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got \"soon\""]);
   });
 });
+
+describe("native expression details", () => {
+  it("refuses a bare reference as an object key (Terraform: ambiguous), accepts it in parentheses or quotes", async () => {
+    expect(await errorsOf(`locals {\n  k = "x"\n  o = { local.k = 1 }\n}\n`)).toEqual(["10:9 Ambiguous attribute key"]);
+    expect(await errorsOf(`locals {\n  k = "x"\n  o = { (local.k) = 1, "a.b" = 2 }\n}\noutput "o" {\n  value = local.o\n}\n`)).toEqual([]);
+  });
+
+  it("needs a newline after a heredoc's closing marker: at the end of the file the string is unterminated", async () => {
+    expect(await errorsOf(`locals {\n  a = <<EOT\nx\nEOT`)).toEqual(["11:4 Unterminated template string"]);
+  });
+});
