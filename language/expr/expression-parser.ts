@@ -182,6 +182,8 @@ export abstract class ExpressionParser extends Lexer {
       if (this.nlEnds && this.nl) return e;
       if (this.isPunct(".")) {
         this.next();
+        // native: a newline after the dot ends the line, not the name (HCL's range is the newline)
+        if (this.nlEnds && this.nl) fail("Invalid attribute name", "An attribute name is required after a dot.", this.nlAt);
         if (this.k === T.Ident) {
           const name = this.s.slice(this.a, this.b);
           e = { t: "attr", of: e, name };
@@ -289,11 +291,16 @@ export abstract class ExpressionParser extends Lexer {
     const problem = checkCall(name, args.length, expand);
     if (problem !== null) {
       const offset = problem.at === "name" ? start : problem.at === "close" ? close : (argStarts[problem.extra ?? 0] ?? start);
-      if (this.callProblems === null) fail(problem.summary, problem.detail, offset);
-      if (this.callProblems === NO_PROBLEMS) this.callProblems = [];
-      this.callProblems.push({ summary: problem.summary, detail: problem.detail, offset });
+      this.evaluationProblem(problem.summary, problem.detail, offset);
     }
     return { t: "call", name, args, expand };
+  }
+
+  /** A problem Terraform finds when it evaluates the expression: kept apart when asked (callProblems), else the parse fails with it. */
+  evaluationProblem(summary: string, detail: string, offset: number, end?: number): void {
+    if (this.callProblems === null) fail(summary, detail, offset, end);
+    if (this.callProblems === NO_PROBLEMS) this.callProblems = [];
+    this.callProblems.push(end === undefined ? { summary, detail, offset } : { summary, detail, offset, end });
   }
 
   tuple(): Expr {
@@ -361,11 +368,15 @@ export abstract class ExpressionParser extends Lexer {
         const name = this.s.slice(this.a, this.b);
         this.next();
         if ((this.isPunct("=") || this.isPunct(":")) && !(this.native && this.nl)) key = { t: "lit", v: name };
-        else if (this.native) {
-          // any other key is an expression (`a % b`, `local.k`), as HCL reads it
-          this.seek(keyStart);
-          key = this.expression();
-        } else key = this.postfix({ t: "var", name });
+        else {
+          if (this.native) {
+            // any other key is an expression (`a % b`, `local.k`), as HCL reads it
+            this.seek(keyStart);
+            key = this.expression();
+          } else key = this.postfix({ t: "var", name });
+          // a bare `a.b` could mean the reference or the name with a dot: HCL refuses to guess (parentheses or quotes say which)
+          if (key.t !== "var" && isStaticTraversal(key)) this.evaluationProblem("Ambiguous attribute key", AMBIGUOUS_KEY, keyStart, this.last);
+        }
       } else key = this.expression();
       // native: the key's line ends before its "="
       if (this.native && this.nl) fail("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.nlAt);
@@ -450,4 +461,17 @@ function constantKey(key: Expr): string | number | null {
   if (key.t === "tpl" && key.parts.length === 0) return "";
   if (key.t === "tpl" && key.parts.length === 1 && key.parts[0]!.t === "lit") return constantKey(key.parts[0]!);
   return null;
+}
+
+const AMBIGUOUS_KEY =
+  "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.";
+
+/** A reference written out: a name with attributes and literal indexes (`a.b`, `a[0]`), nothing computed. */
+function isStaticTraversal(e: Expr): boolean {
+  for (;;) {
+    if (e.t === "var") return true;
+    if (e.t === "attr") e = e.of;
+    else if (e.t === "index" && e.key.t === "lit") e = e.of;
+    else return false;
+  }
 }

@@ -401,7 +401,8 @@ class Parser extends ExpressionParser {
     while (line < this.limit) {
       let eol = s.indexOf("\n", line);
       if (eol < 0 || eol > this.limit) eol = this.limit;
-      if (s.slice(line, eol).trim() === marker) {
+      // native: a marker is only one with a newline after it (HCL's scanner: the end of the file does not do)
+      if (s.slice(line, eol).trim() === marker && !(this.native && eol >= s.length)) {
         const limit = this.limit;
         const braces = this.braces;
         const savedNl = this.nlEnds;

@@ -33,6 +33,8 @@ import { judgeRepetition } from "../config/scope.js";
 import { deferUnexpandedContent } from "../config/dynamic-blocks.js";
 import { where } from "../config/common-errors.js";
 import { type TypeSource } from "../schema/convert-state.js";
+import type { NativeSource } from "../syntax/native/lower.js";
+import { LineMap } from "../syntax/positions.js";
 
 export interface ModuleFile {
   /** shown in diagnostics */
@@ -253,6 +255,7 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
     };
     diagnostics.push(d);
   }
+  for (const source of sources) if (source.native && !source.contextOnly) for (const d of structureDiagnostics(source.name, source.native)) diagnostics.push(d);
   setDeclaredProviders(null);
   forgetLastTemplate();
   diagnostics.sort(compareDiagnostics);
@@ -274,6 +277,17 @@ function keepSensitive(merged: SourceFile, originals: SourceFile[]): void {
     const range = fromOrigin({ severity: "error", code: "", message: "", file: 0, start: merged.sensitive[i]!, end: merged.sensitive[i + 1]!, address: null, path: null }, origin);
     originals[range.file]!.sensitive.push(range.start, range.end);
   }
+}
+
+/** A native file's block-structure problems (load/parse-file.ts), at their places in its own text. */
+function structureDiagnostics(name: string, native: NativeSource): Diagnostic[] {
+  if (native.problems.length === 0) return [];
+  const lines = new LineMap(native.text);
+  return native.problems.map((p) => {
+    const start = lines.position(p.offset);
+    const end = lines.position(Math.max(p.endOffset, p.offset));
+    return { severity: "error", message: `${p.summary}: ${p.detail}`, file: name, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, address: null, path: null, code: "syntax", source: sourceOf("syntax") };
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { parseJson, type ParseResult } from "../syntax/json-parser.js";
 import { repairJson } from "../syntax/json-repair.js";
 import { parseNative } from "../syntax/native/parser.js";
 import { lowerNative, type NativeSource } from "../syntax/native/lower.js";
+import { checkNativeStructure } from "../syntax/native/structure.js";
 
 export interface ParsedSource {
   result: ParseResult;
@@ -35,8 +36,10 @@ export function parseSource(name: string, text: string): ParsedSource {
     const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
     return { result: { ok: false, doc: null, problem: problems[0]! }, nativeProblems: problems };
   }
-  const lowered = lowerNative(parsed.file);
+  const structure = checkNativeStructure(parsed.file);
+  const lowered = lowerNative(parsed.file, structure.skip);
   const result = parseJson(lowered.json);
   if (!result.ok) throw new Error(`internal: a native file lowered to invalid JSON (${result.problem.summary})`);
-  return { result, native: { text, toNative: lowered.toNative, blockKeys: lowered.blockKeys } };
+  const problems = structure.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
+  return { result, native: { text, toNative: lowered.toNative, blockKeys: lowered.blockKeys, problems } };
 }

@@ -62,7 +62,8 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
   if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null) && st.jsonKeys?.has(doc.start(k)) !== true) {
     // a native file says which it is: `timeouts {…}` is a block, `timeouts = {…}` an argument
     const path = base === null ? name : `${base}.${name}`;
-    addReported(st, path);
+    // an argument written as a block is still absent: Terraform reports a required one as missing too
+    if (entry.block) addReported(st, path);
     const message = entry.block
       ? `Unsupported argument: An argument named ${quote(name)} is not expected here. Did you mean to define a block of type ${quote(name)}?`
       : `Unsupported block type: Blocks of type ${quote(name)} are not expected here. Did you mean to define argument ${quote(name)}? If so, use the equals sign to assign it a value.`;

@@ -12,7 +12,7 @@
 // `.tf` file. A property that was a block in the native file (not `name = {…}`) is remembered too
 // (blockKeys), for the rules where Terraform tells the two apart.
 import { Lexer, quoteEnd, escapeAt, T } from "../../expr/lexer.js";
-import type { NativeBlock, NativeBody, NativeFile } from "./parser.js";
+import type { NativeBlock, NativeBody, NativeFile, NativeItem } from "./parser.js";
 import { LineMap, type Position } from "../positions.js";
 
 export interface LoweredNative {
@@ -30,6 +30,8 @@ export interface NativeSource {
   toNative(offset: number): number;
   /** JSON offsets of property names that were blocks in the native file */
   blockKeys: Set<number>;
+  /** what Terraform's loader refuses in the file's block structure (structure.ts), offsets into `text` */
+  problems: { summary: string; detail: string; offset: number; endOffset: number }[];
 }
 
 /** Lines and columns of the native text, asked with offsets of the lowered JSON text. */
@@ -76,7 +78,11 @@ class Writer {
   private count = 0;
   readonly blockKeys = new Set<number>();
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** items Terraform's loader drops (structure.ts): not written */
+    readonly skip: ReadonlySet<NativeItem>,
+  ) {}
 
   /**
    * Writes `s`, whose first character stands for native offset `from`; the characters after it
@@ -155,8 +161,8 @@ class Writer {
   }
 }
 
-export function lowerNative(file: NativeFile): LoweredNative {
-  const w = new Writer(file.text);
+export function lowerNative(file: NativeFile, skip: ReadonlySet<NativeItem> = new Set()): LoweredNative {
+  const w = new Writer(file.text, skip);
   w.put("{", 0);
   writeBody(w, file.body, "", true);
   w.put("}", file.text.length);
@@ -168,6 +174,7 @@ function writeBody(w: Writer, body: NativeBody, blockType: string, root: boolean
   // a separator stands for the end of what it follows (an error's range ends there)
   let previousEnd = -1;
   for (const item of body.items) {
+    if (w.skip.has(item)) continue;
     if (previousEnd >= 0) w.put(",", previousEnd);
     previousEnd = item.range.end;
     if (item.kind === "attribute") {
@@ -199,7 +206,9 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   const text = w.text;
   const shape = depth < 200 ? shapeOf(text, from, to) : null;
   if (shape?.kind === "literal") {
-    w.put(text.slice(from, to), from, to);
+    // HCL reads a number with leading zeros (`04`) as JSON cannot: the same number without them
+    const literal = text.slice(from, to).replace(/^0+(?=\d)/, "");
+    w.put(literal, from, to);
     return;
   }
   if (shape?.kind === "string") {
@@ -217,8 +226,10 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   }
   if (shape?.kind === "object") {
     w.put("{", from);
-    shape.entries.forEach((e, i) => {
-      if (i > 0) w.put(",", shape.entries[i - 1]!.valueTo);
+    // HCL's object constructor keeps the last of a key given twice, without an error (a JSON object would have two)
+    const entries = withoutEarlierDuplicates(shape.entries);
+    entries.forEach((e, i) => {
+      if (i > 0) w.put(",", entries[i - 1]!.valueTo);
       if (e.key !== null) w.key(e.key, e.keyFrom, e.keyTo);
       else {
         w.template(e.keyFrom, e.keyTo);
@@ -231,6 +242,16 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
   }
   if (statics) w.string(text.slice(from, to), from - 1, to, from);
   else w.template(from, to);
+}
+
+/** The entries without those whose literal key comes again later. */
+function withoutEarlierDuplicates<E extends { key: string | null }>(entries: E[]): E[] {
+  const last = new Map<string, number>();
+  entries.forEach((e, i) => {
+    if (e.key !== null) last.set(e.key, i);
+  });
+  if (last.size === entries.filter((e) => e.key !== null).length) return entries;
+  return entries.filter((e, i) => e.key === null || last.get(e.key) === i);
 }
 
 type Shape =

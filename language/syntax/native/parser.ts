@@ -16,6 +16,7 @@
 
 import type { Expr, Reference, SyntaxProblem } from "../../expr/syntax-tree.js";
 import { escapeAt, isDigit, isIdentPart, isIdentStart } from "../../expr/lexer.js";
+import { skipItem } from "./recovery.js";
 import { NativeExpressionReader } from "../../expr/template-parser.js";
 import { LineMap } from "../positions.js";
 
@@ -363,6 +364,7 @@ class BodyReader {
     const next = text.charCodeAt(this.pos);
     if (next !== 61 || text.charCodeAt(this.pos + 1) === 61) {
       // a nested block (a brace or a label next): Terraform's range ends after that token's first character
+      this.recoverSingleLineBlock(nameEnd);
       if (next === 123 || next === 34 || isIdentStart(next)) {
         stop(
           "Argument definition required",
@@ -398,6 +400,41 @@ class BodyReader {
     this.closeBlock(block, close);
     this.endOfBlock();
     return false;
+  }
+
+  /**
+   * After a one-line block's item that is no argument, HCL skips the rest of that item (to the
+   * newline outside brackets, strings and heredocs) and then reads what follows as the block's
+   * end: anything but its closing brace is a second problem, which Terraform reports first.
+   * Keeps the current position.
+   */
+  recoverSingleLineBlock(from: number): void {
+    const text = this.text;
+    const saved = this.pos;
+    try {
+      this.pos = skipItem(text, from);
+      if (this.pos >= text.length) return;
+      this.skipSpace(false);
+      const at = this.pos;
+      const c = text.charCodeAt(at);
+      if (c === 44) {
+        this.problems.push({
+          summary: "Invalid single-argument block definition",
+          detail: "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
+          range: { start: at, end: at + 1 },
+        });
+      } else if (at < text.length && this.atLineEnd()) {
+        this.problems.push({
+          summary: "Invalid single-argument block definition",
+          detail: "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
+          range: { start: at, end: this.afterLineBreak(at) },
+        });
+      }
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+    } finally {
+      this.pos = saved;
+    }
   }
 
   /** A body item that does not start with a name: a quoted name before "=" is named as such. */
