@@ -50,6 +50,7 @@ export function evaluate(e: Expr, locals: Locals): Known {
     case "un": {
       const x = evaluate(e.x, locals);
       if (x === UNKNOWN) return UNKNOWN;
+      if (x === null) fail("Operation failed", "Error during operation: argument must not be null.");
       if (e.op === "-") {
         const n = asNumber(x);
         if (n === UNKNOWN) fail("Invalid operand", "Unsuitable value for unary operand: a number is required.");
@@ -263,7 +264,8 @@ function operand(v: Known, side: string): number | typeof UNKNOWN {
 }
 
 function logical(v: Known, side: string): boolean | typeof UNKNOWN {
-  if (v === UNKNOWN || v === null || typeof v === "string") return asBool(v);
+  if (v === null) fail("Operation failed", "Error during operation: argument must not be null.");
+  if (v === UNKNOWN || typeof v === "string") return asBool(v);
   if (typeof v === "boolean") return v;
   // a number, tuple or object never converts to bool
   return fail("Invalid operand", `Unsuitable value for ${side} operand: ${typeof v === "number" ? "bool required" : "a bool is required"}.`);

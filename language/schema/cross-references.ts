@@ -439,6 +439,9 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     ctx.errorAtReference(found, "instance-key", `Unexpected resource instance key: Because ${shownName} does not have "count" or "for_each" set, references to it must not include an index key.`);
     return null;
   } else if (first && first.kind === "splat") at++;
+  // validate checks a reference's attributes up to a splat only: what follows one is evaluated
+  // over the resource's unknown value, which has every attribute
+  let afterSplat = first?.kind === "splat";
   const rest = at === 0 ? steps : steps.slice(at);
   const attribute: string[] = [];
   let attributeType: CtyType | undefined;
@@ -448,6 +451,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     let path = "";
     for (let i = 0; i < rest.length; i++) {
       const step = rest[i]!;
+      if (step.kind === "splat") afterSplat = true;
       if (step.kind !== "attr") {
         // an element of a list, set or map
         if (t && typeof t !== "string" && t[0] !== "object") t = t[1] as CtyType;
@@ -458,6 +462,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       if (!block) {
         // inside an object-typed attribute
         if (t && typeof t !== "string" && t[0] === "object" && !Object.prototype.hasOwnProperty.call(t[1], step.name)) {
+          if (afterSplat) break;
           ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: ${shownName}.${path} has no attribute named ${quote(step.name)}.`);
           return null;
         }
@@ -469,6 +474,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       const a: AttributeModel | undefined = member?.attribute;
       const b: NestedBlockModel | undefined = member?.block;
       if (!a && !b) {
+        if (afterSplat) break;
         const hint = suggest(step.name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
         ctx.errorAtReference(
           found,
@@ -492,7 +498,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     // Terraform's built-in types (builtin-types.ts): their attributes are known, their values not
     const builtin = builtinType(kind, type);
     const name = rest[0]!.name;
-    if (builtin && !builtin.attributes.has(name)) {
+    if (builtin && !afterSplat && !builtin.attributes.has(name)) {
       const hint = suggest(name, builtin.attributes.keys());
       ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);
       return null;

@@ -201,3 +201,34 @@ describe("more functions that fail on known arguments", () => {
     }
   });
 });
+
+describe("neighbours of round 13's classes", () => {
+  const base = { terraform, resource: { tsdb_vpcs: { main: vpc, c: { ...vpc, count: 2 } } } };
+
+  it("an import id whose known value is a list or an object", async () => {
+    const imported = (l: unknown) => errors({ "main.tf.json": { ...base, locals: { l }, import: [{ to: "tsdb_vpcs.main", id: "${local.l}" }] } });
+    expect(await imported(["a"])).toEqual(["Incorrect value type: Invalid expression value: string required."]);
+    expect(await imported({ a: 1 })).toEqual(["Incorrect value type: Invalid expression value: string required."]);
+    expect(await imported("4242")).toEqual([]);
+  });
+
+  it("attributes after a splat of a resource are not checked at validate", async () => {
+    for (const x of ["${tsdb_vpcs.main[*].nope}", "${tsdb_vpcs.c[*].nope}", "${tsdb_vpcs.c.*.nope}", "${tsdb_vpcs.main[*].timeouts.nope}"]) {
+      expect(await errors({ "main.tf.json": { ...base, locals: { x } } }), x).toEqual([]);
+    }
+    expect(await errors({ "main.tf.json": { ...base, locals: { x: "${tsdb_vpcs.main.nope}" } } })).toEqual([expect.stringContaining("Unsupported attribute")]);
+  });
+
+  it("a logical or unary operator over null", async () => {
+    for (const x of ["${null || true}", "${true && null}", "${!null}", "${-null}"]) {
+      expect(await errors({ "main.tf.json": { locals: { x } } }), x).toEqual(["Operation failed: Error during operation: argument must not be null."]);
+    }
+  });
+
+  it("depends_on naming an ephemeral resource", async () => {
+    const module = (target: string) => errors({ "main.tf.json": { ...base, ephemeral: { tsdb_service_credentials: { e: { service_id: "svc-1" } } }, resource: { terraform_data: { t: { depends_on: [target] } } } } });
+    expect(await module("ephemeral.tsdb_service_credentials.e")).toEqual([]);
+    expect(await module("ephemeral.tsdb_service_credentials.e.username")).toEqual([expect.stringContaining("Invalid depends_on reference")]);
+    expect(await module("ephemeral.tsdb_service_credentials.nope")).toEqual([expect.stringContaining("Reference to undeclared resource")]);
+  });
+});
