@@ -8,7 +8,7 @@ import type { Expr, ValueCheck } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
-import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
+import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
 import { collectionCallProblem } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
@@ -133,6 +133,7 @@ function checkValue(check: ValueCheck, locals: Locals): void {
   const v = evaluate(check.e, locals);
   if (check.kind === "for-key") {
     if (v === null) fail("Invalid object key", "Key expression in 'for' expression must not produce a null value.");
+    if (v !== UNKNOWN && typeof v === "object") fail("Invalid object key", "The key expression produced an invalid result: string required.");
     return;
   }
   if (v === UNKNOWN || v === null || typeof v === "boolean" || asBool(v) !== UNKNOWN) return;
@@ -374,7 +375,7 @@ function call(name: string, values: Known[], expand: boolean): Known {
     case "jsondecode":
       return typeof a === "string" && values.length === 1 ? jsondecode(a) : UNKNOWN;
   }
-  return UNKNOWN;
+  return stringValue(name, values);
 }
 
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";

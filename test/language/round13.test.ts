@@ -232,3 +232,35 @@ describe("neighbours of round 13's classes", () => {
     expect(await module("ephemeral.tsdb_service_credentials.nope")).toEqual([expect.stringContaining("Reference to undeclared resource")]);
   });
 });
+
+describe("more neighbours: module arguments, for keys, required_providers, values of string functions", () => {
+  it("a value derived from an ephemeral variable passed to a child variable that is not ephemeral", async () => {
+    const call = (ephemeralChild: boolean) =>
+      errors({
+        "main.tf.json": { variable: { e: { type: "string", ephemeral: true, default: "x" } }, module: { m: { source: "./m", v: "${var.e}" } } },
+        "m/main.tf.json": { variable: { v: { type: "string", ...(ephemeralChild ? { ephemeral: true } : {}) } } },
+      });
+    expect(await call(false)).toEqual([expect.stringContaining("Ephemeral value not allowed: This input variable is not declared as accepting a ephemeral values")]);
+    expect(await call(true)).toEqual([]);
+  });
+
+  it("a key of an object for expression that is a list", async () => {
+    expect(await errors({ "main.tf.json": { locals: { x: '${{ for x in ["a"] : [x] => 1 }}' } } })).toEqual(["Invalid object key: The key expression produced an invalid result: string required."]);
+  });
+
+  it("a required_providers version that is not a string", async () => {
+    expect(await errors({ "main.tf.json": { terraform: { required_providers: { tsdb: { source: "schemaform/tsdb", version: 1 } } } } })).toEqual(["Invalid version constraint: Version must be specified as a string."]);
+  });
+
+  it("values built by string functions reach the value rules", async () => {
+    const vpcWith = (attrs: object) => errors({ "main.tf.json": { terraform, resource: { tsdb_vpcs: { main: { ...vpc, ...attrs } } } } });
+    expect(await vpcWith({ region_code: '${substr("xaz-1", 1, 4)}' })).toEqual([expect.stringContaining('region_code must be a region code such as us-east-1 (az- regions are not supported for VPCs), got "az-1"')]);
+    expect(await vpcWith({ region_code: '${coalesce("", "az-9")}' })).toEqual([expect.stringContaining('got "az-9"')]);
+    expect(await vpcWith({ cidr: '${format("10.%d.0.0/33", 1)}' })).toEqual([expect.stringContaining('got "10.1.0.0/33"')]);
+    expect(await vpcWith({ region_code: '${join("-", ["us", "east", "1"])}', cidr: '${replace("10_0_0_0/16", "_", ".")}' })).toEqual([]);
+    expect(await vpcWith({ region_code: '${trimprefix(trimspace(" x-us-east-1 "), "x-")}' })).toEqual([]);
+    const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { db: { milli_cpu: cpu, memory_gb: 4 } } } } });
+    expect(await service('${split(",", "3,4")[0]}')).toEqual(expect.arrayContaining([expect.stringContaining("milli_cpu must be one of")]));
+    expect(await service('${split(",", "1000,4")[0]}')).toEqual([]);
+  });
+});
