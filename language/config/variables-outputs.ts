@@ -52,8 +52,8 @@ export function checkVariablesAndOutputs(ctx: Ctx): void {
   if ([...variables.values()].some((m) => m.ephemeral) || ctx.blocks.some((b) => b.blockType === "ephemeral") || ctx.pending.some((b) => b.blockType === "ephemeral")) {
     for (const decl of ctx.pending) {
       const file = ctx.files[decl.file]!;
-      // data sources are left alone: whether Terraform refuses ephemeral values there was not checked
-      if (decl.blockType !== "resource" || file.contextOnly || file.override) continue;
+      // data sources too: Terraform refuses ephemeral values in their arguments alike
+      if ((decl.blockType !== "resource" && decl.blockType !== "data") || file.contextOnly || file.override) continue;
       ctx.use(decl.file);
       checkEphemeralArguments(ctx, decl, marks);
     }

@@ -122,7 +122,8 @@ function chain(e: Expr & { t: "bin" | "attr" | "index" }, locals: Locals): Known
 function checkValue(check: ValueCheck, locals: Locals): void {
   if (check.kind === "iterable") {
     const v = evaluate(check.e, locals);
-    if (v !== UNKNOWN && v !== null && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
+    if (v === null) fail("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.");
+    if (v !== UNKNOWN && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
     return;
   }
   if (check.kind === "for-if" || check.kind === "for-key") {

@@ -244,6 +244,18 @@ describe("more neighbours: module arguments, for keys, required_providers, value
     expect(await call(true)).toEqual([]);
   });
 
+  it("an ephemeral value in a data source's argument", async () => {
+    const data = (id: string) => errors({ "main.tf.json": { terraform, variable: { e: { type: "string", ephemeral: true, default: "x" } }, data: { tsdb_service: { d: { id } } } } });
+    expect(await data("${var.e}")).toEqual([expect.stringContaining('Invalid use of ephemeral value: Ephemeral values are not valid for "id"')]);
+    expect(await data("svc-1")).toEqual([]);
+  });
+
+  it("a for expression or directive over null", async () => {
+    for (const x of ["${[for x in null : x]}", "%{ for x in null }a%{ endfor }"]) {
+      expect(await errors({ "main.tf.json": { locals: { x } } }), x).toEqual(["Iteration over null value: A null value cannot be used as the collection in a 'for' expression."]);
+    }
+  });
+
   it("a key of an object for expression that is a list", async () => {
     expect(await errors({ "main.tf.json": { locals: { x: '${{ for x in ["a"] : [x] => 1 }}' } } })).toEqual(["Invalid object key: The key expression produced an invalid result: string required."]);
   });
