@@ -179,6 +179,15 @@ function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Refer
     if (rest.length > 0) ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
     return;
   }
+  if (t.root === "ephemeral" && t.steps[0]?.kind === "attr" && t.steps[1]?.kind === "attr") {
+    // the ephemeral resource itself (an instance of it at most), and declared
+    const rest = t.steps[2]?.kind === "index" ? t.steps.slice(3) : t.steps.slice(2);
+    if (rest.length > 0) ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
+    else if (!ctx.ephemeralBlocks.has(`${t.steps[0].name}.${t.steps[1].name}`)) {
+      ctx.error("undeclared-reference", `Reference to undeclared resource: An ephemeral resource ${quote(t.steps[0].name)} ${quote(t.steps[1].name)} has not been declared in the root module.`, node, address, path);
+    }
+    return;
+  }
   if (NON_RESOURCE_ROOTS.has(t.root) || t.root === "resource" || t.root === "ephemeral") return;
   const nameAt = t.root === "data" ? 1 : 0;
   if (t.steps.length === nameAt) {

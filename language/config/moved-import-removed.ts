@@ -5,7 +5,8 @@
 // instance. Wording and positions follow Terraform 1.11.
 import { quote, repetitionOf, type Ctx } from "./context.js";
 import { forObjects, K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
-import { hasTemplate, keywordOf, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
+import { analyzeTemplate, hasTemplate, keywordOf, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
+import { templateKnownValue } from "./known-values.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
 import { checkRepeatableBody } from "./bodies.js";
 import { invalidExpression } from "./common-errors.js";
@@ -328,6 +329,11 @@ export function checkImport(ctx: Ctx, decl: BlockDecl): void {
     const idKind = doc.kinds[idNode];
     if (idKind === K_OBJECT || idKind === K_ARRAY) ctx.error("import", 'Incorrect attribute value type: The import "id" must be a string.', idNode, "import", "id");
     else if (doc.isString(idNode) && doc.str(idNode) === "") ctx.error("import", "Invalid import id argument: The import ID cannot be an empty string.", idNode, "import", "id");
+    else if (doc.isString(idNode) && hasTemplate(doc.str(idNode))) {
+      // a template whose known value (local values) is a list or an object: not a string
+      const value = templateKnownValue(ctx, analyzeTemplate(doc.str(idNode)));
+      if (value !== null && typeof value === "object") ctx.error("import", "Incorrect value type: Invalid expression value: string required.", idNode, "import", "id");
+    }
   }
   const toKey = seen.get("to");
   if (toKey === undefined || !doc.isString(toKey + 1)) return;

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Ctx } from "./context.js";
 import { isVersionConstraint, ourProviderVersion, satisfiesAll } from "./versions.js";
-import { forObjects, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
+import { forObjects, K_ARRAY, K_NULL, type JsonDoc } from "../syntax/json-parser.js";
 import { parseTraversal } from "../expr/templates.js";
 import { type BlockDecl } from "./declarations.js";
 
@@ -52,6 +52,10 @@ export function checkVersionConstraints(ctx: Ctx): void {
             for (const e of doc.members(entry)) {
               const key = doc.str(e);
               if (key === "version" && doc.isString(e + 1)) report(index, e + 1, name);
+              else if (key === "version" && doc.kinds[e + 1] !== K_NULL) {
+                ctx.use(index);
+                ctx.error("provider-version", "Invalid version constraint: Version must be specified as a string.", e + 1, "terraform", `required_providers.${name}`);
+              }
               else if (key === "configuration_aliases") checkConfigurationAliases(index, e + 1, name);
               // an entry's object is a value, not a body: "//" in it is a key like any other
               else if (key !== "version" && key !== "source" && key !== "configuration_aliases") {

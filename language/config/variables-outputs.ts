@@ -10,6 +10,7 @@ import { localValues, referencesIn, refsOf, type ValueReference } from "./depend
 import { K_FALSE, K_NULL, K_TRUE, parseJson, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { conversionProblem, parseTypeExpression } from "../expr/type-expressions.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
+import { childOf } from "./module-calls.js";
 
 interface Marks {
   sensitive: boolean;
@@ -50,11 +51,27 @@ export function checkVariablesAndOutputs(ctx: Ctx): void {
   if ([...variables.values()].some((m) => m.ephemeral) || ctx.blocks.some((b) => b.blockType === "ephemeral") || ctx.pending.some((b) => b.blockType === "ephemeral")) {
     for (const decl of ctx.pending) {
       const file = ctx.files[decl.file]!;
-      // data sources are left alone: whether Terraform refuses ephemeral values there was not checked
-      if (decl.blockType !== "resource" || file.contextOnly || file.override) continue;
+      // data sources too: Terraform refuses ephemeral values in their arguments alike
+      if ((decl.blockType !== "resource" && decl.blockType !== "data") || file.contextOnly || file.override) continue;
       ctx.use(decl.file);
       checkEphemeralArguments(ctx, decl, marks);
     }
+    for (const decl of ctx.blocks) if (decl.blockType === "module" && !ctx.files[decl.file]!.contextOnly) checkEphemeralModuleArguments(ctx, decl, marks);
+  }
+}
+
+/** A local module call's arguments: a value derived from an ephemeral one only for a variable the child declares ephemeral. */
+function checkEphemeralModuleArguments(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
+  const child = childOf(ctx, decl);
+  if (child?.kind !== "json") return;
+  const doc = ctx.files[decl.file]!.doc!;
+  for (const k of doc.members(decl.body)) {
+    const variable = child.variables.get(doc.str(k));
+    if (!variable || variable.ephemeral) continue;
+    const refs = referencesIn(doc, k + 1);
+    if (refs.length === 0 || !marks.of(refs).ephemeral) continue;
+    ctx.use(decl.file);
+    ctx.error("ephemeral", "Ephemeral value not allowed: This input variable is not declared as accepting a ephemeral values, so it cannot be set to a result derived from an ephemeral value.", k + 1, addressOf(decl), doc.str(k));
   }
 }
 

@@ -10,7 +10,7 @@ import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgu
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
-import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
+import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
 import { collectionCallProblem } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
@@ -53,6 +53,7 @@ export function evaluate(e: Expr, locals: Locals): Known {
     case "un": {
       const x = evaluate(e.x, locals);
       if (x === UNKNOWN) return UNKNOWN;
+      if (x === null) fail("Operation failed", "Error during operation: argument must not be null.");
       if (e.op === "-") {
         const n = asNumber(x);
         if (n === UNKNOWN) fail("Invalid operand", "Unsuitable value for unary operand: a number is required.");
@@ -255,7 +256,8 @@ function operand(v: Known, side: string): number | typeof UNKNOWN {
 }
 
 function logical(v: Known, side: string): boolean | typeof UNKNOWN {
-  if (v === UNKNOWN || v === null || typeof v === "string") return asBool(v);
+  if (v === null) fail("Operation failed", "Error during operation: argument must not be null.");
+  if (v === UNKNOWN || typeof v === "string") return asBool(v);
   if (typeof v === "boolean") return v;
   // a number, tuple or object never converts to bool
   return fail("Invalid operand", `Unsuitable value for ${side} operand: ${typeof v === "number" ? "bool required" : "a bool is required"}.`);
@@ -365,7 +367,7 @@ function call(name: string, values: Known[], expand: boolean): Known {
     case "jsondecode":
       return typeof a === "string" && values.length === 1 ? jsondecode(a) : UNKNOWN;
   }
-  return UNKNOWN;
+  return stringValue(name, values);
 }
 
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";

@@ -45,3 +45,66 @@ export function csvdecode(text: string): Known {
   }
   return UNKNOWN;
 }
+
+const isAscii = (s: string): boolean => /^[\x20-\x7e]*$/.test(s);
+
+/**
+ * The value of a string function on known arguments, where it is plain to compute the way
+ * go-cty does (ASCII text, strings where strings are expected, no width or flag in a format
+ * verb); UNKNOWN otherwise. Our value rules then see it (a region or CIDR built by a function).
+ */
+export function stringValue(name: string, values: Known[]): Known {
+  const [a, b, c] = values;
+  const strings = values.every((v) => typeof v === "string");
+  switch (name) {
+    case "split":
+      return values.length === 2 && strings && a !== "" && b !== "" ? (b as string).split(a as string) : UNKNOWN;
+    case "join":
+      if (values.length < 2 || typeof a !== "string") return UNKNOWN;
+      if (!values.slice(1).every((l) => Array.isArray(l) && l.every((e) => typeof e === "string"))) return UNKNOWN;
+      return (values.slice(1) as string[][]).flat().join(a);
+    case "replace":
+      return values.length === 3 && strings && !(b as string).startsWith("/") && b !== "" ? (a as string).split(b as string).join(c as string) : UNKNOWN;
+    case "trimspace":
+      return values.length === 1 && typeof a === "string" && isAscii(a) ? a.trim() : UNKNOWN;
+    case "trimprefix":
+      return values.length === 2 && strings && (a as string).startsWith(b as string) ? (a as string).slice((b as string).length) : values.length === 2 && strings ? a! : UNKNOWN;
+    case "trimsuffix":
+      return values.length === 2 && strings && (a as string).endsWith(b as string) && b !== "" ? (a as string).slice(0, -(b as string).length) : values.length === 2 && strings ? a! : UNKNOWN;
+    case "substr": {
+      if (values.length !== 3 || typeof a !== "string" || !isAscii(a) || typeof b !== "number" || typeof c !== "number" || !Number.isInteger(b) || !Number.isInteger(c)) return UNKNOWN;
+      const offset = b < 0 ? a.length + b : b;
+      if (offset < 0 || offset > a.length || c < -1) return UNKNOWN;
+      return c === -1 ? a.slice(offset) : a.slice(offset, offset + c);
+    }
+    case "coalesce":
+      // every argument a string or null: the first that is neither null nor empty
+      if (!values.every((v) => v === null || typeof v === "string")) return UNKNOWN;
+      return values.find((v) => v !== null && v !== "") ?? UNKNOWN;
+    case "format":
+      return typeof a === "string" ? plainFormat(a, values.slice(1)) : UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+/** format() with %s, %d and %% only, no flags or widths: strings for %s, whole numbers for %d. */
+function plainFormat(spec: string, args: Known[]): Known {
+  let out = "";
+  let next = 0;
+  for (let i = 0; i < spec.length; i++) {
+    if (spec[i] !== "%") {
+      out += spec[i];
+      continue;
+    }
+    const verb = spec[++i];
+    if (verb === "%") {
+      out += "%";
+      continue;
+    }
+    const arg = args[next++];
+    if (verb === "s" && typeof arg === "string") out += arg;
+    else if (verb === "d" && typeof arg === "number" && Number.isInteger(arg)) out += String(arg);
+    else return UNKNOWN;
+  }
+  return next === args.length ? out : UNKNOWN;
+}

@@ -464,6 +464,9 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     ctx.errorAtReference(found, "instance-key", `Unexpected resource instance key: Because ${shownName} does not have "count" or "for_each" set, references to it must not include an index key.`);
     return null;
   } else if (first && first.kind === "splat") at++;
+  // validate checks a reference's attributes up to a splat only: what follows one is evaluated
+  // over the resource's unknown value, which has every attribute
+  let afterSplat = first?.kind === "splat";
   const rest = at === 0 ? steps : steps.slice(at);
   const attribute: string[] = [];
   let attributeType: CtyType | undefined;
@@ -474,12 +477,10 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     // whether the next step is taken on a block (the resource's body, a single nested block, an element of a list of blocks)
     let atBlock = true;
     let member: { attribute?: AttributeModel; block?: NestedBlockModel } | undefined;
-    // Terraform's static check sees the traversal up to a splat only
-    let splat = false;
     for (let i = 0; i < rest.length; i++) {
       const step = rest[i]!;
-      if (step.kind === "splat") splat = true;
-      const problem = splat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
+      if (step.kind === "splat") afterSplat = true;
+      const problem = afterSplat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
       if (problem) {
         ctx.errorAtReference(found, "invalid-index", problem);
         return null;
@@ -496,6 +497,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       if (!block) {
         // inside an object-typed attribute
         if (t && typeof t !== "string" && t[0] === "object" && !Object.prototype.hasOwnProperty.call(t[1], step.name)) {
+          if (afterSplat) break;
           ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: ${shownName}.${path} has no attribute named ${quote(step.name)}.`);
           return null;
         }
@@ -507,6 +509,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       const a: AttributeModel | undefined = member?.attribute;
       const b: NestedBlockModel | undefined = member?.block;
       if (!a && !b) {
+        if (afterSplat) break;
         const hint = suggest(step.name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
         ctx.errorAtReference(
           found,
@@ -532,7 +535,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     // Terraform's built-in types (builtin-types.ts): their attributes are known, their values not
     const builtin = builtinType(kind, type);
     const name = rest[0]!.name;
-    if (builtin && !builtin.attributes.has(name)) {
+    if (builtin && !afterSplat && !builtin.attributes.has(name)) {
       const hint = suggest(name, builtin.attributes.keys());
       ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);
       return null;

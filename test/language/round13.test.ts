@@ -201,3 +201,78 @@ describe("more functions that fail on known arguments", () => {
     }
   });
 });
+
+describe("neighbours of round 13's classes", () => {
+  const base = { terraform, resource: { tsdb_vpcs: { main: vpc, c: { ...vpc, count: 2 } } } };
+
+  it("an import id whose known value is a list or an object", async () => {
+    const imported = (l: unknown) => errors({ "main.tf.json": { ...base, locals: { l }, import: [{ to: "tsdb_vpcs.main", id: "${local.l}" }] } });
+    expect(await imported(["a"])).toEqual(["Incorrect value type: Invalid expression value: string required."]);
+    expect(await imported({ a: 1 })).toEqual(["Incorrect value type: Invalid expression value: string required."]);
+    expect(await imported("4242")).toEqual([]);
+  });
+
+  it("attributes after a splat of a resource are not checked at validate", async () => {
+    for (const x of ["${tsdb_vpcs.main[*].nope}", "${tsdb_vpcs.c[*].nope}", "${tsdb_vpcs.c.*.nope}", "${tsdb_vpcs.main[*].timeouts.nope}"]) {
+      expect(await errors({ "main.tf.json": { ...base, locals: { x } } }), x).toEqual([]);
+    }
+    expect(await errors({ "main.tf.json": { ...base, locals: { x: "${tsdb_vpcs.main.nope}" } } })).toEqual([expect.stringContaining("Unsupported attribute")]);
+  });
+
+  it("a logical or unary operator over null", async () => {
+    for (const x of ["${null || true}", "${true && null}", "${!null}", "${-null}"]) {
+      expect(await errors({ "main.tf.json": { locals: { x } } }), x).toEqual(["Operation failed: Error during operation: argument must not be null."]);
+    }
+  });
+
+  it("depends_on naming an ephemeral resource", async () => {
+    const module = (target: string) => errors({ "main.tf.json": { ...base, ephemeral: { tsdb_service_credentials: { e: { service_id: "svc-1" } } }, resource: { terraform_data: { t: { depends_on: [target] } } } } });
+    expect(await module("ephemeral.tsdb_service_credentials.e")).toEqual([]);
+    expect(await module("ephemeral.tsdb_service_credentials.e.username")).toEqual([expect.stringContaining("Invalid depends_on reference")]);
+    expect(await module("ephemeral.tsdb_service_credentials.nope")).toEqual([expect.stringContaining("Reference to undeclared resource")]);
+  });
+});
+
+describe("more neighbours: module arguments, for keys, required_providers, values of string functions", () => {
+  it("a value derived from an ephemeral variable passed to a child variable that is not ephemeral", async () => {
+    const call = (ephemeralChild: boolean) =>
+      errors({
+        "main.tf.json": { variable: { e: { type: "string", ephemeral: true, default: "x" } }, module: { m: { source: "./m", v: "${var.e}" } } },
+        "m/main.tf.json": { variable: { v: { type: "string", ...(ephemeralChild ? { ephemeral: true } : {}) } } },
+      });
+    expect(await call(false)).toEqual([expect.stringContaining("Ephemeral value not allowed: This input variable is not declared as accepting a ephemeral values")]);
+    expect(await call(true)).toEqual([]);
+  });
+
+  it("an ephemeral value in a data source's argument", async () => {
+    const data = (id: string) => errors({ "main.tf.json": { terraform, variable: { e: { type: "string", ephemeral: true, default: "x" } }, data: { tsdb_service: { d: { id } } } } });
+    expect(await data("${var.e}")).toEqual([expect.stringContaining('Invalid use of ephemeral value: Ephemeral values are not valid for "id"')]);
+    expect(await data("svc-1")).toEqual([]);
+  });
+
+  it("a for expression or directive over null", async () => {
+    for (const x of ["${[for x in null : x]}", "%{ for x in null }a%{ endfor }"]) {
+      expect(await errors({ "main.tf.json": { locals: { x } } }), x).toEqual(["Iteration over null value: A null value cannot be used as the collection in a 'for' expression."]);
+    }
+  });
+
+  it("a key of an object for expression that is a list", async () => {
+    expect(await errors({ "main.tf.json": { locals: { x: '${{ for x in ["a"] : [x] => 1 }}' } } })).toEqual(["Invalid object key: The key expression produced an invalid result: string required."]);
+  });
+
+  it("a required_providers version that is not a string", async () => {
+    expect(await errors({ "main.tf.json": { terraform: { required_providers: { tsdb: { source: "schemaform/tsdb", version: 1 } } } } })).toEqual(["Invalid version constraint: Version must be specified as a string."]);
+  });
+
+  it("values built by string functions reach the value rules", async () => {
+    const vpcWith = (attrs: object) => errors({ "main.tf.json": { terraform, resource: { tsdb_vpcs: { main: { ...vpc, ...attrs } } } } });
+    expect(await vpcWith({ region_code: '${substr("xaz-1", 1, 4)}' })).toEqual([expect.stringContaining('region_code must be a region code such as us-east-1 (az- regions are not supported for VPCs), got "az-1"')]);
+    expect(await vpcWith({ region_code: '${coalesce("", "az-9")}' })).toEqual([expect.stringContaining('got "az-9"')]);
+    expect(await vpcWith({ cidr: '${format("10.%d.0.0/33", 1)}' })).toEqual([expect.stringContaining('got "10.1.0.0/33"')]);
+    expect(await vpcWith({ region_code: '${join("-", ["us", "east", "1"])}', cidr: '${replace("10_0_0_0/16", "_", ".")}' })).toEqual([]);
+    expect(await vpcWith({ region_code: '${trimprefix(trimspace(" x-us-east-1 "), "x-")}' })).toEqual([]);
+    const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { db: { milli_cpu: cpu, memory_gb: 4 } } } } });
+    expect(await service('${split(",", "3,4")[0]}')).toEqual(expect.arrayContaining([expect.stringContaining("milli_cpu must be one of")]));
+    expect(await service('${split(",", "1000,4")[0]}')).toEqual([]);
+  });
+});
