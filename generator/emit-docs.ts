@@ -405,6 +405,12 @@ function code(value: unknown): string {
   return `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
 }
 
+/** Whether a description already gives the default ("default true", "(default 1)", "Default `false`"). */
+function saysDefault(description: string, value: unknown): boolean {
+  const text = (typeof value === "string" ? value : JSON.stringify(value)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\bdefaults?:?\\s+\`?${text}\`?(?![\\w-])`, "i").test(description);
+}
+
 /** Everything the schema says about a value, in sentences. */
 function constraints(prop: SchemaNode): string[] {
   const out: string[] = [];
@@ -420,16 +426,19 @@ function constraints(prop: SchemaNode): string[] {
     if (max !== undefined) return `at most ${max}${units(max)}`;
     return undefined;
   };
+  const description = String(prop.description ?? "");
   if (ext.settings) out.push(settingsDocLines(ext.settings));
   // A description that lists the allowed values already says it once.
-  if (value.enum && !/\bAllowed:/.test(String(prop.description ?? ""))) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
+  if (value.enum && !/\bAllowed:/.test(description)) out.push(sentence(`must be one of ${value.enum.map(code).join(", ")}`));
   if (value.const !== undefined) out.push(sentence(`must be ${code(value.const)}`));
   if (value.pattern) {
     const message = xt(value).message as string | undefined;
     out.push(sentence(message ?? `must match \`${value.pattern}\``));
   }
   const numbers = range(value.minimum, value.maximum, "");
-  if (numbers && !value.enum) out.push(sentence(`must be ${numbers}`));
+  // "1 to 10" in the description already gives the range.
+  const describedRange = value.minimum !== undefined && value.maximum !== undefined && description.includes(`${value.minimum} to ${value.maximum}`);
+  if (numbers && !value.enum && !describedRange) out.push(sentence(`must be ${numbers}`));
   const length = range(value.minLength, value.maxLength, "character");
   if (length && !value.pattern && !value.enum) out.push(sentence(`must be ${length} long`));
   if (prop.type === "array") {
@@ -437,7 +446,9 @@ function constraints(prop: SchemaNode): string[] {
     if (count) out.push(`Must have ${count}.`);
     if (prop.uniqueItems && elements) out.push("Order does not matter; no duplicates.");
   }
-  if (prop.default !== undefined) out.push(`Defaults to ${code(prop.default)}.`);
+  if (prop.default !== undefined) {
+    if (!saysDefault(description, prop.default)) out.push(`Defaults to ${code(prop.default)}.`);
+  }
   else if (ext.computed) out.push("When omitted, the platform chooses the value (readable after apply).");
   if (ext.env && !String(prop.description ?? "").includes(ext.env)) out.push(`Can also be set with the \`${ext.env}\` environment variable.`);
   if (prop.writeOnly) out.push("Write-only: sent to the provider on apply but never stored in the plan or state (Terraform 1.11+).");

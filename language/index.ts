@@ -55,7 +55,7 @@ export async function validateFiles(paths: string[], options: { engine?: Engine 
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of groups.values()) {
-    const result = await validateModule(files, undefined, { localModules: true });
+    const result = await validateModule(files, undefined, { localModules: true, files: true });
     const tofu = options.engine === "opentofu" || isOpenTofuModule(files.map((f) => f.name));
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
     for (const d of tofu ? forOpenTofu(result.diagnostics) : result.diagnostics) diagnostics.push(d);

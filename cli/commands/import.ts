@@ -7,7 +7,7 @@
 import { readFile, rename, writeFile, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { PlatformClient, PlatformCredentials } from "../../platform/client.js";
-import { IMPORT_TYPES, ImportError, acceptedFormats, generateImport, type ImportRequest, type OutputFormat } from "../import/index.js";
+import { IMPORT_TYPES, cdktfAppLines, ImportError, acceptedFormats, generateImport, type ImportRequest, type OutputFormat } from "../import/index.js";
 
 const CREDENTIALS_HELP = `Credentials (only with an endpoint, as for the providers): TSDB_ACCESS_TOKEN, or
 TSDB_ACCESS_KEY and TSDB_SECRET_KEY, for tsdb resources; CONTAINERBACKUP_ACCESS_TOKEN for restore
@@ -31,9 +31,10 @@ options:
                        CONTAINERBACKUP_ENDPOINT; unset: the embedded platform)
   -o, --output FILE    write to FILE instead of standard output
   --format FORMAT      hcl-json (*.tf.json, the default), hcl (native HCL, *.tf; the default
-                       when the output file ends in .tf) or cdktf (a TypeScript CDKTF stack; the
+                       when the output file ends in .tf) or cdktf (a TypeScript module exporting
+                       the CDKTF stack class ImportedStack, for your app's main.ts to add; the
                        default when the output file ends in .ts)
-  --stack-name NAME    cdktf: the stack's name (default: imported)
+  --stack-name NAME    cdktf: the stack's name in the line that adds it to the app (default: imported)
   --manage-secrets     manage secrets the platform never returns (passwords, keys, connection
                        strings) from the configuration at once: no lifecycle.ignore_changes for
                        them, so the first plan updates each one in place to its variable's value
@@ -271,6 +272,10 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     for (const w of result.warnings) summary.push(`note: ${w}`);
+    if (format === "cdktf") {
+      summary.push("the file exports the stack class ImportedStack and makes no app; add it to your app's main.ts, before app.synth():");
+      for (const line of cdktfAppLines(args.output, args.stackName)) summary.push(`  ${line}`);
+    }
     process.stderr.write(`${summary.join("\n")}\n`);
     return 0;
   } catch (error) {

@@ -42,6 +42,10 @@ validate reads them: their syntax, and their blocks (run, variables, provider, m
 override_resource, override_data, override_module) and what each may hold. Assertions are not
 evaluated and their references are not resolved (terraform test does that, at plan).
 
+file() and templatefile() read the files they name, as terraform validate does: relative to
+the module's directory (path.module is "." there), only inside it (at most 1 MiB each), and not
+for standard input. A missing file is an error; a present one is a known value.
+
 Bytes that are not valid UTF-8 are read as U+FFFD, as Terraform reads them (without an error),
 and reported as a warning.
 
@@ -119,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
 
   // read everything first: an unreadable path is a usage/I-O problem, reported before any result
   const modules: ModuleFile[][] = [];
+  const fromStdin = new Set<ModuleFile[]>();
   const paths = options.paths.filter((p) => p !== "-");
   if (options.paths.includes("-")) {
     let input: Buffer;
@@ -130,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const { text, replaced } = decodeUtf8(input);
     modules.push([replaced.length > 0 ? { name: options.stdinName, text, replaced } : { name: options.stdinName, text }]);
+    fromStdin.add(modules[modules.length - 1]!);
   }
   for (const path of paths) {
     try {
@@ -158,7 +164,8 @@ export async function run(argv: string[]): Promise<number> {
   const diagnostics: Diagnostic[] = [];
   const sources: ModuleResult["sources"] = new Map();
   for (const files of modules) {
-    const result = await validateModule(files, undefined, { localModules: true });
+    // file() reads relative to a module's directory: standard input has none
+    const result = await validateModule(files, undefined, { localModules: true, files: !fromStdin.has(files) });
     const tofu = options.engine === "opentofu" || isOpenTofuModule(files.map((f) => f.name));
     // one by one: spreading 100,000+ diagnostics into push() overflows the stack
     for (const d of tofu ? forOpenTofu(result.diagnostics) : result.diagnostics) diagnostics.push(d);

@@ -25,7 +25,7 @@ export { assignNames, camelCase, identifier, snakeCase } from "./naming.js";
 export { discover, readRequests, type ReadContext } from "./read.js";
 export { planImport, canonicalBody, Fields, Ref, VarRef, type ImportPlan, type PlannedResource, type PlannedVariable, type Value } from "./config.js";
 export { emitHclJson, hclDocument, hclValue, PROVIDER_SOURCES } from "./emit-hcl.js";
-export { emitCdktf } from "./emit-cdktf.js";
+export { cdktfAppLines, emitCdktf } from "./emit-cdktf.js";
 export { emitNativeHcl } from "./emit-native.js";
 
 /** Environment variables of the provider settings (DESIGN §1). */
@@ -124,8 +124,8 @@ export async function generateFromLive(
   });
   const notes = await checkPlan(plan);
   const format = options.format ?? "hcl-json";
-  const content = format === "cdktf" ? emitCdktf(plan, { stackName: options.stackName }) : format === "hcl" ? emitNativeHcl(plan) : emitHclJson(plan);
-  const path = options.fileName ?? (format === "cdktf" ? "main.ts" : format === "hcl" ? "import.tf" : "import.tf.json");
+  const content = format === "cdktf" ? emitCdktf(plan, { stackName: options.stackName, fileName: options.fileName }) : format === "hcl" ? emitNativeHcl(plan) : emitHclJson(plan);
+  const path = options.fileName ?? (format === "cdktf" ? "imported.ts" : format === "hcl" ? "import.tf" : "import.tf.json");
   return {
     files: [{ path, content }],
     resources: plan.resources.map((r) => ({ type: r.type, name: r.name, address: address(r), importId: r.importId, ignoreChanges: [...r.ignoreChanges] })),

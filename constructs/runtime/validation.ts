@@ -13,6 +13,7 @@ import { UNKNOWN_VALUE as UNKNOWN, type BlockModel, type CtyType, type Issue, ty
 import { hasTemplate } from "../../language/expr/templates.js";
 import { suggest } from "../../language/syntax/suggest.js";
 import { withPropNames } from "./prop-names.js";
+import { regionIssues, trackRegion } from "./region-checks.js";
 
 // Warnings already added per construct: `Testing.synth` and repeated `app.synth()` calls run the
 // validation again, and a warning should appear once.
@@ -24,14 +25,18 @@ const warned = new WeakMap<TerraformElement, Set<string>>();
  */
 export function addSchemaValidation(element: TerraformElement, model: TypeModel, props: () => object): void {
   if (process.env.SCHEMAFORM_SKIP_VALIDATION === "1") return;
+  trackRegion(element, model, props);
   element.node.addValidation({
     validate: () => {
       loadTypeSync(model.key, model);
       const issues: Issue[] = [];
-      const body = validationBody(model.block, props() as Record<string, unknown>, [], issues);
+      const own = props() as Record<string, unknown>;
+      const body = validationBody(model.block, own, [], issues);
       issues.unshift(...validatePreparedBody(model.key, body));
-      if (issues.length === 0) return [];
       const address = terraformAddress(element, model);
+      // Rules across constructs only when the construct's own values pass: one error at a time.
+      if (!issues.some((issue) => issue.severity === "error")) issues.push(...regionIssues(element, model, own, address));
+      if (issues.length === 0) return [];
       const errors: string[] = [];
       for (const issue of issues) {
         const text = `${address}: ${withPropNames(describe(issue), issue.path, model.block)}`;

@@ -31,7 +31,7 @@ export const model: TypeModel = {
         "name": "region",
         "camel": "region",
         "type": "string",
-        "description": "Region of deployment, e.g. `us-east-1`. Only services in the same region can attach the exporter. Changing it replaces the exporter.",
+        "description": "Region of deployment: one of the offered regions except Azure's (`az-` regions have no exporters). Only services in the same region can attach the exporter. Changing it replaces the exporter.",
         "required": true,
         "forceNew": true
       },

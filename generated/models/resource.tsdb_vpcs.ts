@@ -46,7 +46,7 @@ export const model: TypeModel = {
         "name": "region_code",
         "camel": "regionCode",
         "type": "string",
-        "description": "Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.",
+        "description": "Region of the VPC: one of the offered regions except Azure's (`az-` regions have no VPCs). Services attached to it must be in its region.",
         "required": true,
         "forceNew": true
       },

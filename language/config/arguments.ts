@@ -170,6 +170,15 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
  * instance key at most), and declared.
  */
 function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Reference["steps"] }, address: string | null, path: string | null): void {
+  if (t.root === "module" && t.steps[0]?.kind === "attr") {
+    // a call, an instance of it, or one output of either ("module.net.vpc_id"); anything deeper
+    // (a resource inside the call, an attribute of an output) is not a whole object
+    let rest = t.steps.slice(1);
+    if (rest[0]?.kind === "index") rest = rest.slice(1);
+    if (rest[0]?.kind === "attr") rest = rest.slice(1);
+    if (rest.length > 0) ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
+    return;
+  }
   if (NON_RESOURCE_ROOTS.has(t.root) || t.root === "resource" || t.root === "ephemeral") return;
   const nameAt = t.root === "data" ? 1 : 0;
   if (t.steps.length === nameAt) {

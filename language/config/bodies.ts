@@ -160,8 +160,8 @@ export function checkRepeatableBody(ctx: Ctx, decl: BlockDecl, s: BodySpec, addr
     ctx.repetitionRefs = outer;
   }
   const repetition = repetitionOf(ctx, decl);
-  // a module call's arguments are evaluated by validate with unknown instance data: each and
-  // count are refused there only against the wrong repetition, not for want of one
-  if (repetition !== null || decl.blockType !== "module") judgeRepetition(ctx, refs, repetition);
+  // a module call's arguments are evaluated by validate with unknown instance data (each and
+  // count both unknown, whatever the call sets): Terraform refuses neither there
+  if (decl.blockType !== "module") judgeRepetition(ctx, refs, repetition);
   return seen;
 }

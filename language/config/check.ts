@@ -36,6 +36,8 @@ export function checkCheck(ctx: Ctx, decl: BlockDecl, visitor: BlockVisitor): vo
           for (const m of ctx.doc.members(body)) {
             const meta = ctx.doc.str(m);
             if (meta === "count" || meta === "for_each") ctx.error("check-data", `Invalid ${quote(meta)} attribute: The "count" and "for_each" meta-arguments are not supported within nested data blocks.`, m, addressOf(scoped), meta);
+            // its lifecycle is the check's
+            if (meta === "lifecycle") ctx.error("check-data", 'Invalid lifecycle block: Nested data blocks do not support "lifecycle" blocks as the lifecycle is managed by the containing block.', m, addressOf(scoped), meta);
           }
         }
         visitor.resource(scoped);

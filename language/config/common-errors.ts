@@ -1,6 +1,6 @@
 // Errors several block kinds report in the same words: a duplicate or unknown argument, an
 // unnormalised provider name, an expression where a static reference is required.
-import { Ctx, quote } from "./context.js";
+import { Ctx, quote, sourcePosition } from "./context.js";
 import { suggest } from "../syntax/suggest.js";
 
 /** A provider local name that is not in normal (lower-case) form, in a provider block or required_providers. */
@@ -10,9 +10,8 @@ export function invalidLocalName(ctx: Ctx, name: string, node: number): void {
 
 /** "main.tf.json:9,13" for "was already set at …" */
 export function where(ctx: Ctx, node: number): string {
-  const file = ctx.files[ctx.fileIndex]!;
-  const p = file.lines.position(ctx.doc.start(node));
-  return `${file.name}:${p.line},${p.column}`;
+  const p = sourcePosition(ctx.files, ctx.fileIndex, ctx.doc.start(node));
+  return `${p.name}:${p.line},${p.column}`;
 }
 
 export function duplicateArgument(ctx: Ctx, name: string, key: number, first: number, address: string | null, path: string | null): void {

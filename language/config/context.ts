@@ -1,4 +1,5 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
+import type { ModuleFiles } from "../expr/module-files.js";
 import type { BlockNames } from "./block-names.js";
 import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
@@ -21,6 +22,19 @@ export interface SourceFile {
   override: boolean;
   /** a native (`.tf`) file: `text` is its lowered JSON, this its own text and the way back to it */
   native?: NativeSource;
+  /** offsets in `text` of property names that were blocks in a native file (`timeouts {…}`, not `timeouts = {…}`) */
+  blockKeys: Set<number> | null;
+  /** a merged text of both syntaxes (below): offsets of the property names that came from JSON, where block and argument are written alike */
+  jsonKeys?: Set<number>;
+  /**
+   * Bodies not checked alone (load/merge-overrides.ts): an override file's blocks merged into a
+   * primary file's, and overridden provider configurations (Terraform 1.11 validate skips them).
+   */
+  unchecked?: Set<number>;
+  /** a primary file read with override files merged in: the file and offset each offset of `text` came from */
+  origin?: (offset: number) => { file: number; offset: number };
+  /** a merged file: offsets of the property names of its merged bodies (Terraform ignores names there that it does not know) */
+  mergedKeys?: Set<number>;
 }
 
 /** A reference to another object found in an expression. */
@@ -65,6 +79,8 @@ export class Ctx {
   referenceSink: ((found: FoundReference) => void) | null = null;
   /** resources and data sources by kind, type and name */
   readonly declared = { resource: new Map<string, BlockNames>(), data: new Map<string, BlockNames>() };
+  /** ephemeral resources by "type.name" (few: a plain map, outside the hashed look-ups above) */
+  readonly ephemeralBlocks = new Map<string, BlockDecl>();
   /** region checks waiting for the other block to be converted */
   readonly pendingRegions: { from: BlockDecl; check: RegionCheck }[] = [];
   /** the last type looked up by register(): most blocks come in runs of one type */
@@ -81,6 +97,8 @@ export class Ctx {
   readonly pending: BlockDecl[] = [];
   /** import blocks' targets in this module (for "not declared" warnings) */
   readonly imports: { file: number; node: number; type: string; name: string; to: string; module: string | null }[] = [];
+  /** the module's directory and the root's, for file() and templatefile() (null: not read from disk) */
+  moduleFiles: ModuleFiles | null = null;
   /** `${…}` references are collected only for these roots (our providers' types, and data) */
   fileIndex = 0;
   doc!: JsonDoc;
@@ -176,7 +194,20 @@ export function repetitionOf(ctx: Ctx, decl: BlockDecl): "count" | "for_each" | 
 export function newSourceFile(name: string, text: string, doc: JsonDoc | null, contextOnly = false, native?: NativeSource): SourceFile {
   const base = name.replace(/^.*[\\/]/, "");
   const override = base === "override.tf.json" || base.endsWith("_override.tf.json") || base === "override.tf" || base.endsWith("_override.tf");
-  return { name, text, doc, lines: native ? new MappedLineMap(native.text, native.toNative) : new LineMap(text), sensitive: [], contextOnly, override, native };
+  return { name, text, doc, lines: native ? new MappedLineMap(native.text, native.toNative) : new LineMap(text), sensitive: [], contextOnly, override, native, blockKeys: native?.blockKeys ?? null };
+}
+
+/** Whether a block is not checked on its own: an override merged into its base (checked there), an overridden provider configuration. */
+export function unchecked(ctx: Ctx, decl: BlockDecl): boolean {
+  return ctx.files[decl.file]!.unchecked?.has(decl.body) === true;
+}
+
+/** The file name and position an offset of a file stands for (a merged file's offsets came from several files). */
+export function sourcePosition(files: SourceFile[], file: number, offset: number): { name: string; line: number; column: number } {
+  const origin = files[file]!.origin?.(offset);
+  const source = origin ? files[origin.file]! : files[file]!;
+  const p = origin ? source.lines.position(origin.offset) : source.lines.position(offset);
+  return { name: source.name, line: p.line, column: p.column };
 }
 
 /** `a.b`, `tables[0].schema_name`, `labels["x y"]` */

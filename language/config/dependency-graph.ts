@@ -175,8 +175,12 @@ export class DependencyGraph {
       case "self":
       case "path":
       case "terraform":
-      case "ephemeral":
         return -1;
+      case "ephemeral": {
+        const name = steps[1];
+        const decl = name?.kind === "attr" ? ctx.ephemeralBlocks.get(`${first.name}.${name.name}`) : undefined;
+        return decl ? this.block(decl) : -1;
+      }
       case "local":
         return this.namedNode("local", "", first.name);
       case "module": {

@@ -1,7 +1,7 @@
 // An expression in a body: its templates parse and evaluate, object keys are not repeated, and
 // each reference is sorted by what it names (self, each/count, var/local/module, fixed objects,
 // ephemeral resources, resources and data sources) and handed on to be resolved.
-import { Ctx, quote, joinPath, type FoundReference } from "./context.js";
+import { Ctx, quote, joinPath, repetitionOf, type FoundReference } from "./context.js";
 import { K_OBJECT, K_ARRAY, K_NULL, K_STRING } from "../syntax/json-parser.js";
 import { where } from "./common-errors.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
@@ -10,6 +10,7 @@ import { evaluationError } from "./known-values.js";
 import { parseTemplate } from "../expr/template-parser.js";
 import { scope, REPETITION_WORDING } from "./scope.js";
 import { builtinType } from "../schema/builtin-types.js";
+import { suggest } from "../syntax/suggest.js";
 
 export const LITERAL_WORDS = new Set(["true", "false", "null"]);
 
@@ -55,8 +56,9 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   const s = ctx.doc.str(node);
   if (!hasTemplate(s)) return;
   const info = analyzeTemplate(s);
-  // an operation on local values of the wrong type fails when validate evaluates it (values.ts)
-  const evaluation = info.problem === null && s.includes("local.") ? evaluationError(ctx, info) : null;
+  // an operation on local values of the wrong type, or a file that is not there, fails when validate
+  // evaluates it with the module's values and files (known-values.ts)
+  const evaluation = info.problem === null && (s.includes("local.") || (ctx.moduleFiles !== null && s.includes("file("))) ? evaluationError(ctx, info) : null;
   let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
   // a check block's assertions are evaluated at plan (as warnings), not by validate: a failure
   // to evaluate one is no error here (a syntax error or an unknown function still is)
@@ -127,10 +129,9 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
       checkEphemeralReference(ctx, { file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path });
       continue;
     }
-    // anything else names a resource (or a data source): resolved once every block is declared.
-    // Our types always; other names only when they are plainly references (the template scan
-    // does not keep a for expression's names in nested templates, nor tell object keys apart)
-    if (!isOurs(ref.root, ref.steps) && (member === null || LITERAL_WORDS.has(ref.root) || hasForExpression(s))) continue;
+    // anything else names a resource (or a data source): resolved once every block is declared;
+    // a bare name ("${upper(bar)}") is a resource type without a name, which Terraform refuses
+    if (!isOurs(ref.root, ref.steps) && LITERAL_WORDS.has(ref.root)) continue;
     ctx.addReference({ file: ctx.fileIndex, node, ref, whole: info.whole === ref, address, path, from, attribute, expects });
   }
 }
@@ -155,10 +156,6 @@ function isOurs(root: string, steps: { kind: string; name?: string }[]): boolean
   return false;
 }
 
-function hasForExpression(s: string): boolean {
-  return s.includes("for") && /\bfor\b/.test(s);
-}
-
 /** What Terraform says of an object used whole, without an attribute ("${var}", "${data}", "${tsdb_vpcs}"). */
 const WHOLE_OBJECT_WORDING: Record<string, string> = Object.fromEntries([
   ...["var", "local", "module", "count", "each", "path", "terraform"].map((root) => [root, `Invalid reference: The ${quote(root)} object cannot be accessed directly. Instead, access one of its attributes.`]),
@@ -166,15 +163,34 @@ const WHOLE_OBJECT_WORDING: Record<string, string> = Object.fromEntries([
   ["ephemeral", 'Invalid reference: The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and the resource name.'],
 ]);
 
-/** The ephemeral resources a module declares ("type.name"), per run. */
-export const ephemeralDeclared = new WeakMap<Ctx, Set<string>>();
-
+/** A reference to an ephemeral resource: declared, and (for our types) naming one of its attributes; an edge of the dependency graph. */
 function checkEphemeralReference(ctx: Ctx, found: FoundReference): void {
-  const [type, name] = found.ref.steps;
+  const [type, name, ...rest] = found.ref.steps;
   if (type?.kind !== "attr" || name?.kind !== "attr") {
     ctx.errorAtReference(found, "invalid-reference", WHOLE_OBJECT_WORDING.ephemeral!);
     return;
   }
-  if (ephemeralDeclared.get(ctx)?.has(`${type.name}.${name.name}`)) return;
-  ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared resource: An ephemeral resource ${quote(type.name)} ${quote(name.name)} has not been declared in the root module.`);
+  const decl = ctx.ephemeralBlocks.get(`${type.name}.${name.name}`);
+  if (!decl) {
+    ctx.errorAtReference(found, "undeclared-reference", `Reference to undeclared resource: An ephemeral resource ${quote(type.name)} ${quote(name.name)} has not been declared in the root module.`);
+    return;
+  }
+  ctx.dependencies?.add(ctx, found);
+  // an instance key comes before the attribute exactly when the block sets count or for_each
+  const shown = `ephemeral.${type.name}.${name.name}`;
+  const repetition = repetitionOf(ctx, decl);
+  if (repetition !== null && rest[0]?.kind === "attr") {
+    ctx.errorAtReference(found, "instance-key", `Missing resource instance key: Because ${shown} has ${quote(repetition)} set, its attributes must be accessed on specific instances, e.g. ${shown}[${repetition === "count" ? "count.index" : "each.key"}].`);
+    return;
+  }
+  if (repetition === null && rest[0]?.kind === "index" && rest[0].key !== null) {
+    ctx.errorAtReference(found, "instance-key", `Unexpected resource instance key: Because ${shown} does not have "count" or "for_each" set, references to it must not include an index key.`);
+    return;
+  }
+  const attribute = rest[0]?.kind === "attr" ? rest[0] : rest[0]?.kind === "index" && rest[1]?.kind === "attr" ? rest[1] : undefined;
+  const model = decl.model?.block;
+  if (attribute && model && !Object.prototype.hasOwnProperty.call(model.attributes, attribute.name) && !Object.prototype.hasOwnProperty.call(model.blocks, attribute.name)) {
+    const hint = suggest(attribute.name, [...Object.keys(model.attributes), ...Object.keys(model.blocks)]);
+    ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(attribute.name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);
+  }
 }

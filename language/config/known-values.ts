@@ -10,6 +10,7 @@ import type { Expr } from "../expr/syntax-tree.js";
 import { K_FALSE, K_NUMBER, K_OBJECT, K_TRUE, K_ARRAY, type JsonDoc } from "../syntax/json-parser.js";
 import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
 import { declaredLocals } from "./local-names.js";
+import { withModuleFiles } from "../expr/module-files.js";
 
 export { asString, UNKNOWN, type Known, type Value } from "../expr/evaluate.js";
 
@@ -44,10 +45,36 @@ export function evaluationError(ctx: Ctx, info: TemplateInfo): EvaluationError |
 }
 
 /** The last evaluation: checkString asks for its error, then the conversion for its value. */
-const last: { ctx: Ctx | null; info: TemplateInfo | null; value: Known; error: EvaluationError | null } = { ctx: null, info: null, value: UNKNOWN, error: null };
+const last: { ctx: Ctx | null; info: TemplateInfo | null; element: IteratorElement | null; value: Known; error: EvaluationError | null } = { ctx: null, info: null, element: null, value: UNKNOWN, error: null };
+
+/** The one element a dynamic block generates its block for, when validate knows it (its for_each has one known element). */
+export interface IteratorElement {
+  /** the iterator's name (the block type, or `iterator`) */
+  name: string;
+  key: Known;
+  value: Known;
+}
+
+let element: IteratorElement | null = null;
+
+/** Runs fn with ITERATOR.key and ITERATOR.value known, as Terraform expands a dynamic block whose for_each it knows. */
+export function withIteratorElement<T>(bound: IteratorElement, fn: () => T): T {
+  const outer = element;
+  element = bound;
+  try {
+    return fn();
+  } finally {
+    element = outer;
+  }
+}
+
+/** The name of the iterator whose element is known now, or null. */
+export function knownIterator(): string | null {
+  return element === null ? null : element.name;
+}
 
 function valueOf(ctx: Ctx, info: TemplateInfo): Known {
-  if (last.ctx === ctx && last.info === info) {
+  if (last.ctx === ctx && last.info === info && last.element === element) {
     if (last.error !== null) throw last.error;
     return last.value;
   }
@@ -62,6 +89,7 @@ function valueOf(ctx: Ctx, info: TemplateInfo): Known {
   }
   last.ctx = ctx;
   last.info = info;
+  last.element = element;
   last.value = value;
   last.error = failure;
   if (failure !== null) throw failure;
@@ -69,12 +97,15 @@ function valueOf(ctx: Ctx, info: TemplateInfo): Known {
 }
 
 function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
-  const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : UNKNOWN);
-  if (info.expr !== null) return evaluate(info.expr, locals);
-  // "${root.a.b}": only local.NAME… can be known
+  const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : element !== null && root === element.name ? iteratorAttribute(element, name) : UNKNOWN);
+  if (info.expr !== null) {
+    const expr = info.expr;
+    return ctx.moduleFiles === null ? evaluate(expr, locals) : withModuleFiles(ctx.moduleFiles, () => evaluate(expr, locals));
+  }
+  // "${root.a.b}": only local.NAME… (and a known iterator's key and value) can be known
   const ref = info.whole;
-  if (ref === null || ref.root !== "local" || ref.steps[0]?.kind !== "attr") return UNKNOWN;
-  let expr: Expr = { t: "attr", of: { t: "var", name: "local" }, name: ref.steps[0].name };
+  if (ref === null || (ref.root !== "local" && ref.root !== element?.name) || ref.steps[0]?.kind !== "attr") return UNKNOWN;
+  let expr: Expr = { t: "attr", of: { t: "var", name: ref.root }, name: ref.steps[0].name };
   for (let i = 1; i < ref.steps.length; i++) {
     const step = ref.steps[i]!;
     if (step.kind === "attr") expr = { t: "attr", of: expr, name: step.name };
@@ -82,6 +113,10 @@ function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
     else return UNKNOWN;
   }
   return evaluate(expr, locals);
+}
+
+function iteratorAttribute(bound: IteratorElement, name: string): Known {
+  return name === "key" ? bound.key : name === "value" ? bound.value : UNKNOWN;
 }
 
 function localValue(ctx: Ctx, name: string | null): Known {

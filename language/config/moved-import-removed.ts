@@ -4,10 +4,12 @@
 // resources or both modules, and removed names a managed resource or a module, never one
 // instance. Wording and positions follow Terraform 1.11.
 import { quote, repetitionOf, type Ctx } from "./context.js";
-import { K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
-import { hasTemplate, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
+import { forObjects, K_ARRAY, K_NULL, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
+import { hasTemplate, keywordOf, parseTraversal, type TraversalStep, formatTraversal } from "../expr/templates.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
 import { checkRepeatableBody } from "./bodies.js";
+import { invalidExpression } from "./common-errors.js";
+import { referencesIn } from "./dependency-graph.js";
 import { IMPORT } from "./body-specs.js";
 
 export function checkAddresses(ctx: Ctx): void {
@@ -224,6 +226,7 @@ function checkMoved(ctx: Ctx, decl: BlockDecl): void {
 
 function checkRemoved(ctx: Ctx, decl: BlockDecl): void {
   const doc = ctx.doc;
+  checkRemovedProvisioners(ctx, decl);
   const fromKey = argumentsOf(doc, decl.body).get("from");
   if (!checkAddressShape(ctx, fromKey, "removed", "from")) return;
   if (fromKey === undefined || !doc.isString(fromKey + 1)) return;
@@ -235,6 +238,32 @@ function checkRemoved(ctx: Ctx, decl: BlockDecl): void {
     ctx.error("removed", 'Resource instance keys not allowed: Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").', fromKey + 1, "removed", "from");
   } else if (from.key !== null && from.kind === "module") {
     ctx.error("removed", 'Module instance keys not allowed: Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").', fromKey + 1, "removed", "from");
+  }
+  if (from.kind === "module") {
+    // a module has no provisioners to run: each provisioner block is refused at its type
+    for (const k of doc.members(decl.body)) {
+      if (doc.str(k) !== "provisioner") continue;
+      forObjects(doc, k + 1, (group) => {
+        for (const type of doc.members(group)) ctx.error("removed", "Invalid provisioner block: Provisioners are valid only when a removed block targets a managed resource.", type, "removed", "provisioner");
+      });
+    }
+  }
+}
+
+/** A removed block runs only destroy-time provisioners: each other one is refused at its type label. */
+function checkRemovedProvisioners(ctx: Ctx, decl: BlockDecl): void {
+  const doc = ctx.doc;
+  for (const k of doc.members(decl.body)) {
+    if (doc.str(k) !== "provisioner") continue;
+    forObjects(doc, k + 1, (labels) => {
+      for (const label of doc.members(labels)) {
+        forObjects(doc, label + 1, (body) => {
+          const when = argumentsOf(doc, body).get("when");
+          if (when !== undefined && doc.isString(when + 1) && keywordOf(doc.str(when + 1)) === "destroy") return;
+          ctx.error("removed", 'Invalid provisioner block: Only destroy-time provisioners are valid in "removed" blocks. To declare a destroy-time provisioner, use:\n    when = destroy', label, "removed", `provisioner.${doc.str(label)}`);
+        });
+      }
+    });
   }
 }
 
@@ -305,6 +334,12 @@ export function checkImport(ctx: Ctx, decl: BlockDecl): void {
   const s = doc.str(toKey + 1);
   const t = hasTemplate(s) ? null : parseTraversal(s, true);
   if (!t) return; // already reported
+  // without for_each the address is read statically: an index computed by an expression (count.index, each.key, var.x) is refused
+  const forEach = seen.get("for_each");
+  if ((forEach === undefined || doc.isNull(forEach + 1)) && t.steps.some((x) => x.kind === "index" && x.key === null)) {
+    invalidExpression(ctx, toKey + 1, "import", "to");
+    return;
+  }
   let steps = [...t.steps];
   let root = t.root;
   let module: string | null = null;
@@ -332,4 +367,18 @@ export function checkImport(ctx: Ctx, decl: BlockDecl): void {
     return;
   }
   ctx.imports.push({ file: ctx.fileIndex, node: toKey + 1, type: root, name: (steps[0] as { name: string }).name, to: s, module });
+  if (module === null) importDependencies(ctx, seen, ctx.declared.resource.get(root)?.get((steps[0] as { name: string }).name));
+}
+
+/** The resource an import targets waits for what its id, identity and for_each refer to (a ring through them is a cycle). */
+function importDependencies(ctx: Ctx, seen: ReadonlyMap<string, number>, target: BlockDecl | undefined): void {
+  const graph = ctx.dependencies;
+  if (!graph || !target) return;
+  const outer = ctx.currentBlock;
+  ctx.currentBlock = target;
+  for (const name of ["id", "identity", "for_each"]) {
+    const key = seen.get(name);
+    if (key !== undefined) for (const { ref } of referencesIn(ctx.doc, key + 1)) graph.bare(ctx, ref.root, ref.steps, null);
+  }
+  ctx.currentBlock = outer;
 }

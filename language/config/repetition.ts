@@ -8,6 +8,8 @@ import { templateKnownValue } from "./known-values.js";
 import { parseNumberString } from "../expr/type-expressions.js";
 import { type Known } from "../expr/evaluate.js";
 import { UNKNOWN } from "../expr/evaluate.js";
+import type { Expr } from "../expr/syntax-tree.js";
+import { friendlyTypeName, isSensitiveTemplate, variableTypeOf } from "./for-each-values.js";
 
 export function checkCount(ctx: Ctx, value: number, address: string | null, path: string | null): void {
   const doc = ctx.doc;
@@ -119,24 +121,43 @@ function unsuitableForEach(ctx: Ctx, type: string | null, value: number, address
 }
 
 /**
- * A for_each template whose value validate knows: a tuple, a primitive or null is refused as the
- * literal is; `toset([…])` of numbers or bools only is a set of numbers or bools, which
- * for_each refuses too (a set must hold strings).
+ * A for_each template as validate evaluates it: a sensitive value is refused first (even null or
+ * unknown); `toset([…])` of literals is a set whose element type cty unifies, refused unless it is
+ * string, then refused for a null element; a variable of a list, tuple or primitive type is
+ * refused though its value is unknown; a known tuple, primitive or null is refused as the literal is.
  */
 function checkForEachValue(ctx: Ctx, text: string, value: number, address: string | null, path: string | null): void {
   const info = analyzeTemplate(text);
   if (info.problem !== null) return;
+  if (isSensitiveTemplate(ctx, info)) {
+    ctx.error("for-each", "Invalid for_each argument: Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.", value, address, path);
+    return;
+  }
   const e = info.expr;
   if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand && e.args[0]!.t === "tuple") {
-    const items = e.args[0]!.items;
-    const kinds = new Set(items.map((item) => (item.t === "lit" ? (item.v === null ? "null" : typeof item.v) : "other")));
-    const only = kinds.size === 1 ? [...kinds][0] : null;
-    if (items.length > 0 && (only === "number" || only === "boolean")) {
-      ctx.error("for-each", `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${only === "boolean" ? "bool" : "number"}.`, value, address, path);
-    }
+    checkLiteralSet(ctx, e.args[0]!.items, value, address, path);
+    return;
+  }
+  const declared = variableTypeOf(ctx, info);
+  if (declared !== null && declared.kind !== "map" && declared.kind !== "set" && declared.kind !== "object" && declared.kind !== "any") {
+    unsuitableForEach(ctx, friendlyTypeName(declared), value, address, path);
     return;
   }
   const known = templateKnownValue(ctx, info);
   if (known === UNKNOWN || (known !== null && typeof known === "object" && !Array.isArray(known))) return;
   unsuitableForEach(ctx, known === null ? null : Array.isArray(known) ? "tuple" : typeof known === "boolean" ? "bool" : typeof known, value, address, path);
+}
+
+/** `toset([…])` of literals: the set's element type as cty unifies them (strings win over numbers and bools), then its nulls. */
+function checkLiteralSet(ctx: Ctx, items: Expr[], value: number, address: string | null, path: string | null): void {
+  if (items.length === 0 || items.some((item) => item.t !== "lit")) return;
+  const kinds = new Set(items.map((item) => (item as { v: unknown }).v).filter((v) => v !== null).map((v) => typeof v));
+  // numbers and bools together have no common type: toset itself fails (not judged here)
+  const element = kinds.size === 0 ? "dynamic" : kinds.has("string") ? "string" : kinds.size > 1 ? null : kinds.has("number") ? "number" : "bool";
+  if (element === null) return;
+  if (element !== "string") {
+    ctx.error("for-each", `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${element}.`, value, address, path);
+  } else if (items.some((item) => (item as { v: unknown }).v === null)) {
+    ctx.error("for-each", 'Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.', value, address, path);
+  }
 }

@@ -3,7 +3,8 @@
 // goes to our types' conversion (schema/convert.ts), to the built-in provider's schemas
 // (schema/builtin-types.ts), or, for another provider's type, is read as expressions.
 import { quote, type Ctx } from "./context.js";
-import { type BlockModel, type CtyType } from "../schema/model-types.js";
+import { type BlockModel } from "../schema/model-types.js";
+import { attributeTraversalProblem, nestedBlockTraversalProblem } from "../schema/schema-traversal.js";
 import { forObjects, K_ARRAY, K_NULL, K_OBJECT, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate, keywordOf, parseTraversal, type TraversalStep } from "../expr/templates.js";
@@ -19,10 +20,8 @@ import { LIFECYCLE_RESOURCE, LIFECYCLE_DATA, provisionerSpec, checkProvisionerAr
 import { validateCanonical } from "../schema/canonical-issues.js";
 import { checkExpression, checkString } from "./expression-check.js";
 import { checkDynamicBody } from "./dynamic-blocks.js";
+import { regionOf } from "../schema/region-rules.js";
 import { type TypeSource, tableOf, type ConvertState, resetState, type Accumulator, topAccumulator, lookup } from "../schema/convert-state.js";
-
-/** Region of a tsdb_service that sets no region_code (the platform's DEFAULT_REGION; the schema describes it). */
-const DEFAULT_SERVICE_REGION = "us-east-1";
 
 const RESOURCE_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection", "dynamic", "_"];
 
@@ -181,10 +180,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   if (!model) return;
   decl.model = model;
   // cross-resource checks read literal regions only; the body itself can die young
-  // A service that leaves region_code out is in the platform's default region, unless it is a
-  // read replica (which inherits its source's).
-  const serviceRegion = () => out!.region_code ?? (out!.read_replica_source === undefined ? DEFAULT_SERVICE_REGION : undefined);
-  const region = model.key === "resource.tsdb_service" ? serviceRegion() : model.key === "resource.tsdb_log_exporter" || model.key === "resource.tsdb_metric_exporter" ? out!.region : undefined;
+  const region = model.kind === "resource" ? regionOf(model.type, out!) : undefined;
   decl.region = typeof region === "string" && !hasTemplate(region) ? region : null;
   validateCanonical(ctx, st!, model, out!, types);
 }
@@ -220,30 +216,18 @@ function checkIgnoredNames(ctx: Ctx, value: number, block: BlockModel, address: 
     if (!t) continue;
     const name = t.root;
     if (Object.prototype.hasOwnProperty.call(block.attributes, name)) {
-      const problem = traversalProblem(block.attributes[name]!.type, t.steps);
+      const problem = attributeTraversalProblem(block.attributes[name]!.type, t.steps);
       if (problem) ctx.error("unsupported-attribute", problem, e, address, "lifecycle.ignore_changes");
       continue;
     }
-    if (Object.prototype.hasOwnProperty.call(block.blocks, name)) continue;
+    if (Object.prototype.hasOwnProperty.call(block.blocks, name)) {
+      const problem = nestedBlockTraversalProblem(block.blocks[name]!, t.steps);
+      if (problem) ctx.error("unsupported-attribute", problem, e, address, "lifecycle.ignore_changes");
+      continue;
+    }
     const hint = suggest(name, [...Object.keys(block.attributes), ...Object.keys(block.blocks)]);
     ctx.error("unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`, e, address, "lifecycle.ignore_changes");
   }
-}
-
-/** Why steps after an attribute of a type cannot be taken (Terraform's words), or null: a primitive has neither attributes nor indices. */
-function traversalProblem(type: CtyType, steps: readonly TraversalStep[]): string | null {
-  let t: CtyType | undefined = type;
-  for (const step of steps) {
-    if (t === undefined) return null;
-    if (typeof t === "string") {
-      return step.kind === "attr" ? `Unsupported attribute: Can't access attributes on a primitive-typed value (${t}).` : "Invalid index: This value does not have any indices.";
-    }
-    const [kind, inner]: [string, unknown] = t;
-    if (kind === "object") {
-      t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? (inner as Record<string, CtyType>)[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
-    } else t = inner as CtyType;
-  }
-  return null;
 }
 
 export function hasMember(doc: JsonDoc, body: number, name: string): boolean {

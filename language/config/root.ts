@@ -1,14 +1,14 @@
 // The root of a configuration file and its top-level blocks: what each block type is, its labels,
 // our providers' type names; then, once every file's declarations are known, the bodies of the
 // core blocks, each by the file of its kind.
-import { Ctx, quote, joinPath } from "./context.js";
+import { Ctx, quote, joinPath, unchecked } from "./context.js";
 import { type BlockVisitor, newBlockDecl, addressOf } from "./declarations.js";
 import { K_OBJECT, K_ARRAY } from "../syntax/json-parser.js";
 import { TOP_LEVEL, OUTPUT, MODULE_OVERRIDE, MODULE, TERRAFORM, MOVED } from "./body-specs.js";
 import { suggest } from "../syntax/suggest.js";
 import { walkLabels, forEachTypeKey, checkLabel } from "./block-shapes.js";
 import { declareLocals } from "./local-names.js";
-import { ephemeralDeclared, checkExpression } from "./expression-check.js";
+import { checkExpression } from "./expression-check.js";
 import { invalidLocalName } from "./common-errors.js";
 import { checkCheck } from "./check.js";
 import { OUR_PROVIDERS } from "./provider-references.js";
@@ -70,11 +70,7 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
         checkLabel(ctx, decl, labels - 1, last);
       }
       if (!isResource) ctx.blocks.push(decl);
-      if (key === "ephemeral") {
-        let declared = ephemeralDeclared.get(ctx);
-        if (!declared) ephemeralDeclared.set(ctx, (declared = new Set()));
-        declared.add(`${prefix[0]}.${last}`);
-      }
+      if (key === "ephemeral" && !ctx.ephemeralBlocks.has(`${prefix[0]}.${last}`)) ctx.ephemeralBlocks.set(`${prefix[0]}.${last}`, decl);
       switch (key) {
         case "resource":
         case "data":
@@ -153,8 +149,8 @@ function suggestedType(type: string, blockType: string): string {
  */
 export function checkDeclaredBodies(ctx: Ctx): void {
   for (const decl of ctx.blocks) {
-    // a context-only file lends its declarations only
-    if (ctx.files[decl.file]!.contextOnly) continue;
+    // a context-only file lends its declarations only; an override merged into its base is checked there
+    if (ctx.files[decl.file]!.contextOnly || unchecked(ctx, decl)) continue;
     ctx.use(decl.file);
     const body = decl.body;
     switch (decl.blockType) {

@@ -5,7 +5,7 @@
 // from an ephemeral variable or resource without `ephemeral = true`. Values derive through local
 // values too; `nonsensitive(…)` and `ephemeralasnull(…)` drop the mark, as in Terraform.
 import { argumentsOf } from "./moved-import-removed.js";
-import { type Ctx } from "./context.js";
+import { unchecked, type Ctx } from "./context.js";
 import { localValues, referencesIn, refsOf, type ValueReference } from "./dependency-graph.js";
 import { K_FALSE, K_NULL, K_TRUE, parseJson, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { conversionProblem, parseTypeExpression } from "../expr/type-expressions.js";
@@ -43,7 +43,7 @@ export function checkVariablesAndOutputs(ctx: Ctx): void {
   }
   const marks = new LocalMarks(ctx, variables);
   for (const decl of ctx.blocks) {
-    if (decl.blockType !== "output" || ctx.files[decl.file]!.contextOnly) continue;
+    if (decl.blockType !== "output" || ctx.files[decl.file]!.contextOnly || unchecked(ctx, decl)) continue;
     ctx.use(decl.file);
     checkOutput(ctx, decl, marks);
   }

@@ -3,19 +3,16 @@
 // reference is unknown). An operand, index or argument that is known and of the wrong type is an
 // error Terraform reports at validate time, in its words; anything unknown is passed through.
 
-export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known } from "./known.js";
-import type { Expr, ValueCheck } from "./syntax-tree.js";
+export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, type Locals } from "./known.js";
+import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
-import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
-import { cidrhost, cidrsubnet } from "./network-functions.js";
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
+import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
+import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
+import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
+import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
+import { collectionCallProblem } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
-
-/**
- * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
- * every reference is unknown. Input variables are known only where a module call passes a
- * literal (the child's validation rules see it).
- */
-export type Locals = ((root: string, name: string) => Known) | null;
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
 export function evaluate(e: Expr, locals: Locals): Known {
@@ -39,9 +36,17 @@ export function evaluate(e: Expr, locals: Locals): Known {
       return unknown ? UNKNOWN : out;
     }
     case "var":
-      return UNKNOWN;
+      return bound(e.name);
     case "attr":
-      if (e.of.t === "var") return (e.of.name === "local" || e.of.name === "var") && locals !== null ? locals(e.of.name, e.name) : UNKNOWN;
+      if (e.of.t === "var") {
+        // a name a for expression declares shadows the module's objects
+        const of = hasBindings() ? boundValue(e.of.name) : NOT_BOUND;
+        if (of !== NOT_BOUND) return attribute(of, e.name);
+        if (locals === null) return UNKNOWN;
+        if (e.of.name === "path") return pathValue(e.name);
+        // local.X, var.X, and a dynamic block's iterator (ITERATOR.key, ITERATOR.value): the resolver knows which it can tell
+        return locals(e.of.name, e.name);
+      }
       return chain(e, locals);
     case "index":
       return chain(e, locals);
@@ -83,12 +88,25 @@ export function evaluate(e: Expr, locals: Locals): Known {
       }
       return unknownKey ? UNKNOWN : out;
     }
-    case "call":
+    case "call": {
+      if ((e.name === "templatestring" || e.name === "core::templatestring") && e.args[0] && (e.args[0].t === "tpl" || (e.args[0].t === "lit" && typeof e.args[0].v === "string"))) {
+        badArgument("template", "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead");
+      }
       if (e.name === "can" || e.name === "core::can") return e.args.length === 1 && !e.expand ? can(e.args[0]!, locals) : UNKNOWN;
       if (e.name === "try" || e.name === "core::try") return e.expand ? UNKNOWN : attempt(e.args, locals);
-      return call(e.name.startsWith("core::") ? e.name.slice(6) : e.name, e.args.map((a) => evaluate(a, locals)), e.expand);
+      const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
+      const values = e.args.map((a) => evaluate(a, locals));
+      // the files a module names are read only where its values are (locals given)
+      if (locals !== null && !e.expand && isFileFunction(name)) {
+        checkArguments(name, values);
+        return fileFunction(name, values, evaluate);
+      }
+      return call(name, values, e.expand);
+    }
+    case "for":
+      return evaluateFor(e, locals, evaluate);
     case "unknown":
-      if (e.checks !== undefined) for (const check of e.checks) checkValue(check, locals);
+      if (e.checks !== undefined) for (const check of e.checks) evaluate(check.e, locals);
       return UNKNOWN;
     default:
       return UNKNOWN;
@@ -112,22 +130,11 @@ function chain(e: Expr & { t: "bin" | "attr" | "index" }, locals: Locals): Known
   return value;
 }
 
-/** One part of an unknown expression that validate evaluates anyway (see ValueCheck). */
-function checkValue(check: ValueCheck, locals: Locals): void {
-  if (check.kind === "iterable") {
-    const v = evaluate(check.e, locals);
-    if (v !== UNKNOWN && v !== null && typeof v !== "object") fail("Iteration over non-iterable value", `A value of type ${typeOf(v)} cannot be used as the collection in a 'for' expression.`);
-    return;
-  }
-  if (check.kind === "for-if") {
-    // the condition is evaluated per element: only when there is one
-    const collection = evaluate(check.collection, locals);
-    if (collection === UNKNOWN || collection === null || typeof collection !== "object" || Object.keys(collection).length === 0) return;
-  }
-  const v = evaluate(check.e, locals);
-  if (v === UNKNOWN || v === null || typeof v === "boolean" || asBool(v) !== UNKNOWN) return;
-  if (check.kind === "for-if") fail("Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
-  fail("Incorrect condition type", "The condition expression must be of type bool.");
+/** The value bound to a name (a for expression's), else unknown. */
+function bound(name: string): Known {
+  if (!hasBindings()) return UNKNOWN;
+  const v = boundValue(name);
+  return v === NOT_BOUND ? UNKNOWN : v;
 }
 
 /** One result of a conditional: its value, or the error evaluating it gave. */
@@ -152,6 +159,7 @@ function can(x: Expr, locals: Locals): Known {
 
 /** try(a, b, …): the first argument that evaluates; unknown as soon as one is unknown, or when none does. */
 function attempt(args: Expr[], locals: Locals): Known {
+  if (args.length === 0) callFailed("try", "at least one argument is required");
   for (const a of args) {
     try {
       return evaluate(a, locals);
@@ -169,14 +177,9 @@ function asBool(v: Known): boolean | typeof UNKNOWN {
   return UNKNOWN;
 }
 
-function typeOf(v: Value): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "tuple";
-  return typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v;
-}
-
 function attribute(v: Known, name: string): Known {
-  if (v === UNKNOWN || v === null) return UNKNOWN;
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null) fail("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
   if (typeof v !== "object") fail("Unsupported attribute", `Can't access attributes on a primitive-typed value (${typeOf(v)}).`);
   if (Array.isArray(v)) {
     // the legacy index syntax ("a.0") is an index
@@ -267,6 +270,7 @@ function conditional(c: Known, a: Known, b: Known): Known {
       fail("Inconsistent conditional result types", `The true and false result expressions must have consistent types. The 'true' value is ${typeOf(a)}, but the 'false' value is ${typeOf(b)}.`);
     }
   }
+  if (c === null) fail("Null condition", "The condition value is null. Conditions must either be true or false.");
   const which = asBool(c);
   if (which === UNKNOWN) return UNKNOWN;
   const v = which ? a : b;
@@ -376,6 +380,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  * own in Terraform 1.11 (and go-cty's stdlib).
  */
 function failingCall(name: string, values: Known[]): void {
+  collectionCallProblem(name, values);
   const [a, b] = values;
   switch (name) {
     case "element":
@@ -436,6 +441,18 @@ function failingCall(name: string, values: Known[]): void {
     case "format":
       if (typeof a === "string") formatVerbs(a, values.slice(1));
       return;
+    case "formatlist":
+      formatlist(values.slice(1));
+      return;
+    case "cidrsubnets":
+      if (typeof a === "string") cidrsubnets(a, values.slice(1));
+      return;
+    case "replace":
+      if (values.length === 3 && typeof b === "string") replaceRegex(b, PORTABLE_PATTERN);
+      return;
+    case "csvdecode":
+      if (values.length === 1 && typeof a === "string") csvdecode(a);
+      return;
     case "tomap":
       // the values must unify to one type: primitives with collections, or lists with objects, never do
       if (values.length === 1 && isObject(a)) {
@@ -448,6 +465,13 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      return;
+    case "timecmp":
+      if (typeof a === "string" && !RFC3339.test(a)) badArgument("timestamp_a", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      if (typeof b === "string" && !RFC3339.test(b)) badArgument("timestamp_b", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
+      return;
+    case "cidrnetmask":
+      if (typeof a === "string" && values.length === 1 && a.includes(":") && /\/\d{1,3}$/.test(a)) callFailed(name, `IPv6 addresses cannot have a netmask: ${a}`);
       return;
     case "formatdate":
       if (typeof b === "string" && !RFC3339.test(b)) badArgument("time", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(b)} as year`);
@@ -472,9 +496,11 @@ function formatVerbs(spec: string, args: Known[]): void {
     while (j < spec.length && /[0-9.]/.test(spec[j]!)) j++;
     if (j >= spec.length) return;
     const verb = spec[j]!;
+    const at = i;
     i = j;
     if (verb === "%") continue;
     if (verb === "[" || verb === "*") return;
+    if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
     if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {

@@ -5,7 +5,7 @@
 
 import { checkCall } from "./functions.js";
 import { fail, INVALID_EXPRESSION, Lexer, T } from "./lexer.js";
-import type { Expr, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
+import type { Expr, Reference, SyntaxProblem } from "./syntax-tree.js";
 
 export const UNKNOWN: Expr = { t: "unknown" };
 
@@ -35,8 +35,6 @@ export abstract class ExpressionParser extends Lexer {
   readonly scope: string[] = [];
   /** set when the whole template is one interpolation: its expression's span */
   only: [number, number] | null = null;
-  /** the checks of the directives of the template being read */
-  directiveChecks: ValueCheck[] | null = null;
   /** reading a native file (not a JSON string): its own errors for strings split over lines */
   native = false;
   /** a newline ends the expression here (native syntax outside brackets and interpolations) */
@@ -305,11 +303,11 @@ export abstract class ExpressionParser extends Lexer {
     this.nlEnds = false;
     this.next();
     if (this.isWord("for")) {
-      const checks = this.forExpression(false);
+      const e = this.forExpression(false);
       this.braces = saved;
       this.nlEnds = savedNl;
       this.next();
-      return { t: "unknown", checks };
+      return e;
     }
     const items: Expr[] = [];
     while (!this.isPunct("]")) {
@@ -342,11 +340,11 @@ export abstract class ExpressionParser extends Lexer {
       this.seek(forAt);
       if (isFor) {
         this.nlEnds = false;
-        const checks = this.forExpression(true);
+        const e = this.forExpression(true);
         this.braces = saved;
         this.nlEnds = savedNl;
         this.next();
-        return { t: "unknown", checks };
+        return e;
       }
     }
     const keys: Expr[] = [];
@@ -391,7 +389,7 @@ export abstract class ExpressionParser extends Lexer {
   }
 
   /** `[for …]` / `{for …}`, the current token being "for". */
-  forExpression(object: boolean): ValueCheck[] {
+  forExpression(object: boolean): Expr {
     const close = object ? "}" : "]";
     this.next();
     if (this.k !== T.Ident) fail("Invalid 'for' expression", "For expression requires variable name after 'for'.", this.a);
@@ -405,31 +403,38 @@ export abstract class ExpressionParser extends Lexer {
     }
     if (!this.isWord("in")) fail("Invalid 'for' expression", "For expression requires the 'in' keyword after its name declarations.", this.a);
     this.next();
-    const collection = this.expression();
-    const checks: ValueCheck[] = [{ kind: "iterable", e: collection }];
+    const coll = this.expression();
     // the names are the for expression's own from here to its end
     this.scope.push(...names);
     if (!this.isPunct(":")) fail("Invalid 'for' expression", "For expression requires a colon after the collection expression.", this.a);
     this.next();
     const first = this.a;
-    this.expression();
+    let key: Expr | null = null;
+    let value = this.expression();
+    let group = false;
     if (object) {
       // Terraform points at the expression that should have been a key
       if (!this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is required when building an object.", first, this.last);
       this.next();
-      this.expression();
-      if (this.isPunct("...")) this.next();
+      key = value;
+      value = this.expression();
+      if (this.isPunct("...")) {
+        group = true;
+        this.next();
+      }
     } else {
       if (this.isPunct("=>")) fail("Invalid 'for' expression", "Key expression is not valid when building a tuple.", this.a);
       if (this.isPunct("...")) fail("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", this.a, this.b);
     }
+    let cond: Expr | null = null;
     if (this.isWord("if")) {
       this.next();
-      checks.push({ kind: "for-if", e: this.expression(), collection });
+      cond = this.expression();
     }
     if (!this.isPunct(close)) fail("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", this.a);
     this.scope.length -= names.length;
-    return checks;
+    const two = names.length === 2;
+    return { t: "for", result: object ? "object" : "tuple", keyName: two ? names[0]! : null, valueName: two ? names[1]! : names[0]!, coll, key, value, cond, group };
   }
 
   /** A quoted template (after its opening quote). */

@@ -9,6 +9,20 @@ export type Value = string | number | boolean | null | Known[] | { [key: string]
 
 export type Known = Value | typeof UNKNOWN;
 
+/**
+ * Where the values of `local.NAME` and `var.NAME` come from (`root` is "local" or "var"); null:
+ * every reference is unknown. Input variables are known only where a module call passes a
+ * literal (the child's validation rules see it).
+ */
+export type Locals = ((root: string, name: string) => Known) | null;
+
+/** A value's type as Terraform names it in messages. */
+export function typeOf(v: Value): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "tuple";
+  return typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v;
+}
+
 /** An error of evaluation, as Terraform words it. */
 export class EvaluationError {
   constructor(

@@ -1,6 +1,6 @@
 // cidrsubnet and cidrhost on known arguments: Terraform's errors for a prefix out of room or a
 // host number out of range (IPv4; an IPv6 prefix is left unknown).
-import { UNKNOWN, asNumber, callFailed, fail, type Known } from "./known.js";
+import { UNKNOWN, asNumber, badArgument, callFailed, fail, type Known } from "./known.js";
 
 /**
  * cidrsubnet(prefix, newbits, netnum) over IPv4: an invalid prefix, more bits than the address
@@ -39,6 +39,16 @@ export function cidrhost(prefix: string, hostnum: Known): Known {
   const network = base - (base % size);
   const value = network + host;
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
+}
+
+/** cidrsubnets(prefix, newbits…) over IPv4: a new prefix longer than 32 bits is refused (the allocation itself is left unknown). */
+export function cidrsubnets(prefix: string, newbits: Known[]): Known {
+  const parsed = ipv4Prefix(prefix);
+  if (parsed === null || parsed === "ipv6") return UNKNOWN;
+  for (const extra of newbits.map(asNumber)) {
+    if (extra !== UNKNOWN && Number.isInteger(extra) && parsed.bits + extra > 32) badArgument("newbits", `would extend prefix to ${parsed.bits + extra} bits, which is too long for an IPv4 address`);
+  }
+  return UNKNOWN;
 }
 
 /** An IPv4 prefix "a.b.c.d/n" as its address and bits; "ipv6" for an IPv6 one (left unknown); null when invalid. */

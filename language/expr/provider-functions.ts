@@ -97,7 +97,33 @@ export function ownFunctionArgumentError(fullName: string, args: readonly unknow
   const m = /^provider::([^:]+)::(.+)$/.exec(fullName);
   const fn = m ? ownFunction(m[1]!, m[2]!) : undefined;
   if (!fn) return null;
-  const problem = argumentProblem(fn, args, isUnknown);
+  // Terraform converts each known argument to its parameter's type before the provider sees it
+  const converted: unknown[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const param = fn.parameters[index];
+    const value = args[index];
+    const conversion = param && !isUnknown(value) ? convertArgument(param.type, value) : { value };
+    if ("problem" in conversion) return { summary: "Invalid function argument", detail: `Invalid value for "${param!.name}" parameter: ${conversion.problem}.` };
+    converted.push(conversion.value);
+  }
+  const problem = argumentProblem(fn, converted, isUnknown);
   if (!problem) return null;
   return { summary: "Invalid function argument", detail: `Invalid value for "${fn.parameters[problem.index]!.name}" parameter: ${problem.text}.` };
+}
+
+/** A known argument converted to a primitive parameter type as go-cty does (its words when it cannot be). */
+function convertArgument(type: CtyType, value: unknown): { value: unknown } | { problem: string } {
+  if (value === null || value === undefined) return { value };
+  if (type === "string") {
+    if (typeof value === "number" || typeof value === "boolean") return { value: String(value) };
+    return typeof value === "object" ? { problem: "string required" } : { value };
+  }
+  if (type === "number") {
+    if (typeof value === "string") {
+      const n = value.trim() === value && value !== "" ? Number(value) : NaN;
+      return Number.isNaN(n) ? { problem: "a number is required" } : { value: n };
+    }
+    return typeof value === "number" ? { value } : { problem: "number required" };
+  }
+  return { value };
 }

@@ -15,17 +15,16 @@ export type Expr =
   | { t: "tuple"; items: Expr[] }
   | { t: "object"; keys: Expr[]; values: Expr[] }
   /**
-   * for expressions, splats, directives: never known at validate time here; `checks` are the
-   * parts validate still evaluates on their own (a for's collection and condition, a directive's)
+   * A for expression (`[for …]` a tuple, `{for …}` an object), or a `%{for}` directive (`join`: its
+   * iterations' strings joined). `keyName` is the first of two names; `key` the object's key
+   * expression; `group` the `...` after the value.
    */
+  | { t: "for"; result: "tuple" | "object" | "join"; keyName: string | null; valueName: string; coll: Expr; key: Expr | null; value: Expr; cond: Expr | null; group: boolean }
+  /** splats, and templates whose value is not modelled (strip markers): `checks` are evaluated for their errors only */
   | { t: "unknown"; checks?: ValueCheck[] };
 
-/**
- * A part of an unknown expression whose known value must be of a kind: a for expression's or
- * for directive's collection must be iterable, an if directive's condition a bool, and a for
- * expression's `if` clause a bool (asked only when its collection has an element).
- */
-export type ValueCheck = { kind: "iterable"; e: Expr } | { kind: "if-directive"; e: Expr } | { kind: "for-if"; e: Expr; collection: Expr };
+/** A part of an unknown expression that validate still evaluates: its errors count, its value does not. */
+export type ValueCheck = { kind: "evaluate"; e: Expr };
 
 export interface SyntaxProblem {
   summary: string;

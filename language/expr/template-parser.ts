@@ -8,7 +8,7 @@
 import { suggest } from "../syntax/suggest.js";
 import { ExpressionParser, MAX_EXPRESSION_DEPTH, NO_PROBLEMS, NO_REFS, UNKNOWN } from "./expression-parser.js";
 import { EXTRA_AFTER_INTERPOLATION, Fail, fail, failMentioning, INVALID_EXPRESSION, isIdentPart, quotedEscape, quoteEnd, T } from "./lexer.js";
-import type { Expr, ParseResult, Reference, SyntaxProblem, ValueCheck } from "./syntax-tree.js";
+import type { Expr, ParseResult, Reference, SyntaxProblem } from "./syntax-tree.js";
 
 /** Parses the template `s` (a JSON string's decoded value). */
 export function parseTemplate(s: string): ParseResult {
@@ -63,7 +63,6 @@ export class NativeExpressionReader {
     p.depth = 0;
     p.scope.length = 0;
     p.pendingRef = null;
-    p.directiveChecks = null;
     p.flush = false;
     try {
       p.seek(from);
@@ -90,13 +89,20 @@ type TemplateEnd = "file" | "quote" | "heredoc";
 
 const TEMPLATE_KEYWORDS = ["if", "else", "endif", "for", "endfor"];
 
-/** An `%{if}` or `%{for}` whose end has not come: its keyword, its range, its names, whether it had an else. */
+/**
+ * An `%{if}` or `%{for}` whose end has not come: its keyword, its range, its names, whether it had
+ * an else; its condition or collection, the parts of the template around it, and an if's parts
+ * before its else.
+ */
 interface OpenDirective {
   word: string;
   at: number;
   end: number;
-  names: number;
+  names: string[];
   hadElse: boolean;
+  head: Expr;
+  outer: Expr[];
+  before: Expr[] | null;
 }
 
 class Parser extends ExpressionParser {
@@ -109,11 +115,10 @@ class Parser extends ExpressionParser {
     let parts: Expr[] = [];
     // the open directives (allocated at the first: most templates have none)
     let open: OpenDirective[] | null = null;
-    // the checks of this template's own directives (allocated at the first one)
-    const outerChecks = this.directiveChecks;
-    this.directiveChecks = null;
     let literal = "";
+    // false with a strip marker ("~"), whose trimming is not modelled: the value is then unknown
     let known = true;
+    let directives = false;
     let interpolations = 0;
     // a `<<-` heredoc's line starts in literal text: [part index, offset in that part's text]
     const lineStarts: number[] | null = end === "heredoc" && this.flush ? [] : null;
@@ -185,8 +190,10 @@ class Parser extends ExpressionParser {
           this.braces = savedBraces;
           this.nlEnds = savedNl;
         } else {
-          known = false;
-          i = this.directive(at, j, to, end, (open ??= []));
+          directives = true;
+          i = this.directive(at, j, to, end, (open ??= []), parts);
+          parts = this.parts;
+          if (s.charCodeAt(this.a) === 126) known = false;
         }
         continue;
       }
@@ -208,15 +215,17 @@ class Parser extends ExpressionParser {
         detail: (where) => `The ${top.word} directive at ${where} is missing its corresponding end${top.word} directive.`,
       });
     }
+    // a `<<-` heredoc's indentation is stripped from its top-level text only: with directives, unknown
+    if (lineStarts !== null && directives) known = false;
     if (lineStarts !== null && known) {
       if (literal !== "") parts.push({ t: "lit", v: literal });
       literal = "";
       stripSharedIndent(parts, lineStarts, indentShared);
     }
-    const checks = this.directiveChecks as ValueCheck[] | null;
-    this.directiveChecks = outerChecks;
-    if (!known) return checks !== null ? { t: "unknown", checks } : UNKNOWN;
     if (literal !== "") parts.push({ t: "lit", v: literal });
+    if (!known) return parts.length > 0 ? { t: "unknown", checks: [{ kind: "evaluate", e: { t: "tpl", parts } }] } : UNKNOWN;
+    // a template with directives is always a string
+    if (directives) return { t: "tpl", parts };
     // a template that is one interpolation and nothing else has the value of its expression, not a string
     if (parts.length === 1 && interpolations === 1) return parts[0]!;
     // a string or heredoc without sequences is a string literal (one node, not three)
@@ -226,8 +235,16 @@ class Parser extends ExpressionParser {
     return { t: "tpl", parts };
   }
 
-  /** One `%{ … }` directive starting at `at`, its keyword at `j`; returns the offset after it. */
-  directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[]): number {
+  /** the parts of the template after the last directive read (an if's or for's own, or those around it) */
+  parts: Expr[] = [];
+
+  /**
+   * One `%{ … }` directive starting at `at`, its keyword at `j`, `parts` the template's parts up
+   * to it; returns the offset after it, and leaves in `this.parts` the list the parts after it go
+   * to. An if is a conditional and a for a for expression, whose results are templates (as HCL
+   * reads them).
+   */
+  directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[], parts: Expr[]): number {
     const saved = this.limit;
     const savedBraces = this.braces;
     const savedNl = this.nlEnds;
@@ -242,12 +259,15 @@ class Parser extends ExpressionParser {
     const word = this.s.slice(this.a, this.b);
     const wordAt = this.a;
     this.next();
+    this.parts = parts;
     switch (word) {
-      case "if":
-        (this.directiveChecks ??= []).push({ kind: "if-directive", e: this.expression() });
+      case "if": {
+        const head = this.expression();
         this.closeMarker("if", at, end);
-        open.push({ word, at, end: this.b, names: 0, hadElse: false });
+        open.push({ word, at, end: this.b, names: [], hadElse: false, head, outer: parts, before: null });
+        this.parts = [];
         break;
+      }
       case "for": {
         if (this.k !== T.Ident) fail("Invalid 'for' directive", "For directive requires variable name after 'for'.", this.a);
         const names = [this.s.slice(this.a, this.b)];
@@ -260,11 +280,12 @@ class Parser extends ExpressionParser {
         }
         if (!this.isWord("in")) fail("Invalid 'for' directive", "For directive requires 'in' keyword after names.", this.a);
         this.next();
-        (this.directiveChecks ??= []).push({ kind: "iterable", e: this.expression() });
+        const head = this.expression();
         this.closeMarker("for", at, end);
         // the names are the directive's own up to its endfor
         this.scope.push(...names);
-        open.push({ word, at, end: this.b, names: names.length, hadElse: false });
+        open.push({ word, at, end: this.b, names, hadElse: false, head, outer: parts, before: null });
+        this.parts = [];
         break;
       }
       case "else":
@@ -282,7 +303,6 @@ class Parser extends ExpressionParser {
             detail: (where) => `Already in the else clause for the if started at ${where}.`,
           });
         }
-        if (word === "else") top.hadElse = true;
         if (top.word !== wanted) {
           failMentioning(`Unexpected ${word} directive`, `Expecting an end${top.word} directive for the ${top.word} started earlier in this template.`, at, this.b, {
             start: top.at,
@@ -290,7 +310,24 @@ class Parser extends ExpressionParser {
             detail: (where) => `Expecting an end${top.word} directive for the ${top.word} started at ${where}.`,
           });
         }
-        if (word !== "else") this.scope.length -= open.pop()!.names;
+        if (word === "else") {
+          top.hadElse = true;
+          top.before = parts;
+          this.parts = [];
+          break;
+        }
+        open.pop();
+        this.scope.length -= top.names.length;
+        this.parts = top.outer;
+        if (top.word === "if") {
+          const a: Expr = { t: "tpl", parts: top.before ?? parts };
+          const b: Expr = { t: "tpl", parts: top.before !== null ? parts : [] };
+          top.outer.push({ t: "cond", c: top.head, a, b });
+        } else {
+          const two = top.names.length === 2;
+          const value: Expr = { t: "tpl", parts };
+          top.outer.push({ t: "for", result: "join", keyName: two ? top.names[0]! : null, valueName: two ? top.names[1]! : top.names[0]!, coll: top.head, key: null, value, cond: null, group: false });
+        }
         break;
       }
       default: {

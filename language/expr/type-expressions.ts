@@ -87,9 +87,12 @@ export function parseTypeExpression(text: string): { type: TypeExpr } | { error:
         const inner = type(false).type;
         ws();
         if (s[i] === ",") {
-          // a default value: skip to the matching parenthesis
+          // a default value: skip to the matching parenthesis (a third argument is refused)
           let depth = 0;
+          i++;
           while (i < s.length && !(s[i] === ")" && depth === 0)) {
+            if (s[i] === "," && depth === 0) throw new Error("Optional attribute modifier expects at most two arguments: the attribute type, and a default value");
+            if (s[i] === '"') i = stringEnd(s, i);
             if ("([{".includes(s[i]!)) depth++;
             else if (")]}".includes(s[i]!)) depth--;
             i++;
@@ -114,6 +117,13 @@ export function parseTypeExpression(text: string): { type: TypeExpr } | { error:
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+/** The index of the closing quote of the HCL string literal opening at s[at] (escapes skipped), or the end. */
+function stringEnd(s: string, at: number): number {
+  let i = at + 1;
+  while (i < s.length && s[i] !== '"') i += s[i] === "\\" ? 2 : 1;
+  return i;
 }
 
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -6,8 +6,9 @@
 import { dirname, resolve } from "node:path";
 import { isTypeKey, loadType, loadedType, validatePreparedBody } from "../schema/body.js";
 import { BlockNames, nameHash } from "../config/block-names.js";
-import { Ctx, newSourceFile, quote, repetitionOf, type SourceFile } from "../config/context.js";
-import { compareDiagnostics, sourceOf, type Diagnostic } from "../syntax/diagnostics.js";
+import { Ctx, unchecked, newSourceFile, quote, repetitionOf, type SourceFile } from "../config/context.js";
+import { compareDiagnostics, sourceOf, type Diagnostic, type RawDiagnostic } from "../syntax/diagnostics.js";
+import { mergeOverrides } from "./merge-overrides.js";
 import { blockDone, checkReference, finishCrossReferences, startNamedReferences } from "../schema/cross-references.js";
 import type { TypeModel } from "../schema/model-types.js";
 import { K_ARRAY, K_NUMBER, K_OBJECT, type JsonDoc } from "../syntax/json-parser.js";
@@ -22,6 +23,7 @@ import { parseSource } from "./parse-file.js";
 import { checkTestFile, isTestFileName } from "./test-files.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
+import { moduleFilesAt, type ModuleFiles } from "../expr/module-files.js";
 import { requiredProviderNames } from "../config/required-providers.js";
 import { addressOf, labelsOf, type BlockDecl } from "../config/declarations.js";
 import { childModules } from "../config/module-summary.js";
@@ -97,6 +99,11 @@ export interface ModuleOptions {
    * each file's name): check the calls against them and validate their files too.
    */
   localModules?: boolean;
+  /**
+   * file() and templatefile() read the files they name, as Terraform does at validate: relative to
+   * the directory of the first file (the root module's), the module being read from disk.
+   */
+  files?: boolean;
 }
 
 /** Loads the models and validators of every type the files use (lazily, once per type). */
@@ -125,11 +132,12 @@ async function validateConfiguration(files: ModuleFile[], types: TypeSource | un
     for (const child of children) for (const p of child.files) if (p.result.ok) for (const k of typeKeysOf(p.result.doc)) keys.add(k);
     await Promise.all([...keys].map((k) => loadType(k)));
   }
-  const result = run(parsed, types ?? generatedTypes, calls);
+  const root = options.files && files.length > 0 ? resolve(dirname(files[0]!.name)) : null;
+  const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
   if (children.length === 0) return result;
   // terraform validate validates the modules a module calls, each problem at its own file
   for (const child of children) {
-    const own = run(child.files, types ?? generatedTypes, child.calls, true);
+    const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
     for (const d of own.diagnostics) result.diagnostics.push(d);
     for (const [name, source] of own.sources) result.sources.set(name, source);
   }
@@ -145,9 +153,14 @@ export function validateModuleSync(files: ModuleFile[], types: TypeSource = gene
   );
 }
 
-function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false): ModuleResult {
-  const sources: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.native ? p.result.doc!.text : p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true, p.native));
+function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false, files: ModuleFiles | null = null): ModuleResult {
+  const originals: SourceFile[] = parsed.map((p) => newSourceFile(p.file.name, p.native ? p.result.doc!.text : p.file.text, p.result.ok ? p.result.doc : null, p.file.contextOnly === true, p.native));
+  // the rules read overridden blocks as Terraform decodes them: merged (merge-overrides.ts)
+  const mergeProblems: RawDiagnostic[] = [];
+  const sources = mergeOverrides(originals, mergeProblems);
   const ctx = new Ctx(sources);
+  ctx.moduleFiles = files;
+  for (const problem of mergeProblems) ctx.diagnostics.push(problem);
   // provider functions name providers of this module's required_providers (functions.ts)
   setDeclaredProviders(requiredProviderNames(parsed.map((p) => (p.result.ok ? p.result.doc : null))));
   forgetLastTemplate();
@@ -183,8 +196,8 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   for (const decl of ctx.pending) {
     // a context-only file lends its declarations; its bodies are converted only when needed (below)
     if (sources[decl.file]!.contextOnly) continue;
-    // a resource or data block of an override file is merged into another, not checked alone (overrides.ts)
-    if (sources[decl.file]!.override && decl.blockType !== "provider") continue;
+    // a resource or data block of an override file is merged into another, not checked alone (overrides.ts, merge-overrides.ts)
+    if ((sources[decl.file]!.override && decl.blockType !== "provider") || unchecked(ctx, decl)) continue;
     ctx.use(decl.file);
     ctx.currentBlock = decl;
     if (decl.blockType === "provider") checkProvider(ctx, decl, types);
@@ -202,7 +215,8 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   }
   // a region rule compares with a block of a context-only file: that block's region needs its body
   for (const { check } of ctx.pendingRegions) {
-    if (check.target.done) continue;
+    // an override file's block is merged, never checked alone: its region stays unknown
+    if (check.target.done || sources[check.target.file]!.override) continue;
     ctx.use(check.target.file);
     checkResource(ctx, check.target, types);
     check.target.done = true;
@@ -211,8 +225,12 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   // every body has been read: the dependency graph is complete
   checkCycles(ctx);
   const diagnostics: Diagnostic[] = [];
-  for (const raw of ctx.diagnostics) {
-    const source = sources[raw.file]!;
+  for (const merged of sources) if (merged.origin) keepSensitive(merged, originals);
+  for (const found of ctx.diagnostics) {
+    // Terraform reads a merged body's arguments by the names it knows and ignores the others (module_merge_body.go)
+    if (sources[found.file]!.mergedKeys?.has(found.start) && (found.code === "unknown-argument" || found.code === "module-argument")) continue;
+    const raw = sources[found.file]!.origin ? fromOrigin(found, sources[found.file]!.origin!) : found;
+    const source = originals[raw.file]!;
     if (source.contextOnly) continue;
     const start = source.lines.position(raw.start);
     const end = source.lines.position(Math.max(raw.end, raw.start));
@@ -234,7 +252,24 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   setDeclaredProviders(null);
   forgetLastTemplate();
   diagnostics.sort(compareDiagnostics);
-  return { diagnostics: dedupe(diagnostics), sources: new Map(sources.map((s) => [s.name, shownSource(s)])) };
+  return { diagnostics: dedupe(diagnostics), sources: new Map(originals.map((s) => [s.name, shownSource(s)])) };
+}
+
+/** A diagnostic of a merged file at the file and offsets its range came from. */
+function fromOrigin(raw: RawDiagnostic, origin: (offset: number) => { file: number; offset: number }): RawDiagnostic {
+  const start = origin(raw.start);
+  const last = raw.end > raw.start ? origin(raw.end - 1) : start;
+  const end = last.file === start.file && last.offset >= start.offset ? last.offset + (raw.end > raw.start ? 1 : 0) : start.offset + 1;
+  return { ...raw, file: start.file, start: start.offset, end };
+}
+
+/** Sensitive ranges found in a merged file, given to the files they came from (for their code frames). */
+function keepSensitive(merged: SourceFile, originals: SourceFile[]): void {
+  const origin = merged.origin!;
+  for (let i = 0; i + 1 < merged.sensitive.length; i += 2) {
+    const range = fromOrigin({ severity: "error", code: "", message: "", file: 0, start: merged.sensitive[i]!, end: merged.sensitive[i + 1]!, address: null, path: null }, origin);
+    originals[range.file]!.sensitive.push(range.start, range.end);
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
-import { asString, templateKnownValue, UNKNOWN, type Known, type Value } from "../config/known-values.js";
+import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
 import { fastReference, fastVariableReference } from "./cross-references.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
 import { addressOf } from "../config/declarations.js";
@@ -16,7 +16,7 @@ import { unknownName, duplicateArgument, where } from "../config/common-errors.j
 import { forEachInstance, blockElementError, blockShapeError, forEachLabel } from "../config/block-shapes.js";
 import { checkLooseBody } from "../config/bodies.js";
 import { checkDynamicBody } from "../config/dynamic-blocks.js";
-import { checkString } from "../config/expression-check.js";
+import { checkExpression, checkString } from "../config/expression-check.js";
 import { type ConvertState, type Accumulator, lookup, tableOf, addReported, type Entry, markSeen, firstKey, newAccumulator, reportAt, hasOwn } from "./convert-state.js";
 
 const NO_NAMES: readonly string[] = [];
@@ -59,7 +59,7 @@ function settableNames(block: BlockModel, extraNames: readonly string[]): string
 export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry, base: string | null, out: Record<string, unknown>, acc: Accumulator): void {
   const doc = ctx.doc;
   const name = entry.name;
-  if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null)) {
+  if (st.nativeBlockKeys !== null && st.nativeBlockKeys.has(doc.start(k)) !== (entry.block !== null) && st.jsonKeys?.has(doc.start(k)) !== true) {
     // a native file says which it is: `timeouts {…}` is a block, `timeouts = {…}` an argument
     const path = base === null ? name : `${base}.${name}`;
     addReported(st, path);
@@ -78,6 +78,12 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
     }
     const attr = entry.attr;
     if (attr.sensitive) ctx.markSensitive(k + 1);
+    if (st.unknownValues) {
+      // the content of a dynamic block whose for_each is unknown: its templates are still read (references), its values are not judged
+      checkExpression(ctx, k + 1, addressOf(st.decl), path);
+      out[name] = UNKNOWN_VALUE;
+      return;
+    }
     if (attr.deprecated) st.deprecated = true;
     st.attr = attr;
     st.attrPath = path;
@@ -189,6 +195,42 @@ function generatedCount(ctx: Ctx, dynamicBody: number): number {
   return 1;
 }
 
+/**
+ * A dynamic block's for_each as validate knows it, with the iterator's name; null when the
+ * collection is unknown (Terraform then generates one block whose every value is unknown).
+ */
+function knownForEach(ctx: Ctx, dynamicBody: number, target: string): { name: string; value: Known[] | { [key: string]: Known }; keys: "index" | "element" | "unknown" } | null {
+  const doc = ctx.doc;
+  let name = target;
+  let node = -1;
+  for (const k of doc.members(dynamicBody)) {
+    const key = doc.str(k);
+    if (key === "iterator" && doc.isString(k + 1)) name = doc.str(k + 1);
+    else if (key === "for_each") node = k + 1;
+  }
+  if (node < 0) return null;
+  const kind = doc.kinds[node];
+  let value: Known;
+  // a list or tuple is keyed by index, a set (toset, …) by its elements: only a tuple constructor is sure to be a tuple
+  let keys: "index" | "element" | "unknown" = "index";
+  if (kind === K_ARRAY || kind === K_OBJECT) value = jsonValue(ctx, doc, node);
+  else if (doc.isString(node) && hasTemplate(doc.str(node))) {
+    const info = analyzeTemplate(doc.str(node));
+    value = templateKnownValue(ctx, info);
+    const e = info.expr;
+    keys = e?.t === "tuple" ? "index" : e?.t === "call" && (e.name === "toset" || e.name === "core::toset") ? "element" : "unknown";
+  } else return null;
+  return value === null || typeof value !== "object" ? null : { name, value, keys };
+}
+
+/** The one element a known for_each generates its block for (a map's key and value, a tuple's index and element, a set's element twice), or null. */
+function onlyElement(forEach: NonNullable<ReturnType<typeof knownForEach>>): IteratorElement | null {
+  const { name, value, keys } = forEach;
+  if (Array.isArray(value)) return value.length === 1 ? { name, key: keys === "index" ? 0 : keys === "element" ? value[0]! : UNKNOWN, value: value[0]! } : null;
+  const names = Object.keys(value);
+  return names.length === 1 ? { name, key: names[0]!, value: value[names[0]!]! } : null;
+}
+
 function collectDynamic(ctx: Ctx, st: ConvertState, k: number, block: BlockModel, base: string | null, out: Record<string, unknown>): void {
   const address = addressOf(st.decl);
   forEachLabel(ctx, k + 1, "dynamic", 0, address, joinPath(base, "dynamic"), (t) => collectDynamicTarget(ctx, st, t, block, base, out));
@@ -219,8 +261,16 @@ function collectDynamicTarget(ctx: Ctx, st: ConvertState, t: number, block: Bloc
   (st.dynamicBlocks ??= []).push(path);
   forEachInstance(ctx, t + 1, "dynamic", address, `${joinPath(base, "dynamic")}.${target}`, (body) => {
     const generated = generatedCount(ctx, body);
+    const forEach = generated === 1 ? knownForEach(ctx, body, target) : null;
+    // one known element: Terraform expands the block at validate, its content sees the iterator's key and value
+    const element = forEach === null ? null : onlyElement(forEach);
+    // an unknown collection: Terraform generates one block of unknown values, so only the content's names are checked
+    st.unknownValues = generated === 1 && forEach === null;
     // none generated: the content is still checked, into a body of its own
-    checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, generated === 0 ? {} : out, true, t + 1, generated), false);
+    const convert = () => checkDynamicBody(ctx, body, target, address, t, (content) => addInstance(ctx, st, content, nested, path, generated === 0 ? {} : out, true, t + 1, generated), false);
+    if (element !== null) withIteratorElement(element, convert);
+    else convert();
+    st.unknownValues = false;
   });
 }
 
@@ -289,7 +339,7 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   // functions): the value rules see its value. A lone reference to anything but a local value is
   // unknown at once; checkString analyzed the template just before (analyzeTemplate remembers it).
   const info = analyzeTemplate(s);
-  if (info.whole === null || info.whole.root === "local") {
+  if (info.whole === null || info.whole.root === "local" || info.whole.root === knownIterator()) {
     const v = templateKnownValue(ctx, info);
     // a known null is no value at all, as a literal null is
     if (v === null) return undefined;

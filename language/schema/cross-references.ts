@@ -1,8 +1,8 @@
 // Checks across blocks of one module, where both sides are literal: references to our
 // providers' resources and data sources name a declared block and an attribute it has, with a
 // compatible type and the right instance keys; ids go to the right resource type and attribute
-// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter is in the region of every service that
-// attaches it; a read replica is in its source's region.
+// (vpc_id → tsdb_vpcs.<name>.vpcs_id, …); an exporter and a VPC are in the region of every
+// service that uses them; a read replica is in its source's region.
 import { checkModuleOutputReference } from "../config/module-calls.js";
 import { nameHash } from "../config/block-names.js";
 import { joinPath, quote, repetitionOf, type Ctx, type DeclaredType, type FoundReference } from "../config/context.js";
@@ -14,7 +14,9 @@ import { builtinType } from "./builtin-types.js";
 import { formatTraversal, type TraversalStep } from "../expr/templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-expressions.js";
 import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
+import { blockStepProblem, indexProblem } from "./schema-traversal.js";
 import { declaredLocals } from "../config/local-names.js";
+import { REGION_REFERENCES, regionMismatch } from "./region-rules.js";
 
 interface Target {
   kind: "resource" | "data";
@@ -168,7 +170,7 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
   }
   if (!verdict.ok) return false;
-  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && (attribute === "log_exporter_id" || attribute === "metric_exporter_id" || attribute === "read_replica_source")) {
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_REFERENCES[attribute] !== undefined) {
     // the region check runs once both blocks are converted (see blockDone)
     (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
   }
@@ -274,7 +276,7 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   }
   if (found.from.model.key === "resource.tsdb_service" && r.kind === "resource") {
     const a = found.attribute;
-    if (((a === "log_exporter_id" || a === "metric_exporter_id") && (r.type === "tsdb_log_exporter" || r.type === "tsdb_metric_exporter")) || (a === "read_replica_source" && r.type === "tsdb_service")) {
+    if (Object.hasOwn(REGION_REFERENCES, a) && REGION_REFERENCES[a]!.includes(r.type)) {
       (found.from.regionChecks ??= []).push({ file: found.file, node: found.node, start: found.ref.start, end: found.ref.end, attribute: a, target: r.decl });
     }
   }
@@ -446,9 +448,22 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     let block: BlockModel | null = decl.model.block;
     let t: CtyType | undefined;
     let path = "";
+    // whether the next step is taken on a block (the resource's body, a single nested block, an element of a list of blocks)
+    let atBlock = true;
+    let member: { attribute?: AttributeModel; block?: NestedBlockModel } | undefined;
+    // Terraform's static check sees the traversal up to a splat only
+    let splat = false;
     for (let i = 0; i < rest.length; i++) {
       const step = rest[i]!;
+      if (step.kind === "splat") splat = true;
+      const problem = splat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
+      if (problem) {
+        ctx.errorAtReference(found, "invalid-index", problem);
+        return null;
+      }
       if (step.kind !== "attr") {
+        // an element of a list of blocks is a block
+        atBlock = block !== null && t !== undefined && typeof t !== "string" && t[0] === "list" && member?.block !== undefined;
         // an element of a list, set or map
         if (t && typeof t !== "string" && t[0] !== "object") t = t[1] as CtyType;
         else if (!block) t = undefined;
@@ -465,7 +480,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
         path = joinPath(path || null, step.name);
         continue;
       }
-      const member = membersOf(block).get(step.name);
+      member = membersOf(block).get(step.name);
       const a: AttributeModel | undefined = member?.attribute;
       const b: NestedBlockModel | undefined = member?.block;
       if (!a && !b) {
@@ -481,9 +496,11 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
       if (a) {
         t = a.type;
         block = a.nested ? a.nested.block : null;
+        atBlock = false;
       } else {
         t = b!.nesting === "single" ? ["object", {}] : ["list", ["object", {}]];
         block = b!.block;
+        atBlock = b!.nesting === "single";
       }
     }
     // a splat ("[*]") makes a list of what follows it: the type computed is an element's
@@ -530,7 +547,7 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     ctx.report(
       "error",
       "region-mismatch",
-      `Read replica region mismatch: region_code ${quote(serviceRegion)} differs from the region of its source ${addressOf(target)} (${quote(targetRegion)}); a read replica must be in its source's region.`,
+      regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion),
       loc.start,
       loc.end,
       addressOf(service),
@@ -550,9 +567,5 @@ function checkRegion(ctx: Ctx, service: BlockDecl, check: RegionCheck): void {
     attribute: check.attribute,
     expects: undefined,
   };
-  ctx.errorAtReference(
-    found,
-    "region-mismatch",
-    `Exporter region mismatch: ${addressOf(target)} is in region ${quote(targetRegion)}, but ${addressOf(service)} is in ${quote(serviceRegion)}; only services in the exporter's region can attach it.`,
-  );
+  ctx.errorAtReference(found, "region-mismatch", regionMismatch(check.attribute, addressOf(target), targetRegion, addressOf(service), serviceRegion));
 }

@@ -16,6 +16,7 @@ import {
 import { planChange } from "./plan.js";
 import { functionsProto, providerSchemaProto } from "./schema-proto.js";
 import { settleApplied, settleDataSource, settleRead } from "./state.js";
+import { configuredCreateBeforeDestroy, terraformDirectory } from "./configured-lifecycle.js";
 import { terraformIsApplying, terraformIsDestroying } from "./terraform-command.js";
 import type { CallContext, DataSourceHandler, DeletionRefusal, EphemeralPrivate, EphemeralResourceHandler, Issue, PlanTypeModel, ProviderDefinition, ResourceHandler } from "./types.js";
 import { FunctionError, HandlerError } from "./types.js";
@@ -501,7 +502,14 @@ export class ProviderServer<Client = unknown> {
           throw new HandlerError("Provider not configured", { detail: `Terraform did not configure the ${this.definition.name} provider before using it.` });
         }
         const terraform = this.connection.terraformPid;
-        return { client: this.client as Client, typeName, signal: this.stop.signal, warnings, applying: () => terraformIsApplying(process.env, terraform) };
+        return {
+          client: this.client as Client,
+          typeName,
+          signal: this.stop.signal,
+          warnings,
+          applying: () => terraformIsApplying(process.env, terraform),
+          createsBeforeDestroying: async (config) => configuredCreateBeforeDestroy(await terraformDirectory(terraform), typeName, config),
+        };
       },
       secretsOf: (...bodies: (Body | null)[]) => {
         if (!collect) return;

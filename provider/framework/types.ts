@@ -56,6 +56,12 @@ export interface CallContext<Client> {
    * is given at apply time then. Absent: not known (treated as a plan).
    */
   applying?: () => boolean;
+  /**
+   * Whether the configuration Terraform runs sets `lifecycle { create_before_destroy = true }` on
+   * this resource, which the protocol never says (framework/configured-lifecycle.ts). Absent or
+   * false: not known to.
+   */
+  createsBeforeDestroying?: (config: Body) => Promise<boolean>;
 }
 
 export interface CreateRequest<Client> extends CallContext<Client> {

@@ -9,6 +9,7 @@ import { model } from "../../generated/models/resource.tsdb_service.js";
 import { RESTART_SETTINGS } from "../../generated/settings.js";
 import type { Service, ServiceInput, ServicePatch } from "../../platform/types.js";
 import { LOG_EXPORTER_RESTART_NOTE } from "../../platform/core/services.js";
+import { DEFAULT_SERVICE_REGION } from "../../language/schema/region-rules.js";
 import type { Value } from "../codec.js";
 import { type Body, type CallContext, HandlerError, type Path, type ResourceHandler } from "../framework/types.js";
 import {
@@ -190,9 +191,13 @@ export const service: ResourceHandler<TsdbClient> = {
     // The deprecated enable_ha_replica = true means one HA replica when ha_replicas is not set.
     if (!isSet(config.ha_replicas) && config.enable_ha_replica === true) planned.ha_replicas = 1;
 
+    // The region the checks below compare with: a new service without region_code is in the
+    // platform's default region (planned as unknown, being computed), a new replica in its source's.
+    const region = isSet(config.region_code) || !creating ? planned.region_code : replica ? UNKNOWN : DEFAULT_SERVICE_REGION;
+
     // Endpoints.
     const vpcChanged = !creating && !same(planned.vpc_id, prior!.vpc_id);
-    if ((creating || vpcChanged) && typeof planned.vpc_id === "number") await checkVpc(request, planned.vpc_id, planned.region_code);
+    if ((creating || vpcChanged) && typeof planned.vpc_id === "number") await checkVpc(request, planned.vpc_id, region);
     if (creating || vpcChanged) {
       planned.hostname = UNKNOWN;
       planned.port = UNKNOWN;
@@ -229,7 +234,7 @@ export const service: ResourceHandler<TsdbClient> = {
       const attribute = `${kind}_exporter_id`;
       const id = planned[attribute];
       if (!isSet(id) || (!creating && same(id, prior![attribute]))) continue;
-      if (typeof id === "string") await checkExporter(request, kind, id, planned.region_code);
+      if (typeof id === "string") await checkExporter(request, kind, id, region);
       // Only an existing service needs a restart: a new one starts with the exporter attached.
       if (kind === "log" && !creating && !request.applying?.()) warn(request, [attribute], LOG_EXPORTER_RESTART_NOTE);
     }

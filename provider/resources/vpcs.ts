@@ -25,6 +25,8 @@ export const vpcs: ResourceHandler<TsdbClient> = {
       return; // the apply reports what is wrong with the platform
     }
     if (attached.length === 0) return;
+    // Already done what the warning recommends: the new VPC is created first.
+    if (await request.createsBeforeDestroying?.(config)) return;
     const changing = requiresReplace.map((path) => String(path[0])).join(" and ");
     const keepsName = isSet(config.name) && same(config.name, prior.name);
     warn(

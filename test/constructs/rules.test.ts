@@ -68,6 +68,9 @@ const cloudmonBase = { region: "us-east-1", logGroupName: "/tsdb/app", logStream
 const logs = (props: Partial<LogExporterConfig>) => (s: TerraformStack) => void new LogExporter(s, "logs", { region: "us-east-1", ...props } as LogExporterConfig);
 const metrics = (props: Partial<MetricExporterConfig>) => (s: TerraformStack) => void new MetricExporter(s, "metrics", { region: "us-east-1", ...props });
 
+/** The offered regions with VPCs and exporters, as an enum error lists them. */
+const AWS_REGIONS = ["us-east-1", "us-east-2", "us-west-2", "ca-central-1", "sa-east-1", "eu-central-1", "eu-west-1", "eu-west-2", "ap-south-1", "ap-southeast-1", "ap-southeast-2", "ap-northeast-1"].map((r) => `"${r}"`).join(", ");
+
 const cases: Case[] = [
   // tsdb_service: the offered regions, with a suggestion for a near miss
   {
@@ -337,10 +340,16 @@ const cases: Case[] = [
     error: "[stack/main] tsdb_vpcs.main: region_code (regionCode) is required",
   },
   {
-    rule: "az- regions are not supported for VPCs",
-    bad: vpcs({ cidr: "10.0.0.0/16", regionCode: "az-east-1" }),
+    rule: "a VPC is in an offered region with VPCs (no az- region), with a suggestion for a near miss",
+    bad: vpcs({ cidr: "10.0.0.0/16", regionCode: "eu-west1" as any }),
     good: vpcs({ cidr: "10.0.0.0/16", regionCode: "us-west-2" }),
-    error: '[stack/main] tsdb_vpcs.main: region_code (regionCode) must be a region code such as us-east-1 (az- regions are not supported for VPCs), got "az-east-1"',
+    error: `[stack/main] tsdb_vpcs.main: region_code (regionCode) must be one of ${AWS_REGIONS}, got "eu-west1"; did you mean "eu-west-1"?`,
+  },
+  {
+    rule: "az- regions have no VPCs",
+    bad: vpcs({ cidr: "10.0.0.0/16", regionCode: "az-eastus" as any }),
+    good: vpcs({ cidr: "10.0.0.0/16", regionCode: "us-west-2" }),
+    error: `[stack/main] tsdb_vpcs.main: region_code (regionCode) must be one of ${AWS_REGIONS}, got "az-eastus"`,
   },
 
   // tsdb_peering_connection
@@ -585,10 +594,10 @@ const cases: Case[] = [
     secret: "too-short-secret",
   },
   {
-    rule: "exporter region: az- regions are not supported",
-    bad: logs({ region: "az-east-1", cloudmon: { ...cloudmonBase, roleArn: ARN } }),
+    rule: "exporter region: an offered region with exporters (no az- region)",
+    bad: logs({ region: "az-westeurope" as any, cloudmon: { ...cloudmonBase, roleArn: ARN } }),
     good: logs({ region: "eu-central-1", cloudmon: { ...cloudmonBase, roleArn: ARN } }),
-    error: '[stack/logs] tsdb_log_exporter.logs: region must be a region code such as us-east-1 (az- regions are not supported for exporters), got "az-east-1"',
+    error: `[stack/logs] tsdb_log_exporter.logs: region must be one of ${AWS_REGIONS}, got "az-westeurope"`,
   },
 
   // tsdb_metric_exporter

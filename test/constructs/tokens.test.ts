@@ -16,7 +16,7 @@ import {
   type ConnectorObjStoreFrequency,
   type ServiceEnvironmentTag,
   type ServiceMilliCpu,
-  type ServiceRegionCode,
+  type VpcsRegionCode,
 } from "schemaform/tsdb";
 import { withUnknowns } from "../../constructs/runtime/validation.js";
 import { UNKNOWN_VALUE as UNKNOWN } from "../../language/schema/model-types.js";
@@ -30,7 +30,7 @@ describe("tokens never trip a rule", () => {
       synthErrors((s) => {
         const vpc = new Vpcs(s, "main", { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
         const logs = new LogExporter(s, "logs", { region: "us-east-1", cloudmon: { region: "us-east-1", logGroupName: "g", logStreamName: "s", roleArn: "arn:aws:iam::123456789012:role/r" } });
-        const db = new Service(s, "db", { vpcId: vpc.vpcsId, logExporterId: logs.id, regionCode: vpc.regionCode as ServiceRegionCode });
+        const db = new Service(s, "db", { vpcId: vpc.vpcsId, logExporterId: logs.id, regionCode: vpc.regionCode });
         new Service(s, "replica", { readReplicaSource: db.id, readReplicaNodes: db.readReplicaNodes });
         new PeeringConnection(s, "pc", {
           platformVpcId: vpc.vpcsId,
@@ -59,7 +59,7 @@ describe("tokens never trip a rule", () => {
         const number = new TerraformVariable(s, "n", { type: "number" });
         // An enum prop takes any other token with a cast to its union (the documented escape).
         new Service(s, "db", { milliCpu: number.numberValue as ServiceMilliCpu, memoryGb: 4, environmentTag: text.stringValue as ServiceEnvironmentTag, timeouts: { create: text.stringValue } });
-        new Vpcs(s, "main", { cidr: text.stringValue, regionCode: text.stringValue });
+        new Vpcs(s, "main", { cidr: text.stringValue, regionCode: text.stringValue as VpcsRegionCode });
         new RestoreChannel(s, "rc", { location: text.stringValue, destinationProject: `projects/${text.stringValue}`, name: Fn.lower(text.stringValue) });
       }),
     ).toEqual([]);

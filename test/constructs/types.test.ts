@@ -70,6 +70,25 @@ test("an enum prop rejects a misspelt literal and takes another construct's gett
   ]);
 }, 120_000);
 
+test("a VPC's or an exporter's region passes into a region prop of another construct without a cast", () => {
+  const file = join(root, "test", "constructs", "fixtures", "virtual-region.ts");
+  const source = [
+    'import { App, TerraformStack } from "cdktf";',
+    'import { MetricExporter, Service, Vpcs } from "schemaform/tsdb";',
+    'const stack = new TerraformStack(new App(), "s");',
+    'const vpc = new Vpcs(stack, "net", { cidr: "10.0.0.0/16", regionCode: "eu-west-1" });',
+    'const metrics = new MetricExporter(stack, "m", { name: "m", region: vpc.regionCode, pullmon: { username: "u", password: "p4ssw0rd-long" } });',
+    'new Service(stack, "db", { vpcId: vpc.vpcsId, regionCode: vpc.regionCode, metricExporterId: metrics.id });',
+    'new Service(stack, "db2", { regionCode: metrics.region });',
+    'new Vpcs(stack, "typo", { cidr: "10.1.0.0/16", regionCode: "us-east1" });',
+    'new Vpcs(stack, "azure", { cidr: "10.2.0.0/16", regionCode: "az-eastus" });',
+  ].join("\n");
+  expect(typeCheck([], new Map([[file, source]]))).toEqual([
+    `test/constructs/fixtures/virtual-region.ts:8: TS2820 Type '"us-east1"' is not assignable to type 'VpcsRegionCode'. Did you mean '"us-east-1"'?`,
+    `test/constructs/fixtures/virtual-region.ts:9: TS2322 Type '"az-eastus"' is not assignable to type 'VpcsRegionCode'.`,
+  ]);
+}, 120_000);
+
 test("every CDKTF example of the reference pages type-checks", () => {
   const pages: string[] = [];
   const walk = (d: string) => readdirSync(d).forEach((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : e.endsWith(".md") && pages.push(join(d, e))));

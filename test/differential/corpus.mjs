@@ -7,7 +7,9 @@ import { createHash } from "node:crypto";
 import { buildBase, rng } from "./base.mjs";
 import { hclJsonCases } from "./hcl-json-cases.mjs";
 import { LONG_TAIL_MUTATIONS } from "./mutations-long-tail.mjs";
+import { nativeCases } from "./native-cases.mjs";
 import { MUTATIONS, TEXT_MUTATIONS } from "./mutations.mjs";
+import { ROUND13_MUTATIONS } from "./mutations-round13.mjs";
 import { Raw, STYLES, serialize } from "./serialize.mjs";
 
 export const DEFAULT_SEED = 12;
@@ -22,7 +24,7 @@ export function generateCorpus(seed = DEFAULT_SEED) {
   const base = (i) => buildBase(rng(mix(seed, i, 0)), i);
   for (let i = 0; i < BASES; i++) cases.push({ id: `valid/base/${pad(i)}`, category: "valid", files: materialize(base(i)) });
   // later rounds are appended, so the earlier rounds' cases keep their bases
-  [...MUTATIONS, ...LONG_TAIL_MUTATIONS].forEach((mutation, j) => {
+  [...MUTATIONS, ...LONG_TAIL_MUTATIONS, ...ROUND13_MUTATIONS].forEach((mutation, j) => {
     const used = new Set();
     for (let k = 0; k < PER_MUTATION + (j % 2 === 0 ? 1 : 0); k++) {
       let i = (j * 7 + k * 37 + mix(seed, j, k) % 11) % BASES;
@@ -48,6 +50,8 @@ export function generateCorpus(seed = DEFAULT_SEED) {
     }
   });
   for (const c of hclJsonCases()) cases.push(c);
+  // native syntax (round "native"): twins of earlier cases, mixed modules, hand-written native cases
+  for (const c of nativeCases(cases)) cases.push(c);
   const seen = new Set();
   for (const c of cases) {
     if (seen.has(c.id)) throw new Error(`duplicate case id ${c.id}`);

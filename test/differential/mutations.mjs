@@ -1069,8 +1069,10 @@ def("value-rules", "cidr-list-through-local", (m) => {
   peering({ peer_vpc_id: undefined, peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: "${local.cidrs}" })(m);
 });
 def("value-rules", "region-template-valid", (m) => {
-  setLocal(m, "area", "us-east");
-  vpc(m).region_code = "${local.area}-1";
+  // The same region, written as a template: the VPC stays in the region of the service using it.
+  const [, area, number] = /^([a-z]+-[a-z]+)-(\d+)$/.exec(vpc(m).region_code) ?? [undefined, "us-east", "1"];
+  setLocal(m, "area", area);
+  vpc(m).region_code = `\${local.area}-${number}`;
 });
 def("value-rules", "region-template-invalid", (m) => void (vpc(m).region_code = "AZ-${1}"));
 def("value-rules", "region-through-sensitive-variable", (m) => {

@@ -147,6 +147,18 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     expect(flat(plan.output)).toMatch(/log exporter [0-9a-f-]+ is in eu-west-1, but the service is in us-east-1/);
     expect(plan.output).toContain(`on main.tf.json line ${lineOf(ws.read("main.tf.json"), '"log_exporter_id"')}`);
 
+    // A new service that leaves region_code out is in us-east-1: the same check, before it is created.
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.svc.log_exporter_id;
+      c.resource.tsdb_service.plain = { name: "errors-plain", log_exporter_id: "${tsdb_log_exporter.far.id}" };
+    });
+    plan = await ws.tf(["plan", "-input=false"]);
+    expect(plan.code).toBe(1);
+    expect(flat(plan.output)).toMatch(/log exporter [0-9a-f-]+ is in eu-west-1, but the service is in us-east-1/);
+    ws.editJson("main.tf.json", (c) => {
+      delete c.resource.tsdb_service.plain;
+    });
+
     // The same region works, and warns that a restart completes it.
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_service.svc.log_exporter_id = "${tsdb_log_exporter.near.id}";
@@ -270,7 +282,12 @@ describe("errors are clear, located, and leave nothing half-done", () => {
     ws.editJson("main.tf.json", (c) => {
       c.resource.tsdb_vpcs.net = { cidr: "10.41.0.0/16", region_code: "us-east-1", lifecycle: { create_before_destroy: true } };
     });
-    await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    // Done what the warning says: it is not given again, at plan or at apply.
+    const followed = await ws.ok(["plan", "-input=false"]);
+    expect(followed.output).toMatch(/tsdb_vpcs\.net must be replaced/);
+    expect(flat(followed.output)).not.toMatch(/replaces VPC/);
+    const applied = await ws.ok(["apply", "-input=false", "-auto-approve"]);
+    expect(flat(applied.output)).not.toMatch(/replaces VPC/);
     const newVpc = Number(ws.state().get("tsdb_vpcs.net")!.vpcs_id);
     expect(newVpc).not.toBe(oldVpc);
     const services = await suite.platform().services.list(PROJECT);

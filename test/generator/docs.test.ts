@@ -67,6 +67,20 @@ describe("nothing said twice", () => {
     expect(service).not.toContain("Nested schema for `timeouts`");
     expect(section(service, "Timeouts")).toContain("- `create` (default `45m`): Create, until the service is READY (or PAUSED)");
   });
+
+  test("a default or a range the description gives is not said again", () => {
+    const repeated: string[] = [];
+    for (const [path, text] of pages) {
+      for (const line of text.split("\n").filter((l) => l.startsWith("- `"))) {
+        const generatedDefault = /Defaults to `([^`]*)`\./.exec(line);
+        if (generatedDefault && new RegExp(`\\bdefault:?\\s+\`?${generatedDefault[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\`?(?![\\w-])`, "i").test(line.slice(0, generatedDefault.index))) repeated.push(`${path}: ${line.slice(0, 60)}`);
+        const generatedRange = /Must be between (-?\d+) and (-?\d+)\./.exec(line);
+        if (generatedRange && line.includes(`${generatedRange[1]} to ${generatedRange[2]}`)) repeated.push(`${path}: ${line.slice(0, 60)}`);
+      }
+    }
+    expect(repeated).toEqual([]);
+    expect(page("tsdb/resources/service.md")).toContain("- `read_replica_nodes` (Number) Nodes of a read replica set, 1 to 10 (default 1); only with `read_replica_source`. When omitted");
+  });
 });
 
 describe("first-time examples", () => {

@@ -191,11 +191,21 @@ describe("import --discover --format cdktf, synthesized and planned by Terraform
     symlinkSync(join(ROOT, "node_modules", "constructs"), join(app, "node_modules", "constructs"), "dir");
   });
 
-  it("writes a stack that synthesizes and imports with nothing to change", () => {
+  it("writes a stack that the user's app adds, which synthesizes and imports with nothing to change", () => {
     const env = baseEnv(dataDir);
-    schemaform(app, env, "import", "--discover", "--project", PROJECT, "--location", "us-central1", "--format", "cdktf", "-o", join(app, "main.ts"));
+    const imported = schemaform(app, env, "import", "--discover", "--project", PROJECT, "--location", "us-central1", "--format", "cdktf", "-o", join(app, "imported.ts"));
+    // The app the user already has, with a stack of its own: the import's summary says which two
+    // lines add the imported stack to it, and the imported file makes no second app.
+    const addLines = imported.stderr.split("\n").slice(-3, -1).map((line) => line.trim());
+    expect(addLines).toEqual(['import { ImportedStack } from "./imported";', 'new ImportedStack(app, "imported");']);
+    writeFileSync(
+      join(app, "main.ts"),
+      ['import { App, TerraformStack } from "cdktf";', addLines[0], "", "const app = new App();", 'new TerraformStack(app, "existing");', addLines[1], "app.synth();", ""].join("\n"),
+    );
     const tsx = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
     ok(process.execPath, [tsx, "main.ts"], app, { ...env, CDKTF_OUTDIR: join(app, "cdktf.out") });
+    const manifest = JSON.parse(readFileSync(join(app, "cdktf.out", "manifest.json"), "utf8")) as { stacks: Record<string, unknown> };
+    expect(Object.keys(manifest.stacks).sort()).toEqual(["existing", "imported"]);
     const stack = join(app, "cdktf.out", "stacks", "imported");
     const synthesized = JSON.parse(readFileSync(join(stack, "cdk.tf.json"), "utf8")) as {
       import: Array<{ to: string; id: string }>;

@@ -332,7 +332,7 @@ describe("the CDKTF stack", () => {
   it("constructs every resource with importFrom, references and sensitive variables", async () => {
     const out = await generateImport({ client: estate.client, discover: true, project: PROJECT, env: {}, format: "cdktf" });
     const ts = out.files[0]!.content;
-    expect(out.files[0]!.path).toBe("main.ts");
+    expect(out.files[0]!.path).toBe("imported.ts");
     expect(ts).toContain('from "schemaform/tsdb"');
     expect(ts).toContain('from "schemaform/containerbackup"');
     expect(ts.match(/\.importFrom\(/g)).toHaveLength(15);
@@ -344,6 +344,15 @@ describe("the CDKTF stack", () => {
     expect(ts).toContain('"cost-center": "c-42",');
     expect(ts).toContain('new TsdbProvider(this, "tsdb", { projectId: "acme-data" });');
     expect(ts).toMatch(/password: appDbPassword\.stringValue,\n\s+parameters: \{\n\s+"max_connections": "200",\n\s+"work_mem": "64MB",\n\s+\},\n\s+deletionProtection: true,\n\s+lifecycle: \{ ignoreChanges: \["password"\] \},\n\s+\}\);/);
+  });
+
+  it("exports the stack class and makes no app, so that the user's main.ts adds it to its own", async () => {
+    const out = await generateImport({ client: estate.client, discover: true, project: PROJECT, env: {}, format: "cdktf", fileName: "stacks/adopted.ts", stackName: "legacy" });
+    const ts = out.files[0]!.content;
+    expect(ts).toContain("export class ImportedStack extends TerraformStack {");
+    expect(ts).not.toMatch(/\bApp\b/);
+    expect(ts).not.toMatch(/^[^/]*\.synth\(\)/m);
+    expect(ts).toContain('//   import { ImportedStack } from "./adopted";\n//   new ImportedStack(app, "legacy");');
   });
 });
 

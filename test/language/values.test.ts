@@ -25,7 +25,7 @@ describe("values known at validate time", () => {
     const found = await errors({
       "main.tf.json": { locals: { region: "$${x}" }, resource: { tsdb_vpcs: { v: { name: "n", cidr: "10.0.0.0/16", region_code: "${local.region}" } } } },
     });
-    expect(found).toEqual([expect.stringMatching(/region_code must be a region code .*got "\$\{x\}"$/)]);
+    expect(found).toEqual([expect.stringMatching(/region_code must be one of "us-east-1", .*got "\$\{x\}"$/)]);
   });
 
   it("a string local where a number is required is Terraform's conversion error", async () => {

@@ -54,10 +54,10 @@ export class LogExporter extends TerraformResource {
   }
 
   /**
-   * Region of deployment, e.g. `us-east-1`. Only services in the same region can attach the exporter. Changing it replaces the exporter.
+   * Region of deployment: one of the offered regions except Azure's (`az-` regions have no exporters). Only services in the same region can attach the exporter. Changing it replaces the exporter.
    */
-  public get region(): string {
-    return this.getStringAttribute("region");
+  public get region(): types.LogExporterRegion {
+    return this.getStringAttribute("region") as types.LogExporterRegion;
   }
   public set region(value: types.LogExporterAttributes["region"]) {
     this.attrs.region = value;

@@ -68,10 +68,10 @@ export class Vpcs extends TerraformResource {
   }
 
   /**
-   * Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.
+   * Region of the VPC: one of the offered regions except Azure's (`az-` regions have no VPCs). Services attached to it must be in its region.
    */
-  public get regionCode(): string {
-    return this.getStringAttribute("region_code");
+  public get regionCode(): types.VpcsRegionCode {
+    return this.getStringAttribute("region_code") as types.VpcsRegionCode;
   }
   public set regionCode(value: types.VpcsAttributes["regionCode"]) {
     this.attrs.regionCode = value;

@@ -6,9 +6,11 @@ import type {IResolvable} from "cdktf";
  */
 export interface MetricExporterAttributes {
   /**
-   * Region of deployment, e.g. `us-east-1`. Only services in the same region can attach the exporter. Changing it replaces the exporter.
+   * Region of deployment: one of the offered regions except Azure's (`az-` regions have no exporters). Only services in the same region can attach the exporter. Changing it replaces the exporter.
+   *
+   * Type `MetricExporterRegion`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as MetricExporterRegion`.
    */
-  region: string;
+  region: MetricExporterRegion;
   /**
    * Exporter name; generated (`metrics-NNNNN`) when omitted.
    */
@@ -76,3 +78,6 @@ export interface MetricExporterCloudmon {
    */
   namespace: string;
 }
+
+/** The values of `region`. */
+export type MetricExporterRegion = "us-east-1" | "us-east-2" | "us-west-2" | "ca-central-1" | "sa-east-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1";

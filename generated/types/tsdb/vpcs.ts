@@ -10,9 +10,11 @@ export interface VpcsAttributes {
    */
   cidr: string;
   /**
-   * Region of the VPC, e.g. `us-east-1`; `az-` regions are not supported for VPCs.
+   * Region of the VPC: one of the offered regions except Azure's (`az-` regions have no VPCs). Services attached to it must be in its region.
+   *
+   * Type `VpcsRegionCode`: a misspelt value does not compile. Another construct's getter of this type passes as it is; cast any other token, e.g. `variable.stringValue as VpcsRegionCode`.
    */
-  regionCode: string;
+  regionCode: VpcsRegionCode;
   /**
    * Name of the VPC, unique in the project. A default name (`vpc-NNNNN`) is generated when omitted.
    */
@@ -36,3 +38,6 @@ export interface VpcsTimeouts {
    */
   delete?: string;
 }
+
+/** The values of `region_code`. */
+export type VpcsRegionCode = "us-east-1" | "us-east-2" | "us-west-2" | "ca-central-1" | "sa-east-1" | "eu-central-1" | "eu-west-1" | "eu-west-2" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1";
