@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { fromTemplate, renderHcl, attribute, block } from "../generator/hcl-native.ts";
+import { fromTemplate, renderHcl, attribute, block } from "../language/syntax/native/writer.ts";
 import { parseNative } from "../language/syntax/native/parser.ts";
 import { median, round, log } from "./stats.mjs";
 import { generateConfiguration } from "./validate-configurations.mjs";
