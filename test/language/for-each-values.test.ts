@@ -119,6 +119,11 @@ describe("a variable's declared type decides though its value is unknown", () =>
     expect(await errors(nativeModule("var.v", 'variable "v" {\n  type = list(string)\n}\n'))).toEqual([ofType("list of string")]);
   });
 
+  it("as an override file leaves it", async () => {
+    const files = jsonModule("${var.v}", { v: { type: "list(string)" } });
+    expect(await errors({ ...files, "variables_override.tf.json": JSON.stringify({ variable: { v: { type: "map(string)" } } }) })).toEqual([]);
+  });
+
   it("accepts maps, objects, sets of any element (unknown) and untyped variables", async () => {
     for (const type of ["map(string)", "object({ a = string })", "set(number)", "set(string)", "any", null]) {
       const variable = type === null ? { default: ["a"] } : { type };
