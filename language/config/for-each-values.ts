@@ -27,8 +27,14 @@ function facts(ctx: Ctx): ModuleFacts {
   let f = factsOf.get(ctx);
   if (f) return f;
   const variables = new Map<string, VariableFacts>();
+  // an override file may change a variable's type or sensitivity: such a variable is not judged here
+  const overridden = new Set(ctx.blocks.filter((b) => b.blockType === "variable" && ctx.files[b.file]!.override).map((b) => b.name));
   for (const decl of ctx.blocks) {
     if (decl.blockType !== "variable" || variables.has(decl.name)) continue;
+    if (overridden.has(decl.name)) {
+      variables.set(decl.name, { sensitive: false, type: null });
+      continue;
+    }
     const doc = ctx.files[decl.file]!.doc;
     if (!doc) continue;
     const v: VariableFacts = { sensitive: false, type: null };

@@ -3,23 +3,10 @@
 // rules judge the generated block (reported at the resource body, where Terraform reports what
 // it cannot point into); with an unknown for_each, the generated block's values are all unknown,
 // so only the content's names are checked.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-dynamic-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
-
-async function errors(files: Record<string, string>): Promise<string[]> {
-  const dir = join(work, String(n++));
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file.slice(dir.length + 1)}:${d.line}: ${d.message.split("\n")[0]!}`);
-}
+const { errors, diagnostics: validated } = modulesOnDisk("dynamic");
 
 const versions = JSON.stringify({ terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" } } }, provider: { tsdb: { project_id: "p" } } });
 const duration = (field: string, got: string) => `${field} must be a duration made of numbers with s, m or h suffixes, such as 30s, 10m or 1h30m, got ${JSON.stringify(got)}`;
@@ -65,11 +52,7 @@ describe("a dynamic block whose for_each is unknown", () => {
   });
 
   it("its values' templates are evaluated only at plan: what they hold is reported as ours", async () => {
-    const files = jsonVpc({ for_each: "${var.x}", content: { create: "${1 +}", delete: "${var.nope}", update: "${nofunc(1)}" } }, variables);
-    const dir = join(work, String(n++));
-    mkdirSync(dir);
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const { diagnostics } = await validateFiles([dir]);
+    const diagnostics = await validated(jsonVpc({ for_each: "${var.x}", content: { create: "${1 +}", delete: "${var.nope}", update: "${nofunc(1)}" } }, variables));
     expect(diagnostics.map((d) => [d.source, d.code, d.message.split(":")[0]])).toEqual([
       ["schemaform", "unexpanded-dynamic", "Invalid expression"],
       ["schemaform", "unexpanded-dynamic", "Reference to undeclared input variable"],
@@ -83,11 +66,7 @@ describe("a dynamic block whose for_each is unknown", () => {
   it("in native syntax", async () => {
     const main = ['variable "x" {}', 'resource "tsdb_vpcs" "a" {', '  cidr        = "10.0.0.0/16"', '  region_code = "us-east-1"', '  dynamic "timeouts" {', "    for_each = var.x", "    content {", '      create = "bad"', "    }", "  }", "}", ""].join("\n");
     expect(await errors({ "main.tf": main, "versions.tf.json": versions })).toEqual([]);
-    const dir = join(work, String(n++));
-    mkdirSync(dir);
-    writeFileSync(join(dir, "main.tf"), main.replace('create = "bad"', "create = nofunc(1)\n      delete = var.y"));
-    writeFileSync(join(dir, "versions.tf.json"), versions);
-    const { diagnostics } = await validateFiles([dir]);
+    const diagnostics = await validated({ "main.tf": main.replace('create = "bad"', "create = nofunc(1)\n      delete = var.y"), "versions.tf.json": versions });
     expect(diagnostics.map((d) => `${d.line} ${d.source}`)).toEqual(["8 schemaform", "9 schemaform"]);
   });
 });

@@ -1,25 +1,14 @@
 // for_each as `terraform validate` 1.11.4 judges it beyond its literal value (each case was run
 // through Terraform): sensitive values are refused first, variables of a list, tuple or primitive
 // type are refused though unknown, and a literal set is refused for its element type, then its nulls.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-for-each-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
+const onDisk = modulesOnDisk("for-each");
 
-/** The errors (file:line and first line) of a module of the given files. */
+/** The errors (line and first line) of a module of the given files. */
 async function errors(files: Record<string, string>): Promise<string[]> {
-  const dir = join(work, String(n++));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split("\n")[0]!}`);
+  return (await onDisk.diagnostics(files)).filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split("\n")[0]!}`);
 }
 
 const SENSITIVE = "1: Invalid for_each argument: Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
@@ -117,6 +106,11 @@ describe("a variable's declared type decides though its value is unknown", () =>
 
   it("in native syntax", async () => {
     expect(await errors(nativeModule("var.v", 'variable "v" {\n  type = list(string)\n}\n'))).toEqual([ofType("list of string")]);
+  });
+
+  it("as an override file leaves it", async () => {
+    const files = jsonModule("${var.v}", { v: { type: "list(string)" } });
+    expect(await errors({ ...files, "variables_override.tf.json": JSON.stringify({ variable: { v: { type: "map(string)" } } }) })).toEqual([]);
   });
 
   it("accepts maps, objects, sets of any element (unknown) and untyped variables", async () => {

@@ -1,23 +1,10 @@
 // References to our resources and lifecycle.ignore_changes paths follow the provider schema as
 // `terraform validate` 1.11.4 does (each case was run through Terraform): a set attribute has no
 // indexes, and a single nested block (`timeouts`) takes only attribute access, not even a string key.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-schema-traversal-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
-
-async function errors(files: Record<string, string>): Promise<string[]> {
-  const dir = join(work, String(n++));
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file.slice(dir.length + 1)}:${d.line}: ${d.message.split("\n")[0]!}`);
-}
+const { errors } = modulesOnDisk("schema-traversal");
 
 const SET = "Invalid index: Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.";
 const BLOCK = "Invalid index operation: Only attribute access is allowed here, using the dot operator.";
