@@ -3,6 +3,10 @@
 import { UNKNOWN, asNumber, badArgument, callFailed, type Known } from "./known.js";
 
 const isStructural = (v: Known): boolean => v !== UNKNOWN && v !== null && typeof v === "object";
+const isPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+const isMap = (v: Known): boolean => isStructural(v) && !Array.isArray(v);
+/** cty's name of a known value's type, as its conversion errors give it */
+const typeName = (v: Known): string => (Array.isArray(v) ? "tuple" : typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v);
 
 /** The error of a call of one of these functions on its known arguments, thrown; else nothing. */
 export function collectionCallProblem(name: string, values: Known[]): void {
@@ -47,7 +51,44 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length) callFailed("matchkeys", "length of keys and values should be equal");
       return;
     case "element":
+      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && !Number.isInteger(b)) callFailed("element", "invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807");
       if (Array.isArray(a) && a.length > 0 && typeof b === "number" && b < 0) callFailed("element", "cannot use element function with a negative index");
+      return;
+    case "concat":
+      for (const v of values) if (isPrimitive(v) || isMap(v)) badArgument("seqs", `all arguments must be lists or tuples; got ${typeName(v)}`);
+      return;
+    case "coalescelist":
+      if (values.some((v) => isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
+      return;
+    case "index":
+      if (values.length === 2 && (isPrimitive(a) || isMap(a))) callFailed(name, "argument must be a list or tuple");
+      return;
+    case "reverse":
+      if (values.length === 1 && isMap(a)) badArgument("list", "can only reverse list or tuple values, not object");
+      return;
+    case "values":
+      if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) callFailed(name, "values() requires a map as the first argument");
+      return;
+    case "setproduct":
+      if (values.length < 2) callFailed(name, "at least two arguments are required");
+      return;
+    case "tolist":
+    case "toset":
+      if (values.length === 1 && (isPrimitive(a) || (name === "toset" && isMap(a)))) badArgument("v", `cannot convert ${typeName(a!)} to ${name === "tolist" ? "list" : "set"} of any single type`);
+      return;
+    case "tomap":
+      if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) badArgument("v", `cannot convert ${typeName(a!)} to map of any single type`);
+      return;
+    case "chunklist":
+      if (values.length === 2 && typeof b === "number" && b < 0) callFailed(name, "the size argument must be positive");
+      return;
+    case "sum":
+      if (values.length === 1 && Array.isArray(a) && a.some((v) => typeof v === "boolean" || isStructural(v) || (typeof v === "string" && asNumber(v) === UNKNOWN))) {
+        badArgument("list", "argument must be list, set, or tuple of number values");
+      }
+      return;
+    case "contains":
+      if (values.length === 2 && a === null) badArgument("list", "argument must not be null");
       return;
     case "range":
       if (values.length >= 1 && values.length <= 3 && values.every((v) => typeof v === "number") && rangeLength(values as number[]) > 1024) {
