@@ -104,3 +104,36 @@ function rangeLength(args: number[]): number {
   if (step === 0 || (limit - start) / step < 0) return 0;
   return Math.ceil((limit - start) / step);
 }
+
+/**
+ * The value of a numeric or collection function on known arguments, where it is plain to compute
+ * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN
+ * otherwise. Our value rules then see it (a size chosen with sum, one, index, …).
+ */
+export function collectionValue(name: string, values: Known[]): Known {
+  const [a, b] = values;
+  switch (name) {
+    case "sum":
+      return values.length === 1 && Array.isArray(a) && a.length > 0 && a.every((v) => typeof v === "number") ? (a as number[]).reduce((x, y) => x + y, 0) : UNKNOWN;
+    case "pow":
+      return values.length === 2 && typeof a === "number" && typeof b === "number" ? a ** b : UNKNOWN;
+    case "one":
+      if (values.length !== 1 || !Array.isArray(a) || a.length > 1) return UNKNOWN;
+      return a.length === 0 ? null : a[0]!;
+    case "index":
+      if (values.length !== 2 || !Array.isArray(a) || !isPrimitive(b) || !a.every((v) => isPrimitive(v) && typeof v === typeof b)) return UNKNOWN;
+      return a.indexOf(b) >= 0 ? a.indexOf(b) : UNKNOWN;
+    case "parseint": {
+      if (values.length !== 2 || typeof a !== "string" || typeof b !== "number" || !Number.isInteger(b) || b < 2 || b > 36) return UNKNOWN;
+      const n = parseInt(a, b);
+      return Number.isSafeInteger(n) && /^[+-]?[0-9a-z]+$/i.test(a) ? n : UNKNOWN;
+    }
+    case "coalesce": {
+      // arguments of one kind (numbers or bools; strings are stringValue's): the first not null
+      const present = values.filter((v) => v !== null);
+      if (present.length === 0 || !present.every((v) => (typeof v === "number" || typeof v === "boolean") && typeof v === typeof present[0])) return UNKNOWN;
+      return present[0]!;
+    }
+  }
+  return UNKNOWN;
+}

@@ -9,7 +9,7 @@ import { parameterOf } from "./functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, type Value, type Known } from "./known.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
-import { collectionCallProblem } from "./collection-functions.js";
+import { collectionCallProblem, collectionValue } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /**
@@ -376,7 +376,8 @@ function call(name: string, values: Known[], expand: boolean): Known {
     case "jsondecode":
       return typeof a === "string" && values.length === 1 ? jsondecode(a) : UNKNOWN;
   }
-  return stringValue(name, values);
+  const text = stringValue(name, values);
+  return text !== UNKNOWN ? text : collectionValue(name, values);
 }
 
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";

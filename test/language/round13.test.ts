@@ -294,3 +294,15 @@ describe("more neighbours: module arguments, for keys, required_providers, value
     expect(await service('${split(",", "1000,4")[0]}')).toEqual([]);
   });
 });
+
+describe("values of numeric and collection functions reach the value rules", () => {
+  const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { db: { milli_cpu: cpu, memory_gb: 4 } } } } });
+
+  it.each(["${sum([1, 2])}", "${pow(2, 2)}", '${parseint("3", 10)}', "${index([5, 6], 6)}", "${one([3])}", "${coalesce(null, 3)}"])("%s gives 3 or less, refused", async (cpu) => {
+    expect(await service(cpu)).toEqual(expect.arrayContaining([expect.stringContaining("milli_cpu must be one of")]));
+  });
+
+  it.each(["${sum([500, 500])}", '${parseint("3E8", 16)}', "${one([1000])}", "${coalesce(null, 1000)}"])("%s gives 1000, accepted", async (cpu) => {
+    expect(await service(cpu)).toEqual([]);
+  });
+});
