@@ -3,6 +3,10 @@
 import { UNKNOWN, asNumber, badArgument, callFailed, type Known } from "./known.js";
 
 const isStructural = (v: Known): boolean => v !== UNKNOWN && v !== null && typeof v === "object";
+const isPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+const isMap = (v: Known): boolean => isStructural(v) && !Array.isArray(v);
+/** cty's name of a known value's type, as its conversion errors give it */
+const typeName = (v: Known): string => (Array.isArray(v) ? "tuple" : typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v);
 
 /** The error of a call of one of these functions on its known arguments, thrown; else nothing. */
 export function collectionCallProblem(name: string, values: Known[]): void {
@@ -47,7 +51,44 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length) callFailed("matchkeys", "length of keys and values should be equal");
       return;
     case "element":
+      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && !Number.isInteger(b)) callFailed("element", "invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807");
       if (Array.isArray(a) && a.length > 0 && typeof b === "number" && b < 0) callFailed("element", "cannot use element function with a negative index");
+      return;
+    case "concat":
+      for (const v of values) if (isPrimitive(v) || isMap(v)) badArgument("seqs", `all arguments must be lists or tuples; got ${typeName(v)}`);
+      return;
+    case "coalescelist":
+      if (values.some((v) => isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
+      return;
+    case "index":
+      if (values.length === 2 && (isPrimitive(a) || isMap(a))) callFailed(name, "argument must be a list or tuple");
+      return;
+    case "reverse":
+      if (values.length === 1 && isMap(a)) badArgument("list", "can only reverse list or tuple values, not object");
+      return;
+    case "values":
+      if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) callFailed(name, "values() requires a map as the first argument");
+      return;
+    case "setproduct":
+      if (values.length < 2) callFailed(name, "at least two arguments are required");
+      return;
+    case "tolist":
+    case "toset":
+      if (values.length === 1 && (isPrimitive(a) || (name === "toset" && isMap(a)))) badArgument("v", `cannot convert ${typeName(a!)} to ${name === "tolist" ? "list" : "set"} of any single type`);
+      return;
+    case "tomap":
+      if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) badArgument("v", `cannot convert ${typeName(a!)} to map of any single type`);
+      return;
+    case "chunklist":
+      if (values.length === 2 && typeof b === "number" && b < 0) callFailed(name, "the size argument must be positive");
+      return;
+    case "sum":
+      if (values.length === 1 && Array.isArray(a) && a.some((v) => typeof v === "boolean" || isStructural(v) || (typeof v === "string" && asNumber(v) === UNKNOWN))) {
+        badArgument("list", "argument must be list, set, or tuple of number values");
+      }
+      return;
+    case "contains":
+      if (values.length === 2 && a === null) badArgument("list", "argument must not be null");
       return;
     case "range":
       if (values.length >= 1 && values.length <= 3 && values.every((v) => typeof v === "number") && rangeLength(values as number[]) > 1024) {
@@ -62,4 +103,37 @@ function rangeLength(args: number[]): number {
   const [start, limit, step] = args.length === 1 ? [0, args[0]!, 1] : args.length === 2 ? [args[0]!, args[1]!, args[0]! <= args[1]! ? 1 : -1] : (args as [number, number, number]);
   if (step === 0 || (limit - start) / step < 0) return 0;
   return Math.ceil((limit - start) / step);
+}
+
+/**
+ * The value of a numeric or collection function on known arguments, where it is plain to compute
+ * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN
+ * otherwise. Our value rules then see it (a size chosen with sum, one, index, …).
+ */
+export function collectionValue(name: string, values: Known[]): Known {
+  const [a, b] = values;
+  switch (name) {
+    case "sum":
+      return values.length === 1 && Array.isArray(a) && a.length > 0 && a.every((v) => typeof v === "number") ? (a as number[]).reduce((x, y) => x + y, 0) : UNKNOWN;
+    case "pow":
+      return values.length === 2 && typeof a === "number" && typeof b === "number" ? a ** b : UNKNOWN;
+    case "one":
+      if (values.length !== 1 || !Array.isArray(a) || a.length > 1) return UNKNOWN;
+      return a.length === 0 ? null : a[0]!;
+    case "index":
+      if (values.length !== 2 || !Array.isArray(a) || !isPrimitive(b) || !a.every((v) => isPrimitive(v) && typeof v === typeof b)) return UNKNOWN;
+      return a.indexOf(b) >= 0 ? a.indexOf(b) : UNKNOWN;
+    case "parseint": {
+      if (values.length !== 2 || typeof a !== "string" || typeof b !== "number" || !Number.isInteger(b) || b < 2 || b > 36) return UNKNOWN;
+      const n = parseInt(a, b);
+      return Number.isSafeInteger(n) && /^[+-]?[0-9a-z]+$/i.test(a) ? n : UNKNOWN;
+    }
+    case "coalesce": {
+      // arguments of one kind (numbers or bools; strings are stringValue's): the first not null
+      const present = values.filter((v) => v !== null);
+      if (present.length === 0 || !present.every((v) => (typeof v === "number" || typeof v === "boolean") && typeof v === typeof present[0])) return UNKNOWN;
+      return present[0]!;
+    }
+  }
+  return UNKNOWN;
 }

@@ -11,7 +11,7 @@ import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressio
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
-import { collectionCallProblem } from "./collection-functions.js";
+import { collectionCallProblem, collectionValue } from "./collection-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
@@ -367,7 +367,8 @@ function call(name: string, values: Known[], expand: boolean): Known {
     case "jsondecode":
       return typeof a === "string" && values.length === 1 ? jsondecode(a) : UNKNOWN;
   }
-  return stringValue(name, values);
+  const text = stringValue(name, values);
+  return text !== UNKNOWN ? text : collectionValue(name, values);
 }
 
 const isKnownPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
@@ -429,6 +430,7 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "parseint":
       if (values.length === 2 && typeof b === "number" && (b < 2 || b > 62)) badArgument("base", "base must be a whole number between 2 and 62 inclusive");
+      if (values.length === 2 && typeof a === "string" && typeof b === "number" && Number.isInteger(b) && b <= 36 && !digitsOfBase(a, b)) badArgument("number", `cannot parse ${JSON.stringify(a)} as a base ${b} integer`);
       return;
     case "range": {
       if (values.length === 0 || values.length > 3) callFailed(name, "must have one, two, or three arguments");
@@ -467,6 +469,10 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      if (typeof b === "string" && !GO_DURATION.test(b)) callFailed(name, `time: invalid duration ${JSON.stringify(b)}`);
+      return;
+    case "tonumber":
+      if (values.length === 1 && typeof a === "boolean") badArgument("v", "cannot convert bool to number");
       return;
     case "timecmp":
       if (typeof a === "string" && !RFC3339.test(a)) badArgument("timestamp_a", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
@@ -509,6 +515,19 @@ function formatVerbs(spec: string, args: Known[]): void {
       callFailed("format", `unsupported value for "%${verb}" at ${j}: number required`);
     }
   }
+  if (next < args.length) badArgument("args", `too many arguments; only ${next} used by format string`);
+}
+
+/** A duration as Go's time.ParseDuration reads it ("1h30m", "-1.5s", "0"). */
+const GO_DURATION = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$/;
+
+/** Whether text is an integer in base (2 to 36, either case, a sign allowed), as Go's big.Int reads it. */
+function digitsOfBase(text: string, base: number): boolean {
+  const digits = text.replace(/^[+-]/, "").toLowerCase();
+  return digits !== "" && [...digits].every((d) => {
+    const v = parseInt(d, 36);
+    return !Number.isNaN(v) && v < base;
+  });
 }
 
 /** base64decode: Go's standard (padded) alphabet, line breaks ignored, and the result must be UTF-8. */

@@ -43,6 +43,7 @@ export function csvdecode(text: string): Known {
     if (fields < 0) fields = count;
     else if (count !== fields) callFailed("csvdecode", `CSV parse error on line ${i + 1}: wrong number of fields`);
   }
+  if (fields < 0) callFailed("csvdecode", "missing header line");
   return UNKNOWN;
 }
 

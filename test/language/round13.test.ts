@@ -190,13 +190,31 @@ describe("more functions that fail on known arguments", () => {
     ['${timecmp("yesterday", "2024-01-01T00:00:00Z")}', 'Invalid function argument: Invalid value for "timestamp_a" parameter: not a valid RFC3339 timestamp: cannot use "yesterday" as year.'],
     ["${alltrue([1])}", 'Invalid function argument: Invalid value for "list" parameter: element 0: bool required.'],
     ['${anytrue(["yes"])}', 'Invalid function argument: Invalid value for "list" parameter: a bool is required.'],
+    ['${concat("a", ["b"])}', 'Invalid function argument: Invalid value for "seqs" parameter: all arguments must be lists or tuples; got string.'],
+    ['${index("abc", "b")}', 'Error in function call: Call to function "index" failed: argument must be a list or tuple.'],
+    ["${reverse({ a = 1 })}", 'Invalid function argument: Invalid value for "list" parameter: can only reverse list or tuple values, not object.'],
+    ['${setproduct(["a"])}', 'Error in function call: Call to function "setproduct" failed: at least two arguments are required.'],
+    ['${tolist("a")}', 'Invalid function argument: Invalid value for "v" parameter: cannot convert string to list of any single type.'],
+    ["${toset({ a = 1 })}", 'Invalid function argument: Invalid value for "v" parameter: cannot convert object to set of any single type.'],
+    ["${tomap([1])}", 'Invalid function argument: Invalid value for "v" parameter: cannot convert tuple to map of any single type.'],
+    ['${values("a")}', 'Error in function call: Call to function "values" failed: values() requires a map as the first argument.'],
+    ['${coalescelist("a")}', 'Error in function call: Call to function "coalescelist" failed: coalescelist arguments must be lists or tuples.'],
+    ["${chunklist([1], -1)}", 'Error in function call: Call to function "chunklist" failed: the size argument must be positive.'],
+    ['${sum(["a"])}', 'Invalid function argument: Invalid value for "list" parameter: argument must be list, set, or tuple of number values.'],
+    ['${parseint("zz", 10)}', 'Invalid function argument: Invalid value for "number" parameter: cannot parse "zz" as a base 10 integer.'],
+    ['${csvdecode("")}', 'Error in function call: Call to function "csvdecode" failed: missing header line.'],
+    ['${timeadd("2024-01-01T00:00:00Z", "1x")}', 'Error in function call: Call to function "timeadd" failed: time: invalid duration "1x".'],
+    ["${tonumber(true)}", 'Invalid function argument: Invalid value for "v" parameter: cannot convert bool to number.'],
+    ["${element([1, 2], 1.5)}", 'Error in function call: Call to function "element" failed: invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807.'],
+    ["${contains(null, 1)}", 'Invalid function argument: Invalid value for "list" parameter: argument must not be null.'],
+    ['${format("%s", 1, 2)}', 'Invalid function argument: Invalid value for "args" parameter: too many arguments; only 1 used by format string.'],
   ];
   it.each(failing)("%s", async (expr, message) => {
     expect(await local(expr)).toEqual([message]);
   });
 
   it("accepts the same functions within their limits", async () => {
-    for (const expr of ['${cidrnetmask("10.0.0.0/8")}', '${format("%-5s|%03d|%q", "a", 7, "b")}', "${slice([1, 2], 0, 2)}", "${range(1024)}", "${range(10, 0)}", '${alltrue(["true", false])}', '${join(",", ["a"], [1])}', '${timecmp("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")}']) {
+    for (const expr of ['${cidrnetmask("10.0.0.0/8")}', '${format("%-5s|%03d|%q", "a", 7, "b")}', "${slice([1, 2], 0, 2)}", "${range(1024)}", "${range(10, 0)}", '${sum([1, "2"])}', '${parseint("FF", 16)}', '${timeadd("2024-01-01T00:00:00Z", "1h30m")}', '${format("%s %%", "a")}', "${concat([1], [2])}", '${alltrue(["true", false])}', '${join(",", ["a"], [1])}', '${timecmp("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")}']) {
       expect(await local(expr), expr).toEqual([]);
     }
   });
@@ -274,5 +292,17 @@ describe("more neighbours: module arguments, for keys, required_providers, value
     const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { db: { milli_cpu: cpu, memory_gb: 4 } } } } });
     expect(await service('${split(",", "3,4")[0]}')).toEqual(expect.arrayContaining([expect.stringContaining("milli_cpu must be one of")]));
     expect(await service('${split(",", "1000,4")[0]}')).toEqual([]);
+  });
+});
+
+describe("values of numeric and collection functions reach the value rules", () => {
+  const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { db: { milli_cpu: cpu, memory_gb: 4 } } } } });
+
+  it.each(["${sum([1, 2])}", "${pow(2, 2)}", '${parseint("3", 10)}', "${index([5, 6], 6)}", "${one([3])}", "${coalesce(null, 3)}"])("%s gives 3 or less, refused", async (cpu) => {
+    expect(await service(cpu)).toEqual(expect.arrayContaining([expect.stringContaining("milli_cpu must be one of")]));
+  });
+
+  it.each(["${sum([500, 500])}", '${parseint("3E8", 16)}', "${one([1000])}", "${coalesce(null, 1000)}"])("%s gives 1000, accepted", async (cpu) => {
+    expect(await service(cpu)).toEqual([]);
   });
 });
