@@ -3,7 +3,7 @@ import type { ModuleFiles } from "../expr/module-files.js";
 import type { BlockNames } from "./block-names.js";
 import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
-import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
+import { K_STRING, K_STRING_ESC, rawOffset, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap } from "../syntax/positions.js";
 import { MappedLineMap, type NativeSource } from "../syntax/native/lower.js";
 import type { Reference } from "../expr/templates.js";
@@ -153,9 +153,14 @@ export class Ctx {
     const doc = this.doc;
     let start = doc.start(found.node);
     let end = doc.end(found.node);
-    if (doc.kinds[found.node] === K_STRING) {
+    if (doc.kinds[found.node] === K_STRING || (doc.kinds[found.node] === K_STRING_ESC && this.files[found.file]!.native === undefined)) {
+      // Terraform's columns in a JSON string count the decoded value's characters (escapes as one)
       end = start + 1 + found.ref.end;
       start = start + 1 + found.ref.start;
+    } else if (doc.kinds[found.node] === K_STRING_ESC) {
+      // a native expression lowered into a JSON string: through its escapes, back to the .tf text
+      end = rawOffset(doc.text, start + 1, found.ref.end);
+      start = rawOffset(doc.text, start + 1, found.ref.start);
     }
     this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
   }

@@ -2,7 +2,7 @@
 // each reference is sorted by what it names (self, each/count, var/local/module, fixed objects,
 // ephemeral resources, resources and data sources) and handed on to be resolved.
 import { Ctx, quote, joinPath, repetitionOf, type FoundReference } from "./context.js";
-import { K_OBJECT, K_ARRAY, K_NULL, K_STRING } from "../syntax/json-parser.js";
+import { K_OBJECT, K_ARRAY, K_NULL, K_STRING, rawOffset } from "../syntax/json-parser.js";
 import { where } from "./common-errors.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
 import { type BlockDecl } from "./declarations.js";
@@ -65,10 +65,11 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   if (problem && address !== null && address.startsWith("check.") && path !== null && path.startsWith("assert") && parseTemplate(s).ok) problem = null;
   if (problem) {
     const doc = ctx.doc;
-    // positions inside strings with JSON escapes are approximate: point at the string then
-    const exact = doc.kinds[node] === K_STRING;
-    const start = exact ? doc.start(node) + 1 + problem.offset : doc.start(node);
-    ctx.report("error", "template-syntax", `${problem.summary}: ${problem.detail}`, start, exact ? start + 1 : doc.end(node), address, path);
+    // Terraform's columns in a JSON string count the decoded value's characters; a native
+    // expression lowered into one maps through its escapes back to the .tf text
+    const body = doc.start(node) + 1;
+    const start = doc.kinds[node] === K_STRING || ctx.files[ctx.fileIndex]!.native === undefined ? body + problem.offset : rawOffset(doc.text, body, problem.offset);
+    ctx.report("error", "template-syntax", `${problem.summary}: ${problem.detail}`, start, start + 1, address, path);
     return;
   }
   for (const ref of info.references) {

@@ -12,7 +12,7 @@
 
 import { decodeString, numberAt, setOwn } from "./json-text.js";
 import { afterRecovery, nextToken } from "./json-recovery.js";
-export { decodeString, numberAt, setOwn } from "./json-text.js";
+export { decodeString, numberAt, rawOffset, setOwn } from "./json-text.js";
 
 export const K_OBJECT = 1;
 export const K_ARRAY = 2;

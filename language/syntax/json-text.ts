@@ -57,3 +57,14 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+/**
+ * Where the character at `decoded` of a string's decoded value stands in the raw text, the
+ * string's body starting at `body`: each escape is one character of the value (`\uXXXX` one
+ * UTF-16 unit) written with several.
+ */
+export function rawOffset(text: string, body: number, decoded: number): number {
+  let i = body;
+  for (let d = 0; d < decoded; d++) i += text.charCodeAt(i) !== 92 ? 1 : text.charCodeAt(i + 1) === 117 ? 6 : 2;
+  return i;
+}

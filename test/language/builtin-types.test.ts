@@ -97,6 +97,23 @@ describe("terraform_remote_state", () => {
     ]);
   });
 
+  it("refuses a name the s3 backend does not have, before its required ones; takes every one it has", async () => {
+    expect(
+      await errors(
+        "{",
+        '  "data": { "terraform_remote_state": {',
+        '    "a": { "backend": "s3", "config": { "bucket": "b", "key": "k", "region": "us-east-1", "nope": 1 } },',
+        '    "b": { "backend": "s3", "config": { "nope": 1 } },',
+        '    "c": { "backend": "s3", "config": { "bucket": "b", "key": "k", "region": "us-east-1", "use_lockfile": true, "assume_role": { "role_arn": "arn:aws:iam::123456789012:role/x" }, "endpoints": { "s3": "http://x" }, "max_retries": 1 } }',
+        "  } }",
+        "}",
+      ),
+    ).toEqual([
+      expect.stringMatching(/^3 Invalid backend configuration: .*backend "s3": unexpected attribute "nope"/),
+      expect.stringMatching(/^4 Invalid backend configuration: .*backend "s3": unexpected attribute "nope"/),
+    ]);
+  });
+
   it("has outputs but no attribute outside its schema", async () => {
     expect(await errors("{", '  "data": { "terraform_remote_state": { "s": { "backend": "local" } } },', '  "output": { "o": { "value": "${data.terraform_remote_state.s.vpc_id}" } }', "}")).toEqual([
       expect.stringMatching(/^3 Unsupported attribute: This object has no argument, nested block, or exported attribute named "vpc_id"/),

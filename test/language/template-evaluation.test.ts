@@ -125,3 +125,24 @@ describe("for expressions over known collections are evaluated element by elemen
     expect(await errors({ "main.tf.json": JSON.stringify({ variable: { l: { type: "list(number)" } }, resource: { terraform_data: { t: { count: "${length([for x in var.l : x]) - 3}" } } } }) })).toEqual([]);
   });
 });
+
+describe("where a problem inside an expression is reported", () => {
+  /** "line:column message" of each error. */
+  async function located(files: Record<string, string>): Promise<string[]> {
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const result = await validateFiles([dir]);
+    return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}:${d.column} ${d.message.split(":")[0]!}`);
+  }
+
+  it("in a native expression over several lines, or after quotes: at the name, as Terraform reports it", async () => {
+    const native = 'locals {\n  m = [\n    for x in [1] : upper(bar)\n  ]\n  n = <<EOT\nhello\n${bar2}\nEOT\n  o = { a = "q", b = upper(bar3) }\n}\n';
+    expect(await located({ "main.tf": native })).toEqual(["3:26 Invalid reference", "7:3 Invalid reference", "9:28 Invalid reference"]);
+  });
+
+  it("in a JSON string with escapes: Terraform counts the decoded characters", async () => {
+    const json = '{\n  "variable": { "x": {} },\n  "output": {\n    "choice": { "value": "${var.x > 1 ? \\"big\\" :}" }\n  }\n}\n';
+    expect(await located({ "main.tf.json": json })).toEqual(["4:48 Invalid expression"]);
+  });
+});

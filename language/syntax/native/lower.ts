@@ -133,8 +133,25 @@ class Writer {
     const source = this.text.slice(from, to);
     // a heredoc's end marker must stand on its own line before the closing brace
     const close = source.startsWith("<<") ? "\n}" : "}";
+    const json = JSON.stringify(`\${${source}${close}`);
     // "${" shifts the source by two (plus the quote): the first characters map to the expression's start
-    this.put(JSON.stringify(`\${${source}${close}`), from - 3, to, from);
+    if (json.length === source.length + close.length + 4) {
+      this.put(json, from - 3, to, from);
+      return;
+    }
+    // escapes make the JSON longer than the source: a piece from each, so every offset maps exactly
+    this.put('"${', from - 3, to, from);
+    let run = from;
+    for (let i = from; i < to; i++) {
+      // what JSON.stringify escapes: a quote, a backslash, control characters
+      const c = this.text.charCodeAt(i);
+      if (c >= 0x20 && c !== 34 && c !== 92) continue;
+      if (i > run) this.put(this.text.slice(run, i), run, to, from);
+      this.put(JSON.stringify(this.text[i]!).slice(1, -1), i, to, from);
+      run = i + 1;
+    }
+    if (to > run) this.put(this.text.slice(run, to), run, to, from);
+    this.put(`${JSON.stringify(close).slice(1, -1)}"`, to, to, from);
   }
 
   /** The JSON text written. */
