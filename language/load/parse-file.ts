@@ -22,14 +22,15 @@ export function isNativeName(name: string): boolean {
 export function parseSource(name: string, text: string): ParsedSource {
   if (!isNativeName(name)) return { result: parseJson(text) };
   const parsed = parseNative(text, name);
-  if (parsed.problems.length > 0) {
+  // a file read to its end (arguments set twice are its only problems) is checked on, as Terraform does
+  if (!parsed.complete) {
     const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
     return { result: { ok: false, doc: null, problem: problems[0]! }, nativeProblems: problems };
   }
   const structure = checkNativeStructure(parsed.file);
-  const lowered = lowerNative(parsed.file, structure.skip);
+  const lowered = lowerNative(parsed.file, structure.skip, parsed.problems.length > 0);
   const result = parseJson(lowered.json);
   if (!result.ok) throw new Error(`internal: a native file lowered to invalid JSON (${result.problem.summary})`);
-  const problems = structure.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
+  const problems = [...parsed.problems, ...structure.problems].map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
   return { result, native: { text, toNative: lowered.toNative, blockKeys: lowered.blockKeys, problems } };
 }
