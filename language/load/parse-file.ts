@@ -27,7 +27,8 @@ export function parseSource(name: string, text: string): ParsedSource {
     const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
     return { result: { ok: false, doc: null, problem: problems[0]! }, nativeProblems: problems };
   }
-  const structure = checkNativeStructure(parsed.file);
+  const base = name.replace(/^.*[\\/]/, "");
+  const structure = checkNativeStructure(parsed.file, base === "override.tf" || base.endsWith("_override.tf"));
   const lowered = lowerNative(parsed.file, structure.skip, parsed.problems.length > 0);
   const result = parseJson(lowered.json);
   if (!result.ok) throw new Error(`internal: a native file lowered to invalid JSON (${result.problem.summary})`);

@@ -140,3 +140,12 @@ describe("a native file that sets an argument twice", () => {
     expect(errors).toEqual(["10:3 Attribute redefined", "14:11 Reference to undeclared resource"]);
   });
 });
+
+describe("an override file's resource body", () => {
+  it("drops an argument named like a language block silently (the merge does not read the provider schema's unknown arguments)", async () => {
+    const override = `resource "tsdb_vpcs" "main" {\n  lifecycle = {\n    prevent_destroy = true\n  }\n}\n`;
+    expect(await errorsOf(VPC, { "main_override.tf": override })).toEqual([]);
+    // outside an override file it is Terraform's "Unsupported argument"
+    expect(await errorsOf(VPC.replace("}\n", `  lifecycle = {\n    prevent_destroy = true\n  }\n}\n`))).toEqual(["11:3 Unsupported argument"]);
+  });
+});
