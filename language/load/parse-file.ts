@@ -32,14 +32,16 @@ export function parseSource(name: string, text: string): ParsedSource {
     return reading?.ok ? { result: reading, jsonProblem: result.problem } : { result };
   }
   const parsed = parseNative(text, name);
-  if (parsed.problems.length > 0) {
+  // a file read to its end (arguments set twice are its only problems) is checked on, as Terraform does
+  if (!parsed.complete) {
     const problems = parsed.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
     return { result: { ok: false, doc: null, problem: problems[0]! }, nativeProblems: problems };
   }
-  const structure = checkNativeStructure(parsed.file);
-  const lowered = lowerNative(parsed.file, structure.skip);
+  const base = name.replace(/^.*[\\/]/, "");
+  const structure = checkNativeStructure(parsed.file, base === "override.tf" || base.endsWith("_override.tf"));
+  const lowered = lowerNative(parsed.file, structure.skip, parsed.problems.length > 0);
   const result = parseJson(lowered.json);
   if (!result.ok) throw new Error(`internal: a native file lowered to invalid JSON (${result.problem.summary})`);
-  const problems = structure.problems.map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
+  const problems = [...parsed.problems, ...structure.problems].map((p) => ({ summary: p.summary, detail: p.detail, offset: p.range.start, endOffset: p.range.end }));
   return { result, native: { text, toNative: lowered.toNative, blockKeys: lowered.blockKeys, problems } };
 }

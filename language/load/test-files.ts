@@ -165,7 +165,8 @@ class TestFileReader {
         if (first) this.error("test-file", `Multiple "${inner.type}" blocks`, `This run block already has a ${inner.type} block defined at ${this.rangeText(defRange(first))}.`, defRange(inner), address);
         else single.set(inner.type, inner);
       }
-      if (inner.type === "module") {
+      if (inner.type === "plan_options") this.planOptions(inner, address);
+      else if (inner.type === "module") {
         if (!inner.body.items.some((i) => i.kind === "attribute" && i.name === "source")) {
           this.error("test-file", `Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", defRange(inner), address);
         }
@@ -177,6 +178,24 @@ class TestFileReader {
           }
         }
       } else this.overrideTarget(inner, block);
+    }
+  }
+
+  /** A run's plan_options: `mode` is a keyword, and a refresh-only plan cannot skip the refresh. */
+  private planOptions(block: NativeBlock, address: string): void {
+    let mode: string | null = null;
+    for (const item of block.body.items) {
+      if (item.kind !== "attribute" || item.name !== "mode") continue;
+      mode = item.source.trim();
+      if (mode !== "normal" && mode !== "refresh-only") {
+        this.error("test-file", `Invalid "mode" keyword`, `The "mode" argument requires one of the following keywords without quotes: normal or refresh-only`, item.exprRange, address);
+      }
+    }
+    if (mode !== "refresh-only") return;
+    for (const item of block.body.items) {
+      if (item.kind === "attribute" && item.name === "refresh" && item.source.trim() === "false") {
+        this.error("test-file", "Incompatible plan options", `The "refresh" option cannot be set to false when running a test in "refresh-only" mode.`, item.range, address);
+      }
     }
   }
 

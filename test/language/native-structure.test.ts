@@ -133,3 +133,19 @@ describe("native expression details", () => {
     expect(await errorsOf(`locals {\n  a = <<EOT\nx\nEOT`)).toEqual(["11:4 Unterminated template string"]);
   });
 });
+
+describe("a native file that sets an argument twice", () => {
+  it("is still read to its end and the rest of the module checked (Terraform's loader reads on and keeps the first value)", async () => {
+    const errors = await errorsOf(`resource "tsdb_vpcs" "main" {\n  cidr        = "10.0.0.0/16"\n  cidr        = "10.1.0.0/16"\n  region_code = "us-east-1"\n}\noutput "o" {\n  value = tsdb_vpcs.missing.id\n}\n`);
+    expect(errors).toEqual(["10:3 Attribute redefined", "14:11 Reference to undeclared resource"]);
+  });
+});
+
+describe("an override file's resource body", () => {
+  it("drops an argument named like a language block silently (the merge does not read the provider schema's unknown arguments)", async () => {
+    const override = `resource "tsdb_vpcs" "main" {\n  lifecycle = {\n    prevent_destroy = true\n  }\n}\n`;
+    expect(await errorsOf(VPC, { "main_override.tf": override })).toEqual([]);
+    // outside an override file it is Terraform's "Unsupported argument"
+    expect(await errorsOf(VPC.replace("}\n", `  lifecycle = {\n    prevent_destroy = true\n  }\n}\n`))).toEqual(["11:3 Unsupported argument"]);
+  });
+});

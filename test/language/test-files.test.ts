@@ -146,3 +146,12 @@ run "first" {
     expect(diagnostics).toEqual([]);
   });
 });
+
+describe("a run's plan_options", () => {
+  it("takes the mode as a keyword, and refuses a refresh-only plan without refresh", async () => {
+    expect(await errorsOf(`run "x" {\n  plan_options {\n    mode = nope\n  }\n}\n`)).toEqual(['Invalid "mode" keyword @3:12']);
+    expect(await errorsOf(`run "x" {\n  plan_options {\n    mode = refresh-only\n    refresh = false\n  }\n}\n`)).toEqual(["Incompatible plan options @4:5"]);
+    expect(await errorsOf(`run "x" {\n  plan_options {\n    mode    = normal\n    refresh = false\n  }\n}\n`)).toEqual([]);
+  });
+});
+

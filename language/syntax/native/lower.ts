@@ -82,6 +82,8 @@ class Writer {
     readonly text: string,
     /** items Terraform's loader drops (structure.ts): not written */
     readonly skip: ReadonlySet<NativeItem>,
+    /** the file sets some argument twice (the parser said so): only the first of a name is written */
+    readonly repeatedNames: boolean,
   ) {}
 
   /**
@@ -178,8 +180,8 @@ class Writer {
   }
 }
 
-export function lowerNative(file: NativeFile, skip: ReadonlySet<NativeItem> = new Set()): LoweredNative {
-  const w = new Writer(file.text, skip);
+export function lowerNative(file: NativeFile, skip: ReadonlySet<NativeItem> = new Set(), repeatedNames = false): LoweredNative {
+  const w = new Writer(file.text, skip, repeatedNames);
   w.put("{", 0);
   writeBody(w, file.body, "", true);
   w.put("}", file.text.length);
@@ -190,8 +192,15 @@ export function lowerNative(file: NativeFile, skip: ReadonlySet<NativeItem> = ne
 function writeBody(w: Writer, body: NativeBody, blockType: string, root: boolean): void {
   // a separator stands for the end of what it follows (an error's range ends there)
   let previousEnd = -1;
+  // an argument set twice is reported by the parser; HCL keeps the first
+  let names: Set<string> | null = null;
   for (const item of body.items) {
     if (w.skip.has(item)) continue;
+    if (item.kind === "attribute" && w.repeatedNames) {
+      names ??= new Set();
+      if (names.has(item.name)) continue;
+      names.add(item.name);
+    }
     if (previousEnd >= 0) w.put(",", previousEnd);
     previousEnd = item.range.end;
     if (item.kind === "attribute") {

@@ -172,6 +172,8 @@ export interface NativeSyntaxProblem {
 export interface NativeParseResult {
   file: NativeFile;
   problems: NativeSyntaxProblem[];
+  /** the whole file was read (its problems, if any, are arguments set twice: the first of each is kept) */
+  complete: boolean;
 }
 
 const REQUIRED = "An argument or block definition is required here.";
@@ -207,8 +209,9 @@ export function parseNative(text: string, filename: string): NativeParseResult {
   } catch (e) {
     if (!(e instanceof Stop)) throw e;
     problems.push(e.problem);
+    return { file: { filename, text, body: root, lines }, problems, complete: false };
   }
-  return { file: { filename, text, body: root, lines }, problems };
+  return { file: { filename, text, body: root, lines }, problems, complete: true };
 }
 
 class BodyReader {

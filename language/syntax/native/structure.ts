@@ -12,6 +12,7 @@ export interface NativeStructure {
   problems: NativeSyntaxProblem[];
   /** attributes and blocks Terraform's loader drops */
   skip: Set<NativeItem>;
+  override?: boolean;
 }
 
 /** A block type as Terraform's own schemas decode it. */
@@ -71,8 +72,12 @@ const ROOT: BlockRule = {
 const STATIC_ADDRESS =
   "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 
-export function checkNativeStructure(file: NativeFile): NativeStructure {
-  const out: NativeStructure = { problems: [], skip: new Set() };
+/**
+ * `override`: the file is an override file, whose resource bodies Terraform merges without
+ * reading their unknown arguments (an argument named like a block there is dropped silently).
+ */
+export function checkNativeStructure(file: NativeFile, override = false): NativeStructure {
+  const out: NativeStructure = { problems: [], skip: new Set(), override };
   // nesting is bounded by the rules' own depth (root, block, lifecycle, condition): no deep recursion
   checkBody(file.text, file.body, ROOT, out);
   return out;
@@ -102,9 +107,11 @@ function checkBody(text: string, body: NativeBody, rule: BlockRule, out: NativeS
 
 function checkAttribute(text: string, attr: NativeAttribute, rule: BlockRule, out: NativeStructure): void {
   if (rule.blocks && Object.hasOwn(rule.blocks, attr.name)) {
+    out.skip.add(attr);
+    // a resource body's arguments are the provider schema's, which an override's merge does not ask
+    if (out.override && !rule.suggests) return;
     const hint = rule.suggests ? ` Did you mean to define a block of type ${JSON.stringify(attr.name)}?` : "";
     out.problems.push({ summary: "Unsupported argument", detail: `An argument named ${JSON.stringify(attr.name)} is not expected here.${hint}`, range: attr.nameRange });
-    out.skip.add(attr);
     return;
   }
   if (rule.constants?.includes(attr.name)) {
