@@ -146,14 +146,32 @@ export function finishBuiltinBody(ctx: Ctx, type: BuiltinType, body: number, add
   }
 }
 
+/** The s3 backend's arguments in Terraform 1.11 (each one checked against `terraform validate` 1.11.4). */
+const S3_BACKEND: ReadonlySet<string> = new Set([
+  "bucket", "key", "region", "access_key", "secret_key", "token", "profile", "acl", "encrypt", "kms_key_id", "sse_customer_key",
+  "dynamodb_table", "dynamodb_endpoint", "use_lockfile", "workspace_key_prefix", "allowed_account_ids", "forbidden_account_ids",
+  "endpoint", "endpoints", "iam_endpoint", "sts_endpoint", "sts_region", "ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode",
+  "retry_mode", "max_retries", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "skip_credentials_validation",
+  "skip_requesting_account_id", "skip_metadata_api_check", "skip_region_validation", "skip_s3_checksum", "force_path_style", "use_path_style",
+  "assume_role", "assume_role_with_web_identity", "custom_ca_bundle", "http_proxy", "https_proxy", "no_proxy", "insecure",
+  "use_fips_endpoint", "use_dualstack_endpoint",
+]);
+
 /**
- * The s3 backend's required arguments (its other arguments are many: not judged here). Its region
- * may come from the environment, as Terraform reads it.
+ * The s3 backend's arguments by name and its required ones (their values are not judged here). Its
+ * region may come from the environment, as Terraform reads it.
  */
 function checkS3Config(ctx: Ctx, config: number, address: string): void {
   const doc = ctx.doc;
   const names = new Set<string>();
   for (const k of doc.members(config)) if (doc.kinds[k + 1] !== K_NULL) names.add(doc.str(k));
+  // the config converts to the backend's object type first: the first unknown name in cty's (sorted) order
+  // ("//" too: the config is a value, where it is no comment)
+  const unexpected = doc.members(config).map((k) => doc.str(k)).filter((n) => !S3_BACKEND.has(n)).sort()[0];
+  if (unexpected !== undefined) {
+    ctx.error("remote-state-backend", `Invalid backend configuration: The given configuration is not valid for backend "s3": unexpected attribute ${quote(unexpected)}.`, config, address, joinPath("config", unexpected));
+    return;
+  }
   for (const name of ["bucket", "key"]) {
     if (names.has(name)) continue;
     ctx.error("remote-state-backend", `Invalid backend configuration: The given configuration is not valid for backend "s3": attribute ${quote(name)} is required.`, config, address, "config");

@@ -97,6 +97,13 @@ describe("terraform_remote_state", () => {
     ]);
   });
 
+  it("takes the s3 backend's arguments only (an unknown one first, in sorted order; \"//\" is no comment in a value)", async () => {
+    const s3 = (config: object) => errors("{", `  "data": { "terraform_remote_state": { "s": { "backend": "s3", "config": ${JSON.stringify({ bucket: "b", key: "k", region: "us-east-1", ...config })} } } }`, "}");
+    expect(await s3({ use_lockfile: true, assume_role: { role_arn: "arn:aws:iam::123456789012:role/x" }, skip_s3_checksum: true, workspace_key_prefix: "w" })).toEqual([]);
+    expect(await s3({ z_nope: 2, a_nope: 1 })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*backend "s3": unexpected attribute "a_nope"/)]);
+    expect(await s3({ "//": "c" })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*unexpected attribute "\/\/"/)]);
+  });
+
   it("has outputs but no attribute outside its schema", async () => {
     expect(await errors("{", '  "data": { "terraform_remote_state": { "s": { "backend": "local" } } },', '  "output": { "o": { "value": "${data.terraform_remote_state.s.vpc_id}" } }', "}")).toEqual([
       expect.stringMatching(/^3 Unsupported attribute: This object has no argument, nested block, or exported attribute named "vpc_id"/),
