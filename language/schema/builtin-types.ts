@@ -138,7 +138,7 @@ export function finishBuiltinBody(ctx: Ctx, type: BuiltinType, body: number, add
   if (backend !== "local") return;
   for (const k of doc.members(config)) {
     const name = doc.str(k);
-    if (name === "//") continue;
+    // ("//" too: the config is a value, where it is no comment)
     if (!LOCAL_BACKEND.has(name)) return invalid(`unexpected attribute ${quote(name)}.`, joinPath("config", name));
     // both of the local backend's arguments are strings: a number or bool converts, an object or list does not
     const vk = doc.kinds[k + 1];

@@ -102,6 +102,8 @@ describe("terraform_remote_state", () => {
     expect(await s3({ use_lockfile: true, assume_role: { role_arn: "arn:aws:iam::123456789012:role/x" }, skip_s3_checksum: true, workspace_key_prefix: "w" })).toEqual([]);
     expect(await s3({ z_nope: 2, a_nope: 1 })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*backend "s3": unexpected attribute "a_nope"/)]);
     expect(await s3({ "//": "c" })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*unexpected attribute "\/\/"/)]);
+    const local = errors("{", '  "data": { "terraform_remote_state": { "s": { "backend": "local", "config": { "path": "x", "//": "c" } } } }', "}");
+    expect(await local).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*backend "local": unexpected attribute "\/\/"/)]);
   });
 
   it("has outputs but no attribute outside its schema", async () => {
