@@ -212,6 +212,15 @@ export function unchecked(ctx: Ctx, decl: BlockDecl): boolean {
   return ctx.files[decl.file]!.unchecked?.has(decl.body) === true;
 }
 
+/**
+ * Whether two nodes of the current file were written in one file: Terraform checks some rules
+ * (count beside for_each) per file, before override files are merged in.
+ */
+export function writtenTogether(ctx: Ctx, a: number, b: number): boolean {
+  const origin = ctx.files[ctx.fileIndex]!.origin;
+  return !origin || origin(ctx.doc.start(a)).file === origin(ctx.doc.start(b)).file;
+}
+
 /** The file name and position an offset of a file stands for (a merged file's offsets came from several files). */
 export function sourcePosition(files: SourceFile[], file: number, offset: number): { name: string; line: number; column: number } {
   const origin = files[file]!.origin?.(offset);

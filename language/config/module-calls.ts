@@ -8,7 +8,7 @@
 // variables and outputs we do not parse, so its arguments, outputs and files are not checked.
 // A directory that does not exist fails `terraform init` ("Unreadable module directory") and
 // then `terraform validate` ("Module not installed"): that is an error here too.
-import { quote, unchecked, type Ctx, type FoundReference } from "./context.js";
+import { quote, unchecked, writtenTogether, type Ctx, type FoundReference } from "./context.js";
 import { K_NULL, K_OBJECT, someString } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
@@ -199,14 +199,14 @@ export function callerProviders(ctx: Ctx): { required: Map<string, string> } {
 function checkCountAndForEach(ctx: Ctx, decl: BlockDecl): void {
   ctx.use(decl.file);
   const doc = ctx.doc;
-  let count = false;
+  let count = -1;
   let forEach = -1;
   for (const k of doc.members(decl.body)) {
     const name = doc.str(k);
-    if (name === "count" && doc.kinds[k + 1] !== K_NULL) count = true;
+    if (name === "count" && doc.kinds[k + 1] !== K_NULL) count = k;
     else if (name === "for_each" && doc.kinds[k + 1] !== K_NULL) forEach = k;
   }
-  if (count && forEach >= 0) {
+  if (count >= 0 && forEach >= 0 && writtenTogether(ctx, count, forEach)) {
     ctx.error("count-and-for-each", 'Invalid combination of "count" and "for_each": The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.', forEach, `module.${decl.name}`, "for_each");
   }
 }

@@ -2,8 +2,8 @@
 // lifecycle, provisioners, connections, the "_" escape block, dynamic blocks); the rest of the body
 // goes to our types' conversion (schema/convert.ts), to the built-in provider's schemas
 // (schema/builtin-types.ts), or, for another provider's type, is read as expressions.
-import { quote, type Ctx } from "./context.js";
-import { type BlockModel } from "../schema/model-types.js";
+import { quote, writtenTogether, type Ctx } from "./context.js";
+import { type BlockModel, type CtyType } from "../schema/model-types.js";
 import { attributeTraversalProblem, nestedBlockTraversalProblem } from "../schema/schema-traversal.js";
 import { forObjects, K_ARRAY, K_NULL, K_OBJECT, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
@@ -173,7 +173,7 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
     const forEach = metaSeen?.get("for_each");
     decl.repetition = count !== undefined && doc.kinds[count + 1] !== K_NULL ? "count" : forEach !== undefined && doc.kinds[forEach + 1] !== K_NULL ? "for_each" : null;
   }
-  if (metaSeen?.has("count") && metaSeen.has("for_each")) {
+  if (metaSeen?.has("count") && metaSeen.has("for_each") && writtenTogether(ctx, metaSeen.get("count")!, metaSeen.get("for_each")!)) {
     ctx.error("count-and-for-each", 'Invalid combination of "count" and "for_each": The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.', metaSeen.get("for_each")!, addressOf(decl), "for_each");
   }
   if (builtin) finishBuiltinBody(ctx, builtin, decl.body, addressOf(decl));

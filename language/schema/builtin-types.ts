@@ -138,7 +138,7 @@ export function finishBuiltinBody(ctx: Ctx, type: BuiltinType, body: number, add
   if (backend !== "local") return;
   for (const k of doc.members(config)) {
     const name = doc.str(k);
-    if (name === "//") continue;
+    // ("//" too: the config is a value, where it is no comment)
     if (!LOCAL_BACKEND.has(name)) return invalid(`unexpected attribute ${quote(name)}.`, joinPath("config", name));
     // both of the local backend's arguments are strings: a number or bool converts, an object or list does not
     const vk = doc.kinds[k + 1];
@@ -146,21 +146,31 @@ export function finishBuiltinBody(ctx: Ctx, type: BuiltinType, body: number, add
   }
 }
 
+/** The s3 backend's arguments in Terraform 1.11 (each one checked against `terraform validate` 1.11.4). */
+const S3_BACKEND: ReadonlySet<string> = new Set([
+  "bucket", "key", "region", "access_key", "secret_key", "token", "profile", "acl", "encrypt", "kms_key_id", "sse_customer_key",
+  "dynamodb_table", "dynamodb_endpoint", "use_lockfile", "workspace_key_prefix", "allowed_account_ids", "forbidden_account_ids",
+  "endpoint", "endpoints", "iam_endpoint", "sts_endpoint", "sts_region", "ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode",
+  "retry_mode", "max_retries", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "skip_credentials_validation",
+  "skip_requesting_account_id", "skip_metadata_api_check", "skip_region_validation", "skip_s3_checksum", "force_path_style", "use_path_style",
+  "assume_role", "assume_role_with_web_identity", "custom_ca_bundle", "http_proxy", "https_proxy", "no_proxy", "insecure",
+  "use_fips_endpoint", "use_dualstack_endpoint",
+]);
+
 /**
- * The s3 backend's arguments (a name it lacks is refused; their values are not judged here) and
- * its required ones. Its region may come from the environment, as Terraform reads it.
+ * The s3 backend's arguments by name and its required ones (their values are not judged here). Its
+ * region may come from the environment, as Terraform reads it.
  */
 function checkS3Config(ctx: Ctx, config: number, address: string): void {
   const doc = ctx.doc;
   const names = new Set<string>();
-  for (const k of doc.members(config)) {
-    const name = doc.str(k);
-    // the config converts to the backend's schema first: a name it lacks is the first error
-    if (name !== "//" && !S3_BACKEND.has(name)) {
-      ctx.error("remote-state-backend", `Invalid backend configuration: The given configuration is not valid for backend "s3": unexpected attribute ${quote(name)}.`, config, address, joinPath("config", name));
-      return;
-    }
-    if (doc.kinds[k + 1] !== K_NULL) names.add(name);
+  for (const k of doc.members(config)) if (doc.kinds[k + 1] !== K_NULL) names.add(doc.str(k));
+  // the config converts to the backend's object type first: the first unknown name in cty's (sorted) order
+  // ("//" too: the config is a value, where it is no comment)
+  const unexpected = doc.members(config).map((k) => doc.str(k)).filter((n) => !S3_BACKEND.has(n)).sort()[0];
+  if (unexpected !== undefined) {
+    ctx.error("remote-state-backend", `Invalid backend configuration: The given configuration is not valid for backend "s3": unexpected attribute ${quote(unexpected)}.`, config, address, joinPath("config", unexpected));
+    return;
   }
   for (const name of ["bucket", "key"]) {
     if (names.has(name)) continue;
@@ -182,18 +192,5 @@ function literalString(ctx: Ctx, node: number): string | null {
 // Terraform 1.11's backends (the removed ones, such as etcd, are refused like unknown names)
 const BACKENDS: ReadonlySet<string> = new Set(["local", "remote", "azurerm", "consul", "cos", "gcs", "http", "inmem", "kubernetes", "oss", "pg", "s3", "cloud"]);
 const LOCAL_BACKEND: ReadonlySet<string> = new Set(["path", "workspace_dir"]);
-/** the s3 backend's arguments in Terraform 1.11 (each accepted by terraform validate) */
-const S3_BACKEND: ReadonlySet<string> = new Set(
-  [
-    "bucket key region access_key secret_key token profile acl encrypt kms_key_id sse_customer_key dynamodb_table use_lockfile workspace_key_prefix",
-    "endpoint endpoints dynamodb_endpoint iam_endpoint sts_endpoint sts_region ec2_metadata_service_endpoint ec2_metadata_service_endpoint_mode",
-    "allowed_account_ids forbidden_account_ids shared_config_files shared_credentials_file shared_credentials_files retry_mode max_retries",
-    "skip_credentials_validation skip_requesting_account_id skip_metadata_api_check skip_region_validation skip_s3_checksum",
-    "force_path_style use_path_style assume_role assume_role_with_web_identity custom_ca_bundle http_proxy https_proxy no_proxy insecure",
-    "use_fips_endpoint use_dualstack_endpoint",
-  ]
-    .join(" ")
-    .split(" "),
-);
 /** the arguments some backends require (their other arguments are not judged here) */
 const REQUIRED_CONFIG: Record<string, readonly string[]> = { gcs: ["bucket"], remote: ["organization"] };

@@ -97,21 +97,13 @@ describe("terraform_remote_state", () => {
     ]);
   });
 
-  it("refuses a name the s3 backend does not have, before its required ones; takes every one it has", async () => {
-    expect(
-      await errors(
-        "{",
-        '  "data": { "terraform_remote_state": {',
-        '    "a": { "backend": "s3", "config": { "bucket": "b", "key": "k", "region": "us-east-1", "nope": 1 } },',
-        '    "b": { "backend": "s3", "config": { "nope": 1 } },',
-        '    "c": { "backend": "s3", "config": { "bucket": "b", "key": "k", "region": "us-east-1", "use_lockfile": true, "assume_role": { "role_arn": "arn:aws:iam::123456789012:role/x" }, "endpoints": { "s3": "http://x" }, "max_retries": 1 } }',
-        "  } }",
-        "}",
-      ),
-    ).toEqual([
-      expect.stringMatching(/^3 Invalid backend configuration: .*backend "s3": unexpected attribute "nope"/),
-      expect.stringMatching(/^4 Invalid backend configuration: .*backend "s3": unexpected attribute "nope"/),
-    ]);
+  it("takes the s3 backend's arguments only (an unknown one first, in sorted order; \"//\" is no comment in a value)", async () => {
+    const s3 = (config: object) => errors("{", `  "data": { "terraform_remote_state": { "s": { "backend": "s3", "config": ${JSON.stringify({ bucket: "b", key: "k", region: "us-east-1", ...config })} } } }`, "}");
+    expect(await s3({ use_lockfile: true, assume_role: { role_arn: "arn:aws:iam::123456789012:role/x" }, skip_s3_checksum: true, workspace_key_prefix: "w" })).toEqual([]);
+    expect(await s3({ z_nope: 2, a_nope: 1 })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*backend "s3": unexpected attribute "a_nope"/)]);
+    expect(await s3({ "//": "c" })).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*unexpected attribute "\/\/"/)]);
+    const local = errors("{", '  "data": { "terraform_remote_state": { "s": { "backend": "local", "config": { "path": "x", "//": "c" } } } }', "}");
+    expect(await local).toEqual([expect.stringMatching(/^2 Invalid backend configuration: .*backend "local": unexpected attribute "\/\/"/)]);
   });
 
   it("has outputs but no attribute outside its schema", async () => {
