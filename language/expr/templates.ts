@@ -37,6 +37,8 @@ export interface TemplateInfo {
   whole: Reference | null;
   /** the parsed template (values.ts evaluates it); null for "${a.b.c}", whose reference is `whole` */
   expr: Expr | null;
+  /** literal text and plain references only (reference-template.ts): its value is unknown unless a reference's is known */
+  plain?: boolean;
 }
 
 const enum Ch {
@@ -77,7 +79,7 @@ export function analyzeTemplate(s: string): TemplateInfo {
   const plain = referenceTemplate(s);
   if (plain !== null) {
     last.text = s;
-    return (last.info = { problem: null, references: plain.references, whole: null, expr: plain.expr });
+    return (last.info = { problem: null, references: plain.references, whole: null, expr: plain.expr, plain: true });
   }
   // a generated configuration repeats its templates ("${upper(var.env)}" in every resource)
   const seen = parsedTemplates.get(s);
