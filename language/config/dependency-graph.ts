@@ -258,8 +258,11 @@ export function checkCycles(ctx: Ctx): void {
 /** A ring needs a node that is depended on and depends on something itself: when none is, there is none (the usual case, checked cheaply). */
 function someTargetDependsOnMore(graph: DependencyGraph): boolean {
   const isSource = new Uint8Array(graph.nodes.length);
-  for (const v of graph.from) isSource[v] = 1;
-  for (const w of graph.to) if (isSource[w] === 1) return true;
+  // indexed loops: run once per module, these are not optimised, and for…of would allocate a result per edge
+  const from = graph.from;
+  const to = graph.to;
+  for (let i = 0; i < from.length; i++) isSource[from[i]!] = 1;
+  for (let i = 0; i < to.length; i++) if (isSource[to[i]!] === 1) return true;
   return false;
 }
 
@@ -376,7 +379,7 @@ function stronglyConnected(graph: DependencyGraph): number[][] {
   const n = graph.nodes.length;
   // edges grouped by source (counting sort): first[v] .. first[v + 1] in targets
   const first = new Int32Array(n + 1);
-  for (const v of graph.from) first[v + 1]!++;
+  for (let i = 0; i < graph.from.length; i++) first[graph.from[i]! + 1]!++;
   for (let v = 0; v < n; v++) first[v + 1]! += first[v]!;
   const targets = new Int32Array(graph.from.length);
   const fill = first.slice(0, n);
@@ -421,6 +424,12 @@ function stronglyConnected(graph: DependencyGraph): number[][] {
         if (low[v]! < low[parent]!) low[parent] = low[v]!;
       }
       if (low[v] === index[v]) {
+        // a component of one node (nearly all of them) is no ring: popped without a list
+        if (stack[stackSize - 1] === v) {
+          stackSize--;
+          onStack[v] = 0;
+          continue;
+        }
         const component: number[] = [];
         let w: number;
         do {

@@ -11,6 +11,7 @@ import { K_FALSE, K_NUMBER, K_OBJECT, K_TRUE, K_ARRAY, type JsonDoc } from "../s
 import { analyzeTemplate, hasTemplate, type TemplateInfo } from "../expr/templates.js";
 import { declaredLocals } from "./local-names.js";
 import { withModuleFiles } from "../expr/module-files.js";
+import { hasBindings } from "../expr/for-expressions.js";
 
 export { asString, UNKNOWN, type Known, type Value } from "../expr/evaluate.js";
 
@@ -102,6 +103,7 @@ function valueOf(ctx: Ctx, info: TemplateInfo): Known {
 }
 
 function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
+  if (info.plain === true && plainTemplateUnknown(ctx, info)) return UNKNOWN;
   const locals = (root: string, name: string) => (root === "local" ? localValue(ctx, name) : element !== null && root === element.name ? iteratorAttribute(element, name) : UNKNOWN);
   if (info.expr !== null) {
     const expr = info.expr;
@@ -118,6 +120,22 @@ function evaluateTemplate(ctx: Ctx, info: TemplateInfo): Known {
     else return UNKNOWN;
   }
   return evaluate(expr, locals);
+}
+
+/**
+ * Whether a template of literal text and plain references (reference-template.ts) is unknown
+ * without evaluating it: no reference reads a name the evaluator may know (a known local value,
+ * `path`, the known iterator, a for expression's binding), so every interpolation is unknown and
+ * none can fail. False when evaluation must decide.
+ */
+function plainTemplateUnknown(ctx: Ctx, info: TemplateInfo): boolean {
+  if (hasBindings()) return false;
+  for (const ref of info.references) {
+    const first = ref.steps[0];
+    if (first === undefined || first.kind !== "attr" || ref.root === "path" || (element !== null && ref.root === element.name)) return false;
+    if (ref.root === "local" && localValue(ctx, first.name) !== UNKNOWN) return false;
+  }
+  return true;
 }
 
 function iteratorAttribute(bound: IteratorElement, name: string): Known {

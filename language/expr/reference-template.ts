@@ -26,6 +26,16 @@ export interface ReferenceTemplate {
  * Evaluating the result with no values known can fail on nothing: its interpolations are unknown.
  */
 export function referenceTemplate(s: string): ReferenceTemplate | null {
+  const references = referenceTemplateReferences(s);
+  return references === null ? null : { references, expr: referenceTemplateExpr(s, references) };
+}
+
+/**
+ * The references of `s` when referenceTemplate accepts it, else null: the syntax tree is not
+ * built (most such templates are never evaluated, see known-values.ts; referenceTemplateExpr
+ * builds it when one is).
+ */
+export function referenceTemplateReferences(s: string): Reference[] | null {
   // first the shape, allocating nothing (most strings that fail do so here), then the result
   // in lists of their exact length
   const n = s.length;
@@ -50,13 +60,10 @@ export function referenceTemplate(s: string): ReferenceTemplate | null {
   }
   if (n > literalFrom) literals++;
   if (interpolations === 0 || interpolations + literals < 2) return null;
-  const parts: Expr[] = new Array(interpolations + literals);
   const references: Reference[] = new Array(interpolations);
-  let part = 0;
   let reference = 0;
   literalFrom = 0;
   for (i = s.indexOf("${"); i >= 0; i = s.indexOf("${", literalFrom)) {
-    if (i > literalFrom) parts[part++] = { t: "lit", v: s.slice(literalFrom, i) };
     const end = traversalEnd(s, i + 2);
     let dots = 0;
     for (let j = i + 2; j < end; j++) if (s.charCodeAt(j) === DOT) dots++;
@@ -64,21 +71,32 @@ export function referenceTemplate(s: string): ReferenceTemplate | null {
     let j = i + 2;
     while (j < end && s.charCodeAt(j) !== DOT) j++;
     const root = s.slice(i + 2, j);
-    let expr: Expr = { t: "var", name: root };
     for (let k = 0; k < dots; k++) {
       const from = j + 1;
       j = from;
       while (j < end && s.charCodeAt(j) !== DOT) j++;
-      const name = s.slice(from, j);
-      steps[k] = { kind: "attr", name };
-      expr = { t: "attr", of: expr, name };
+      steps[k] = { kind: "attr", name: s.slice(from, j) };
     }
     references[reference++] = { root, steps, start: i + 2, end };
-    parts[part++] = expr;
     literalFrom = end + 1;
   }
-  if (n > literalFrom) parts[part++] = { t: "lit", v: s.slice(literalFrom) };
-  return { references, expr: { t: "tpl", parts } };
+  return references;
+}
+
+/** The syntax tree ({ t: "tpl" }, as parseTemplate builds it) of a template referenceTemplateReferences accepted, from its references. */
+export function referenceTemplateExpr(s: string, references: Reference[]): Expr {
+  const parts: Expr[] = [];
+  let literalFrom = 0;
+  for (const ref of references) {
+    // each reference's "${" is 2 before its start, its "}" at its end
+    if (ref.start - 2 > literalFrom) parts.push({ t: "lit", v: s.slice(literalFrom, ref.start - 2) });
+    let expr: Expr = { t: "var", name: ref.root };
+    for (const step of ref.steps) expr = { t: "attr", of: expr, name: (step as { name: string }).name };
+    parts.push(expr);
+    literalFrom = ref.end + 1;
+  }
+  if (s.length > literalFrom) parts.push({ t: "lit", v: s.slice(literalFrom) });
+  return { t: "tpl", parts };
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { evaluate, EvaluationError } from "./evaluate.js";
 import { parseTemplate } from "./template-parser.js";
-import { referenceTemplate } from "./reference-template.js";
+import { referenceTemplateExpr, referenceTemplateReferences } from "./reference-template.js";
 import type { Expr, Reference, TraversalStep } from "./syntax-tree.js";
 import { isDigit, isIdentPart, isIdentStart } from "./lexer.js";
 
@@ -37,6 +37,8 @@ export interface TemplateInfo {
   whole: Reference | null;
   /** the parsed template (values.ts evaluates it); null for "${a.b.c}", whose reference is `whole` */
   expr: Expr | null;
+  /** literal text and plain references only (reference-template.ts): its value is unknown unless a reference's is known */
+  plain?: boolean;
 }
 
 const enum Ch {
@@ -74,10 +76,10 @@ export function analyzeTemplate(s: string): TemplateInfo {
   // the same string is often analyzed twice in a row (its syntax and references, then its value)
   if (s === last.text && last.info !== null) return last.info;
   // literal text around plain references: read without the parser, nothing to evaluate
-  const plain = referenceTemplate(s);
+  const plain = referenceTemplateReferences(s);
   if (plain !== null) {
     last.text = s;
-    return (last.info = { problem: null, references: plain.references, whole: null, expr: plain.expr });
+    return (last.info = new PlainTemplate(s, plain));
   }
   // a generated configuration repeats its templates ("${upper(var.env)}" in every resource)
   const seen = parsedTemplates.get(s);
@@ -111,6 +113,24 @@ export function analyzeTemplate(s: string): TemplateInfo {
   last.text = s;
   last.info = info;
   return info;
+}
+
+/**
+ * A template of literal text and plain references (reference-template.ts): its syntax tree is
+ * built when first read, as most are never evaluated (known-values.ts knows them unknown).
+ */
+class PlainTemplate implements TemplateInfo {
+  readonly problem = null;
+  readonly whole = null;
+  readonly plain = true;
+  private tree: Expr | null = null;
+  constructor(
+    private readonly text: string,
+    readonly references: Reference[],
+  ) {}
+  get expr(): Expr {
+    return (this.tree ??= referenceTemplateExpr(this.text, this.references));
+  }
 }
 
 const last: { text: string; info: TemplateInfo | null } = { text: "", info: null };

@@ -200,15 +200,24 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): bo
   for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return false;
   let names = variableNames.get(ctx);
   if (names === undefined) {
-    names = new Set();
-    for (const b of ctx.blocks) if (b.blockType === "variable") names.add(b.name);
+    names = { all: new Set(), byLength: [] };
+    for (const b of ctx.blocks) {
+      if (b.blockType !== "variable" || names.all.has(b.name)) continue;
+      names.all.add(b.name);
+      (names.byLength[b.name.length] ??= []).push(b.name);
+    }
     variableNames.set(ctx, names);
   }
-  return names.has(s.slice(from, n));
+  // a few names of this length are compared in place (no name sliced out of the text per reference)
+  const candidates = names.byLength[n - from];
+  if (candidates === undefined) return false;
+  if (candidates.length > 8) return names.all.has(s.slice(from, n));
+  for (let i = 0; i < candidates.length; i++) if (s.startsWith(candidates[i]!, from)) return true;
+  return false;
 }
 
-/** The variables each module declares (read once every declaration is known). */
-const variableNames = new WeakMap<Ctx, Set<string>>();
+/** The variables each module declares, and by the length of their names (read once every declaration is known). */
+const variableNames = new WeakMap<Ctx, { all: Set<string>; byLength: string[][] }>();
 
 /** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */
 function targetAllowed(kind: "resource" | "data", type: string, target: AttributeModel, from: TypeModel | undefined, attribute: string | undefined, expects: CtyType | undefined): boolean {

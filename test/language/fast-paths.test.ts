@@ -3,7 +3,11 @@
 // what they refuse is left to the parser. Checked on hand-picked strings and on random ones
 // built from the pieces that matter (names, dots, "${", "}", "$", "%", escapes, spaces, digits).
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateFiles } from "../../language/index.js";
 import { evaluate, UNKNOWN } from "../../language/expr/evaluate.js";
 import { referenceTemplate } from "../../language/expr/reference-template.js";
 import { parseTemplate } from "../../language/expr/template-parser.js";
@@ -81,6 +85,38 @@ describe("templates of literal text and plain references", () => {
       }),
       { numRuns: 5000, seed: 21 },
     );
+  });
+});
+
+describe("templates of literal text and plain references at validate", () => {
+  // validate skips evaluating such a template when no reference can be known (known-values.ts):
+  // one that reads a known local value must still be evaluated, its value judged, its errors given
+  const work = mkdtempSync(join(tmpdir(), "schemaform-fast-paths-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  let n = 0;
+  async function errors(locals: object, regionCode: string): Promise<string[]> {
+    const dir = join(work, String(n++));
+    mkdirSync(dir);
+    const config = { terraform: { required_providers: { tsdb: { source: "schemaform/tsdb" } } }, variable: { env: {} }, locals, resource: { tsdb_vpcs: { main: { cidr: "10.0.0.0/16", region_code: regionCode } } } };
+    writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config));
+    const result = await validateFiles([dir]);
+    return result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message.split("\n")[0]!);
+  }
+
+  it("judges the value when a local value it reads is known", async () => {
+    expect(await errors({ r: "az" }, "${local.r}-1")).toEqual([expect.stringContaining('got "az-1"')]);
+    expect(await errors({ r: "us-east" }, "${local.r}-1")).toEqual([]);
+    expect(await errors({ r: "az", z: "x" }, "${local.z}-${local.r}-1")).toEqual([expect.stringContaining('got "x-az-1"')]);
+  });
+
+  it("reports what evaluating it with a known local value fails on", async () => {
+    expect(await errors({ r: ["a"] }, "${local.r}-1")).toEqual([expect.stringContaining("Invalid template interpolation value")]);
+    expect(await errors({ r: null }, "${var.env}-${local.r}")).toEqual([expect.stringContaining("Invalid template interpolation value")]);
+  });
+
+  it("leaves it unknown when nothing it reads is known", async () => {
+    expect(await errors({ r: "${var.env}" }, "${local.r}-1")).toEqual([]);
+    expect(await errors({}, "az-${var.env}")).toEqual([]);
   });
 });
 
