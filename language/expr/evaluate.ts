@@ -6,6 +6,7 @@
 export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, type Locals } from "./known.js";
 import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
+import { durationError } from "./time-functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
@@ -465,6 +466,10 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
+      if (typeof a === "string" && typeof b === "string") {
+        const why = durationError(b);
+        if (why) callFailed(name, why);
+      }
       return;
     case "timecmp":
       if (typeof a === "string" && !RFC3339.test(a)) badArgument("timestamp_a", `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);

@@ -1,0 +1,64 @@
+// Disagreements the fourteenth differential round found (test/differential/mutations-round14.mjs),
+// each as Terraform 1.11.4 decides it at validate.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateFiles } from "../../language/index.js";
+
+const work = mkdtempSync(join(tmpdir(), "schemaform-round14-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let n = 0;
+
+/** The errors (line: first line of the message) of a module written from path → JSON value, pretty-printed. */
+async function errors(files: Record<string, unknown>): Promise<string[]> {
+  const dir = join(work, String(n++));
+  for (const [name, value] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), JSON.stringify(value, null, 2));
+  }
+  const result = await validateFiles([dir]);
+  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split("\n")[0]!}`);
+}
+
+const terraform = { required_providers: { tsdb: { source: "schemaform/tsdb" } } };
+
+describe("timeadd reads its duration as Go's time.ParseDuration does", () => {
+  const local = (duration: string) => errors({ "main.tf.json": { locals: { t: `\${timeadd("2024-01-01T00:00:00Z", ${JSON.stringify(duration)})}` } } });
+
+  it("refuses a duration with a unit Go does not know, without a unit, or without a number", async () => {
+    expect(await local("1 day")).toEqual([expect.stringContaining('Error in function call: Call to function "timeadd" failed: time: unknown unit " day" in duration "1 day".')]);
+    expect(await local("10")).toEqual([expect.stringContaining('time: missing unit in duration "10".')]);
+    expect(await local(".h")).toEqual([expect.stringContaining('time: invalid duration ".h".')]);
+  });
+
+  it("accepts fractions, signs, several units and a bare zero", async () => {
+    for (const duration of ["1.5h30m", "-.5s", "+2h45m10s", "0", "300ms", "1us"]) expect(await local(duration), duration).toEqual([]);
+  });
+});
+
+describe("where a provider's finding about a list element is reported", () => {
+  const resource = (type: string, body: object) => errors({ "main.tf.json": { terraform, resource: { [type]: { x: body } } } });
+
+  it("points at the null element of a nested attribute's list", async () => {
+    const found = await resource("tsdb_connector_src_db", {
+      service_id: "svc-1",
+      display_name: "orders",
+      connection_string: "postgres://replicator@db.example.com:5432/orders",
+      tables: [{ schema_name: "public", table_name: "a" }, null],
+    });
+    // "tables": [ is line 15, its null element line 20
+    expect(found).toEqual(["20: tables[1] must be an object, got null"]);
+  });
+
+  it("points at the attribute for an element of a list of strings", async () => {
+    const found = await resource("tsdb_peering_connection", {
+      platform_vpc_id: 7,
+      peer_account_id: "123456789012",
+      peer_region_code: "us-east-1",
+      peer_tgw_id: "tgw-0123456789abcdef0",
+      peer_cidr_blocks: ["10.1.0.0/16", "300.0.0.0/99"],
+    });
+    expect(found).toEqual([expect.stringMatching(/^16: peer_cidr_blocks\[1\] must be an IPv4 CIDR block/)]);
+  });
+});
