@@ -1,8 +1,9 @@
 // Collection functions that fail on known arguments at validate time, in Terraform's words (the
 // lists' elements and lengths, range's limit of 1,024 values). Unknown arguments pass.
-import { UNKNOWN, asNumber, badArgument, callFailed, type Known } from "./known.js";
+import { UNKNOWN, asNumber, badArgument, callFailed, typeOf, type Known, type Value } from "./known.js";
 
 const isStructural = (v: Known): boolean => v !== UNKNOWN && v !== null && typeof v === "object";
+const isPrimitive = (v: Known | undefined): boolean => v !== undefined && v !== UNKNOWN && v !== null && typeof v !== "object";
 
 /** The error of a call of one of these functions on its known arguments, thrown; else nothing. */
 export function collectionCallProblem(name: string, values: Known[]): void {
@@ -48,6 +49,30 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "element":
       if (Array.isArray(a) && a.length > 0 && typeof b === "number" && b < 0) callFailed("element", "cannot use element function with a negative index");
+      return;
+    case "concat": {
+      const scalar = values.find(isPrimitive);
+      if (scalar !== undefined) badArgument("seqs", `all arguments must be lists or tuples; got ${typeOf(scalar as Value)}`);
+      return;
+    }
+    case "reverse":
+      if (values.length === 1 && isPrimitive(a)) badArgument("list", `can only reverse list or tuple values, not ${typeOf(a as Value)}`);
+      return;
+    case "values":
+      if (values.length === 1 && (Array.isArray(a) || isPrimitive(a))) callFailed("values", "values() requires a map as the first argument");
+      return;
+    case "setproduct":
+      if (values.length < 2) callFailed("setproduct", "at least two arguments are required");
+      return;
+    case "coalescelist":
+      if (values.length > 0 && values.every((v) => Array.isArray(v) && v.length === 0)) callFailed("coalescelist", "no non-null arguments");
+      return;
+    case "transpose":
+      // the map's values must be lists of strings: the first key (in order) whose value is a primitive
+      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object" && !Array.isArray(a)) {
+        const key = Object.keys(a).sort().find((k) => isPrimitive(a[k]!));
+        if (key !== undefined) badArgument("values", `element ${JSON.stringify(key)}: list of string required`);
+      }
       return;
     case "range":
       if (values.length >= 1 && values.length <= 3 && values.every((v) => typeof v === "number") && rangeLength(values as number[]) > 1024) {

@@ -13,6 +13,7 @@ import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { csvdecode, formatlist, replaceRegex } from "./string-functions.js";
 import { collectionCallProblem } from "./collection-functions.js";
+import { scalarCallProblem } from "./scalar-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
@@ -382,6 +383,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  */
 function failingCall(name: string, values: Known[]): void {
   collectionCallProblem(name, values);
+  scalarCallProblem(name, values);
   const [a, b] = values;
   switch (name) {
     case "element":
@@ -504,7 +506,9 @@ function formatVerbs(spec: string, args: Known[]): void {
     const at = i;
     i = j;
     if (verb === "%") continue;
-    if (verb === "[" || verb === "*") return;
+    // cty's format has no `*` width or precision
+    if (verb === "*") callFailed("format", `unrecognized format character '*' at offset ${Buffer.byteLength(spec.slice(0, j))}`);
+    if (verb === "[") return;
     if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;

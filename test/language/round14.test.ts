@@ -62,3 +62,34 @@ describe("where a provider's finding about a list element is reported", () => {
     expect(found).toEqual([expect.stringMatching(/^16: peer_cidr_blocks\[1\] must be an IPv4 CIDR block/)]);
   });
 });
+
+describe("functions that fail on known arguments (probed beside round 14)", () => {
+  const local = async (expr: string) => (await errors({ "main.tf.json": { locals: { f: expr } } })).map((e) => e.replace(/^\d+: /, ""));
+
+  it("refuses a scalar where a list, a map or two sets are needed", async () => {
+    expect(await local('${concat([1], "a")}')).toEqual(['Invalid function argument: Invalid value for "seqs" parameter: all arguments must be lists or tuples; got string.']);
+    expect(await local('${reverse("abc")}')).toEqual(['Invalid function argument: Invalid value for "list" parameter: can only reverse list or tuple values, not string.']);
+    expect(await local("${values([1])}")).toEqual(['Error in function call: Call to function "values" failed: values() requires a map as the first argument.']);
+    expect(await local('${setproduct(["a"])}')).toEqual(['Error in function call: Call to function "setproduct" failed: at least two arguments are required.']);
+    expect(await local("${coalescelist([], [])}")).toEqual(['Error in function call: Call to function "coalescelist" failed: no non-null arguments.']);
+    expect(await local('${transpose({ a = "b" })}')).toEqual(['Invalid function argument: Invalid value for "values" parameter: element "a": list of string required.']);
+  });
+
+  it("accepts the same functions on the shapes they take", async () => {
+    for (const expr of ['${concat([1], ["a"])}', "${reverse([1, 2])}", "${values({ a = 1 })}", '${setproduct(["a"], ["b"])}', "${coalescelist([], [1])}", '${transpose({ a = ["b"] })}']) {
+      expect(await local(expr), expr).toEqual([]);
+    }
+  });
+
+  it("reads parseint's digits, uuidv5's namespace, formatdate's literals and cidrnetmask's prefix as Terraform does", async () => {
+    expect(await local('${parseint("zz", 10)}')).toEqual(['Invalid function argument: Invalid value for "number" parameter: cannot parse "zz" as a base 10 integer.']);
+    expect(await local('${uuidv5("nope", "x")}')).toEqual(['Error in function call: Call to function "uuidv5" failed: uuidv5() doesn\'t support namespace nope (invalid UUID length: 4).']);
+    expect(await local("${formatdate(\"YYYY-MM-DD '\", \"2024-01-01T00:00:00Z\")}")).toEqual(['Invalid function argument: Invalid value for "format" parameter: unterminated literal \'.']);
+    expect(await local('${parseint("1_0", 10)}')).toEqual(['Invalid function argument: Invalid value for "number" parameter: cannot parse "1_0" as a base 10 integer.']);
+    expect(await local('${uuidv5("6ba7b810-9dad-11d1-80b4-00c04fd430cz", "x")}')).toEqual([expect.stringContaining("(invalid UUID format).")]);
+    expect(await local('${cidrnetmask("10.0.0.0/33")}')).toEqual(['Error in function call: Call to function "cidrnetmask" failed: invalid CIDR expression: invalid CIDR address: 10.0.0.0/33.']);
+    expect(await local('${format("%*d", 3, 1)}')).toEqual(['Error in function call: Call to function "format" failed: unrecognized format character \'*\' at offset 1.']);
+    const fine = ['${parseint("-FF", 16)}', '${parseint("zZ", 62)}', '${uuidv5("dns", "x")}', '${uuidv5("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "x")}', "${formatdate(\"DD 'o''clock'\", \"2024-01-01T00:00:00Z\")}", '${cidrnetmask("10.0.0.0/8")}'];
+    for (const expr of fine) expect(await local(expr), expr).toEqual([]);
+  });
+});
