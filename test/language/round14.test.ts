@@ -93,3 +93,20 @@ describe("functions that fail on known arguments (probed beside round 14)", () =
     for (const expr of fine) expect(await local(expr), expr).toEqual([]);
   });
 });
+
+describe("shapes probed beside round 14", () => {
+  it("converts a local's objects into a nested attribute's type by discarding attributes the type lacks", async () => {
+    const module = (table: object) => ({
+      terraform,
+      locals: { tables: [table] },
+      resource: { tsdb_connector_src_db: { x: { service_id: "svc-1", display_name: "orders", connection_string: "postgres://r@db.example.com:5432/o", tables: "${local.tables}" } } },
+    });
+    expect(await errors({ "main.tf.json": module({ schema_name: "public", table_name: "a", nope: 1 }) })).toEqual([]);
+  });
+
+  it("reports a second lifecycle block of one JSON array at the array's key", async () => {
+    const found = await errors({ "main.tf.json": { terraform, resource: { tsdb_vpcs: { x: { cidr: "10.0.0.0/16", region_code: "us-east-1", lifecycle: [{ create_before_destroy: true }, { prevent_destroy: false }] } } } } });
+    // "lifecycle": [ is line 14 (its second element line 18)
+    expect(found).toEqual([expect.stringMatching(/^14: Duplicate lifecycle block: Only one "lifecycle" block is allowed per resource/)]);
+  });
+});
