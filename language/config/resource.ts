@@ -82,8 +82,9 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
       }
       case "lifecycle":
         forEachInstance(ctx, k + 1, "lifecycle", addressOf(decl), "lifecycle", (body) => {
+          // Terraform names a block by its key: for blocks in one JSON array, the array's key
           if (lifecycleSeen >= 0) {
-            ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, lifecycleSeen)}.`, body, addressOf(decl), "lifecycle");
+            ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, lifecycleSeen)}.`, k, addressOf(decl), "lifecycle");
             return;
           }
           lifecycleSeen = body;

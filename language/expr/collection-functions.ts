@@ -3,7 +3,7 @@
 import { UNKNOWN, asNumber, badArgument, callFailed, type Known } from "./known.js";
 
 const isStructural = (v: Known): boolean => v !== UNKNOWN && v !== null && typeof v === "object";
-const isPrimitive = (v: Known): v is string | number | boolean => v !== UNKNOWN && v !== null && typeof v !== "object";
+const isPrimitive = (v: Known | undefined): v is string | number | boolean => v !== undefined && v !== UNKNOWN && v !== null && typeof v !== "object";
 const isMap = (v: Known): boolean => isStructural(v) && !Array.isArray(v);
 /** cty's name of a known value's type, as its conversion errors give it */
 const typeName = (v: Known): string => (Array.isArray(v) ? "tuple" : typeof v === "object" ? "object" : typeof v === "boolean" ? "bool" : typeof v);
@@ -59,12 +59,21 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "coalescelist":
       if (values.some((v) => isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
+      if (values.length > 0 && values.every((v) => Array.isArray(v) && v.length === 0)) callFailed(name, "no non-null arguments");
       return;
     case "index":
       if (values.length === 2 && (isPrimitive(a) || isMap(a))) callFailed(name, "argument must be a list or tuple");
       return;
     case "reverse":
-      if (values.length === 1 && isMap(a)) badArgument("list", "can only reverse list or tuple values, not object");
+      if (values.length === 1 && (isMap(a) || isPrimitive(a))) badArgument("list", `can only reverse list or tuple values, not ${typeName(a!)}`);
+      return;
+    case "transpose":
+      // the map's values must be lists of strings: the first key (in order) whose value is a primitive
+      if (values.length === 1 && isMap(a)) {
+        const map = a as { [key: string]: Known };
+        const key = Object.keys(map).sort().find((k) => isPrimitive(map[k]));
+        if (key !== undefined) badArgument("values", `element ${JSON.stringify(key)}: list of string required`);
+      }
       return;
     case "values":
       if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) callFailed(name, "values() requires a map as the first argument");

@@ -6,12 +6,14 @@
 export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, type Locals } from "./known.js";
 import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
+import { durationError } from "./time-functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
 import { collectionCallProblem, collectionValue } from "./collection-functions.js";
+import { scalarCallProblem } from "./scalar-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
 /** The value of `e`, or the first evaluation error (thrown as an EvaluationError). */
@@ -384,6 +386,7 @@ const isObject = (v: Known): v is { [key: string]: Known } => v !== UNKNOWN && v
  */
 function failingCall(name: string, values: Known[]): void {
   collectionCallProblem(name, values);
+  scalarCallProblem(name, values);
   const [a, b] = values;
   switch (name) {
     case "element":
@@ -469,7 +472,10 @@ function failingCall(name: string, values: Known[]): void {
       return;
     case "timeadd":
       if (typeof a === "string" && !RFC3339.test(a)) callFailed(name, `not a valid RFC3339 timestamp: cannot use ${JSON.stringify(a)} as year`);
-      if (typeof b === "string" && !GO_DURATION.test(b)) callFailed(name, `time: invalid duration ${JSON.stringify(b)}`);
+      if (typeof a === "string" && typeof b === "string") {
+        const why = durationError(b);
+        if (why) callFailed(name, why);
+      }
       return;
     case "tonumber":
       if (values.length === 1 && typeof a === "boolean") badArgument("v", "cannot convert bool to number");
@@ -507,7 +513,9 @@ function formatVerbs(spec: string, args: Known[]): void {
     const at = i;
     i = j;
     if (verb === "%") continue;
-    if (verb === "[" || verb === "*") return;
+    // cty's format has no `*` width or precision
+    if (verb === "*") callFailed("format", `unrecognized format character '*' at offset ${Buffer.byteLength(spec.slice(0, j))}`);
+    if (verb === "[") return;
     if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
@@ -517,9 +525,6 @@ function formatVerbs(spec: string, args: Known[]): void {
   }
   if (next < args.length) badArgument("args", `too many arguments; only ${next} used by format string`);
 }
-
-/** A duration as Go's time.ParseDuration reads it ("1h30m", "-1.5s", "0"). */
-const GO_DURATION = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$/;
 
 /** Whether text is an integer in base (2 to 36, either case, a sign allowed), as Go's big.Int reads it. */
 function digitsOfBase(text: string, base: number): boolean {

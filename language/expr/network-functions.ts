@@ -62,3 +62,8 @@ function ipv4Prefix(prefix: string): { base: number; bits: number } | "ipv6" | n
   if (!valid) return null;
   return { base: octets.reduce((acc, o) => acc * 256 + Number(o), 0), bits: Number(bitsText) };
 }
+
+/** cidrnetmask(prefix): a prefix that is not a CIDR address is the call's error (IPv6 is left to the caller). */
+export function cidrnetmask(prefix: string): void {
+  if (ipv4Prefix(prefix) === null) callFailed("cidrnetmask", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
+}

@@ -354,7 +354,7 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   return UNKNOWN_VALUE;
 }
 
-/** A known value whose shape can never convert to the type (a list for a string, a map, or an object; an attribute the object type lacks). */
+/** A known value whose shape can never convert to the type (a list for a string, a map, or an object). */
 const MISMATCH: unique symbol = Symbol("mismatch");
 
 /**
@@ -388,8 +388,8 @@ function structuralAs(v: Known, t: CtyType): unknown {
   }
   const attrs = inner as { [n: string]: CtyType };
   for (const [k, e] of Object.entries(v)) {
-    if (!Object.prototype.hasOwnProperty.call(attrs, k)) return MISMATCH;
-    if (e === null) continue;
+    // an attribute the object type lacks is discarded by the conversion, as cty converts objects
+    if (!Object.prototype.hasOwnProperty.call(attrs, k) || e === null) continue;
     const item = structuralAs(e, attrs[k]!);
     if (item === MISMATCH) return MISMATCH;
     setOwn(out, k, item);

@@ -1,7 +1,7 @@
 // Where in the source a path of a converted body is (locate): the value at the path, the closing
 // brace of the object that lacks it, the null that stands for it, or the template it came from.
 import { type Ctx } from "../config/context.js";
-import { type BlockModel, type CtyType } from "./model-types.js";
+import { type AttributeModel, type BlockModel, type CtyType } from "./model-types.js";
 import { K_ARRAY, K_NULL, K_OBJECT } from "../syntax/json-parser.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { templateKnownValue } from "../config/known-values.js";
@@ -68,16 +68,22 @@ export function insideTemplate(ctx: Ctx, decl: BlockDecl, block: BlockModel, pat
  * element it indexes, or the nearest enclosing one that exists (e.g. for a missing argument, the
  * block that lacks it).
  */
-export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (string | number)[]): { start: number; end: number; node: number } {
+export function locate(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number; node: number } {
   const doc = ctx.doc;
   let best = { start: doc.start(decl.header), end: doc.end(decl.header), node: -1 };
   // the objects a name is looked up in (several: duplicate blocks, "_" escapes)
   let objects: number[] = [decl.body];
   for (const m of doc.members(decl.body)) if (doc.str(m) === "_" && doc.kinds[m + 1] === K_OBJECT) objects.push(m + 1);
   let candidates: number[] = [];
+  // the schema under the path so far, and whether its last name is an attribute of a plain
+  // collection type (not nested attributes): Terraform names such an attribute's elements at the
+  // attribute, and steps into the elements of nested attributes and blocks
+  let model: BlockModel | undefined = block;
+  let plainAttribute = false;
   for (let i = 0; i < path.length; i++) {
     const segment = path[i]!;
     if (typeof segment === "number") {
+      if (plainAttribute) return best;
       const target = candidates[segment];
       if (target === undefined) return best;
       best = { start: doc.start(target), end: doc.end(target), node: -1 };
@@ -112,8 +118,12 @@ export function locate(ctx: Ctx, decl: BlockDecl, _block: BlockModel, path: (str
     }
     if (found < 0) return best;
     best = { start: doc.start(found), end: doc.end(found + 1), node: found };
-    // a null element of an attribute's list is reported at the attribute, as Terraform does
-    candidates = instances.filter((n) => doc.kinds[n] !== K_NULL);
+    const attribute: AttributeModel | undefined = model && Object.prototype.hasOwnProperty.call(model.attributes, segment) ? model.attributes[segment] : undefined;
+    plainAttribute = attribute !== undefined && attribute.nested === undefined;
+    model = attribute ? attribute.nested?.block : model?.blocks[segment]?.block;
+    // a null element of a nested attribute's list is an element (Terraform points at the null);
+    // a block given as null is no block
+    candidates = attribute?.nested ? instances : instances.filter((n) => doc.kinds[n] !== K_NULL);
     if (candidates.length === 1 && doc.kinds[candidates[0]!] === K_ARRAY) candidates = doc.elements(candidates[0]!);
     objects = candidates.filter((n) => doc.kinds[n] === K_OBJECT);
   }

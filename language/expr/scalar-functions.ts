@@ -1,0 +1,67 @@
+// Scalar functions that fail on known arguments at validate time, in Terraform's words: parseint's
+// digits, uuidv5's namespace, formatdate's quoted literals, cidrnetmask's prefix. Unknown
+// arguments pass.
+import { badArgument, callFailed, type Known } from "./known.js";
+import { cidrnetmask } from "./network-functions.js";
+
+/** The error of a call of one of these functions on its known arguments, thrown; else nothing. */
+export function scalarCallProblem(name: string, values: Known[]): void {
+  const [a, b] = values;
+  switch (name) {
+    case "parseint":
+      if (values.length === 2 && typeof a === "string" && typeof b === "number" && Number.isInteger(b) && b >= 2 && b <= 62 && !integerIn(a, b)) {
+        badArgument("number", `cannot parse ${JSON.stringify(a)} as a base ${b} integer`);
+      }
+      return;
+    case "uuidv5":
+      if (values.length === 2 && typeof a === "string" && !NAMED_NAMESPACES.has(a)) {
+        const why = uuidError(a);
+        if (why) callFailed(name, `uuidv5() doesn't support namespace ${a} (${why})`);
+      }
+      return;
+    case "formatdate":
+      if (values.length === 2 && typeof a === "string" && unterminatedLiteral(a)) badArgument("format", "unterminated literal '");
+      return;
+    case "cidrnetmask":
+      if (values.length === 1 && typeof a === "string") cidrnetmask(a);
+      return;
+  }
+}
+
+/** Whether Go's big.Int SetString(text, base) reads `text`: a sign, then digits of the base (letters a-z, and A-Z above 36). */
+function integerIn(text: string, base: number): boolean {
+  const digits = text.startsWith("-") || text.startsWith("+") ? text.slice(1) : text;
+  if (digits === "") return false;
+  for (const ch of digits) {
+    const c = ch.charCodeAt(0);
+    let value: number;
+    if (c >= 48 && c <= 57) value = c - 48;
+    else if (c >= 97 && c <= 122) value = c - 87;
+    else if (c >= 65 && c <= 90) value = base <= 36 ? c - 55 : c - 29;
+    else return false;
+    if (value >= base) return false;
+  }
+  return true;
+}
+
+const NAMED_NAMESPACES = new Set(["dns", "url", "oid", "x500"]);
+
+/** Why google/uuid's Parse refuses `text` (the namespace of uuidv5), or null when it reads it (or when unsure). */
+function uuidError(text: string): string | null {
+  const length = Buffer.byteLength(text);
+  if (![32, 36, 38, 45].includes(length)) return `invalid UUID length: ${length}`;
+  if (length === 36 && !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(text)) return "invalid UUID format";
+  if (length === 32 && !/^[0-9a-fA-F]{32}$/.test(text)) return "invalid UUID format";
+  return null;
+}
+
+/** A formatdate format with a quote that opens a literal and never closes it ('' is a literal quote). */
+function unterminatedLiteral(format: string): boolean {
+  for (let i = 0; i < format.length; i++) {
+    if (format[i] !== "'") continue;
+    const close = format.indexOf("'", i + 1);
+    if (close < 0) return true;
+    i = close;
+  }
+  return false;
+}
