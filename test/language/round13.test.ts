@@ -203,7 +203,7 @@ describe("more functions that fail on known arguments", () => {
     ['${sum(["a"])}', 'Invalid function argument: Invalid value for "list" parameter: argument must be list, set, or tuple of number values.'],
     ['${parseint("zz", 10)}', 'Invalid function argument: Invalid value for "number" parameter: cannot parse "zz" as a base 10 integer.'],
     ['${csvdecode("")}', 'Error in function call: Call to function "csvdecode" failed: missing header line.'],
-    ['${timeadd("2024-01-01T00:00:00Z", "1x")}', 'Error in function call: Call to function "timeadd" failed: time: invalid duration "1x".'],
+    ['${timeadd("2024-01-01T00:00:00Z", "1x")}', 'Error in function call: Call to function "timeadd" failed: time: unknown unit "x" in duration "1x".'],
     ["${tonumber(true)}", 'Invalid function argument: Invalid value for "v" parameter: cannot convert bool to number.'],
     ["${element([1, 2], 1.5)}", 'Error in function call: Call to function "element" failed: invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807.'],
     ["${contains(null, 1)}", 'Invalid function argument: Invalid value for "list" parameter: argument must not be null.'],
