@@ -171,6 +171,11 @@ export function variableTypeOf(ctx: Ctx, info: TemplateInfo): TypeExpr | null {
   return null;
 }
 
+/** The type an input variable of this module declares, null without one (or when it does not parse). */
+export function declaredVariableType(ctx: Ctx, name: string): TypeExpr | null {
+  return facts(ctx).variables.get(name)?.type ?? null;
+}
+
 /** The type of what the steps reach in a value of type t, or null when the type does not say. */
 function typeAlong(t: TypeExpr, steps: readonly TraversalStep[]): TypeExpr | null {
   let at: TypeExpr = t;

@@ -277,7 +277,8 @@ export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; na
       case "tuple":
         if (step.kind === "attr") return "Unsupported attribute: This value does not have any attributes.";
         if (step.kind !== "index" || typeof step.key !== "number") return null;
-        if (!t.elements[step.key]) return null;
+        // a tuple's length is part of its type: validate knows an index past it finds nothing
+        if (!t.elements[step.key]) return tupleIndexProblem(step.key, t.elements.length);
         t = t.elements[step.key]!;
         break;
       default:
@@ -292,4 +293,13 @@ export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; na
     }
   }
   return null;
+}
+
+/** Terraform 1.11's words for an index a tuple of `length` elements does not have (its length is part of its type). */
+function tupleIndexProblem(key: number, length: number): string | null {
+  const missing = "Invalid index: The given key does not identify an element in this collection value";
+  if (key < 0) return `${missing}: a negative number is not a valid index for a sequence.`;
+  if (!Number.isInteger(key)) return key < length ? `${missing}: indexing a sequence requires a whole number, but the given index has a fractional part.` : null;
+  // HCL explains only an index equal to the length; one past it gets the bare message
+  return key === length ? `${missing}: the given index is greater than or equal to the length of the collection.` : `${missing}.`;
 }

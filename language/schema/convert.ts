@@ -11,6 +11,8 @@ import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
 import { fastReference, fastVariableReference } from "./cross-references.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
+import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
+import { conversionProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
 import { forEachInstance, blockElementError, blockShapeError, forEachLabel } from "../config/block-shapes.js";
@@ -335,7 +337,12 @@ function numberText(doc: JsonDoc, node: number): string {
 /** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
   // "${var.NAME}" first: the most common, and refused at its first characters when it is not one
-  if (fastVariableReference(ctx, node, s)) return UNKNOWN_VALUE;
+  if (fastVariableReference(ctx, node, s)) {
+    // "${var.NAME}": an unknown value of the variable's declared type, which may not convert
+    const declared = declaredVariableType(ctx, s.slice(6, -1));
+    const problem = declared === null ? null : conversionProblem(declared, t);
+    return problem === null ? UNKNOWN_VALUE : typeError(ctx, st, t, path, problem);
+  }
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   // a template Terraform evaluates at validate time (local values of literals, operators,
@@ -350,6 +357,12 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
       const converted = typeof t === "string" ? knownAs(ctx, st, v, t, path) : structuralAs(v, t);
       return converted === MISMATCH ? typeError(ctx, st, t, path) : converted;
     }
+  }
+  if (info.whole !== null && (info.whole.root === "var" || info.whole.root === "local")) {
+    // a variable (or a part of one, or a local value that is one) is unknown at validate, but of its declared type
+    const declared = variableTypeOf(ctx, info);
+    const problem = declared === null ? null : conversionProblem(declared, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
   }
   return UNKNOWN_VALUE;
 }

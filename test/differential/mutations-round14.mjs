@@ -332,4 +332,27 @@ def("templates", "for-directive-in-description", (m) =>
 def("templates", "control-character-through-template", (m) => void channel(m, { description: '${"a\\u0001b"}' }));
 def("templates", "bidi-override-literal", (m) => void channel(m, { description: "caf\u202ee" }));
 
+// appended last: a definition's position picks the bases of every later one
+// ---- a variable is an unknown value of its declared type at validate (issue 21) ----
+const vpcFrom = (name, variableType, cidr) =>
+  def("variable-types", name, (m) => {
+    variable(m, "t14", { type: variableType });
+    addBlock(m, "resource", "tsdb_vpcs", "t14", { cidr, region_code: "us-east-1" });
+  });
+vpcFrom("list-variable-for-string", "list(string)", "${var.t14}");
+vpcFrom("object-variable-for-string", "object({ a = string })", "${var.t14}");
+vpcFrom("list-element-for-string", "list(string)", "${var.t14[0]}");
+vpcFrom("object-attribute-for-string", "object({ a = string })", "${var.t14.a}");
+vpcFrom("tuple-index-past-length", "tuple([string, number])", "${var.t14[5]}");
+vpcFrom("tuple-index-at-length-in-template", "tuple([string, number])", "${var.t14[2]}/16");
+def("variable-types", "list-variable-for-map-attribute-through-local", (m) => {
+  variable(m, "t14", { type: "list(string)" });
+  setLocal(m, "t14", "${var.t14}");
+  addBlock(m, "resource", "tsdb_service", "t14", { name: "x", region_code: "us-east-1", parameters: "${local.t14}" });
+});
+def("variable-types", "number-variable-for-bool", (m) => {
+  variable(m, "t14", { type: "number" });
+  addBlock(m, "resource", "tsdb_service", "t14", { name: "x", region_code: "us-east-1", paused: "${var.t14}" });
+});
+
 export const ROUND14_MUTATIONS = M;
