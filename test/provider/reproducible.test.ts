@@ -21,7 +21,8 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   for (const key of Object.keys(env)) {
     if (key.startsWith("TF_") || key.startsWith("TSDB_") || key.startsWith("CONTAINERBACKUP_") || key.startsWith("SCHEMAFORM_")) delete env[key];
   }
-  return { ...env, HOME: join(work, "home"), CHECKPOINT_DISABLE: "1", SCHEMAFORM_TRANSITION_SECONDS: "0", ...extra };
+  // records only: this file is about packages, and a data plane's agent would outlive the test in its directories
+  return { ...env, HOME: join(work, "home"), CHECKPOINT_DISABLE: "1", SCHEMAFORM_TRANSITION_SECONDS: "0", SCHEMAFORM_DATA_PLANE: "off", ...extra };
 }
 
 /** One way of getting schemaform: where its CLI is, and the per-user data directory it runs with. */
@@ -240,7 +241,9 @@ describe("the embedded platform's native addon, outside the package", () => {
       expect(apply.code, apply.output).toBe(0);
       expect(apply.output).toContain("Apply complete! Resources: 1 added");
     } finally {
+      const exited = new Promise((resolve) => server.child.once("exit", resolve));
       server.child.kill();
+      await exited;
     }
   });
 });
