@@ -6,42 +6,16 @@
 // and provider-defined), operators and conditionals over mixed types, splats over non-lists,
 // escapes, references in the wrong places and provider/depends_on in odd shapes. About a third are
 // shapes Terraform accepts. Each is a model mutation (round 13) appended after the earlier rounds.
-import { addModuleCall } from "./base.mjs";
-import { find } from "./mutations.mjs";
+import { addBlock, db, eastAlias, find, netCall, rootOf, tsdbProviders, vpc } from "./mutations.mjs";
 import { raw } from "./serialize.mjs";
 
 export const ROUND = 13;
 const M = [];
 const def = (cat, name, apply) => M.push({ cat, name: `r13-${name}`, apply, round: ROUND });
 
-const vpc = (m) => find(m, "resource", "tsdb_vpcs", "main");
-const db = (m) => find(m, "resource", "tsdb_service", "db");
-function rootOf(m, kind) {
-  for (const root of Object.values(m.files)) if (root[kind]) return root;
-  return (m.files["main.tf.json"] ??= {});
-}
-function addBlock(m, kind, type, name, body) {
-  const root = rootOf(m, kind);
-  ((root[kind] ??= {})[type] ??= {})[name] = body;
-  return body;
-}
 const terraformBlock = (m) => rootOf(m, "terraform").terraform;
 const setLocal = (m, key, value) => void (rootOf(m, "locals").locals[key] = value);
 const local = (name, expr) => (m) => setLocal(m, name, expr);
-function tsdbProviders(m) {
-  const root = rootOf(m, "provider");
-  if (!Array.isArray(root.provider.tsdb)) root.provider.tsdb = [root.provider.tsdb];
-  return root.provider.tsdb;
-}
-function eastAlias(m) {
-  const list = tsdbProviders(m);
-  if (!list.some((p) => p.alias === "east")) list.push({ alias: "east", project_id: "proj-east" });
-}
-/** The root module's call of ./modules/net (added when the base has none). */
-function netCall(m, r) {
-  if (!m.modules.net) addModuleCall(m, r, "net");
-  return find(m, "module", "net") ?? (m.put("module", "net", { source: "./modules/net", cidr: "10.250.0.0/16" }), find(m, "module", "net"));
-}
 const netMain = (m) => m.modules.net["main.tf.json"];
 const variable = (name, body) => (m) => void m.put("variable", name, body);
 

@@ -7,40 +7,15 @@
 // position, block arrays against objects, numbers and booleans as strings, null and empty values),
 // conversions of variable defaults, and string and collection functions on known values. About
 // half are shapes Terraform accepts. Each is a model mutation (round 14) appended after round 13.
-import { addModuleCall } from "./base.mjs";
-import { find } from "./mutations.mjs";
+import { addBlock, db, eastAlias, find, netCall, rootOf, tsdbProviders, vpc } from "./mutations.mjs";
 
 export const ROUND = 14;
 const M = [];
 const def = (cat, name, apply) => M.push({ cat, name: `r14-${name}`, apply, round: ROUND });
 
-const vpc = (m) => find(m, "resource", "tsdb_vpcs", "main");
-const db = (m) => find(m, "resource", "tsdb_service", "db");
-function rootOf(m, kind) {
-  for (const root of Object.values(m.files)) if (root[kind]) return root;
-  return (m.files["main.tf.json"] ??= {});
-}
-function addBlock(m, kind, type, name, body) {
-  const root = rootOf(m, kind);
-  ((root[kind] ??= {})[type] ??= {})[name] = body;
-  return body;
-}
 const setLocal = (m, key, value) => void (rootOf(m, "locals").locals[key] = value);
 const variable = (m, name, body) => void m.put("variable", name, body);
 const output = (m, name, body) => void m.put("output", name, body);
-function tsdbProviders(m) {
-  const root = rootOf(m, "provider");
-  if (!Array.isArray(root.provider.tsdb)) root.provider.tsdb = [root.provider.tsdb];
-  return root.provider.tsdb;
-}
-function eastAlias(m) {
-  const list = tsdbProviders(m);
-  if (!list.some((p) => p.alias === "east")) list.push({ alias: "east", project_id: "proj-east" });
-}
-function netCall(m, r) {
-  if (!m.modules.net) addModuleCall(m, r, "net");
-  return find(m, "module", "net") ?? (m.put("module", "net", { source: "./modules/net", cidr: "10.250.0.0/16" }), find(m, "module", "net"));
-}
 const channel = (m, extra = {}) =>
   addBlock(m, "resource", "containerbackup_restore_channel", "ch14", { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", ...extra });
 const srcDb = (m, extra = {}) =>

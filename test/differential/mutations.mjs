@@ -15,12 +15,34 @@ export function find(m, kind, type, name) {
   }
   return undefined;
 }
-const db = (m) => find(m, "resource", "tsdb_service", "db");
-const vpc = (m) => find(m, "resource", "tsdb_vpcs", "main");
+export const db = (m) => find(m, "resource", "tsdb_service", "db");
+export const vpc = (m) => find(m, "resource", "tsdb_vpcs", "main");
 /** The root object of the file holding `kind` (or main.tf.json). */
-function rootOf(m, kind) {
+export function rootOf(m, kind) {
   for (const root of Object.values(m.files)) if (root[kind]) return root;
   return (m.files["main.tf.json"] ??= {});
+}
+/** The tsdb provider blocks of the root module, as a list. */
+export function tsdbProviders(m) {
+  const root = rootOf(m, "provider");
+  if (!Array.isArray(root.provider.tsdb)) root.provider.tsdb = [root.provider.tsdb];
+  return root.provider.tsdb;
+}
+/** A tsdb provider configuration with alias "east" (added once). */
+export function eastAlias(m) {
+  const list = tsdbProviders(m);
+  if (!list.some((p) => p.alias === "east")) list.push({ alias: "east", project_id: "proj-east" });
+}
+/** The root module's call of ./modules/net (added when the base has none). */
+export function netCall(m, r) {
+  if (!m.modules.net) addModuleCall(m, r, "net");
+  return find(m, "module", "net") ?? (m.put("module", "net", { source: "./modules/net", cidr: "10.250.0.0/16" }), find(m, "module", "net"));
+}
+/** A block `kind.type.name` with `body`, in the file holding `kind`. */
+export function addBlock(m, kind, type, name, body) {
+  const root = rootOf(m, kind);
+  ((root[kind] ??= {})[type] ??= {})[name] = body;
+  return body;
 }
 function group(m, kind) {
   const root = rootOf(m, kind);

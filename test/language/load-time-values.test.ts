@@ -1,23 +1,14 @@
 // Values Terraform 1.11.4 reads when it loads a module, and rings it finds in the graph (each
 // case was run through `terraform validate`, native and JSON): a provider block's `version`, a
 // variable default's repeated object keys, and validation rules that refer to each other.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-load-time-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
+const disk = modulesOnDisk("load-time");
 
 /** "line: message" of each error of a module of one file. */
 async function errors(name: string, text: string): Promise<string[]> {
-  const dir = join(work, String(n++));
-  mkdirSync(dir);
-  writeFileSync(join(dir, name), text);
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.replaceAll(dir + "/", "")}`);
+  return (await disk.diagnostics({ [name]: text })).filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message}`);
 }
 
 describe("a provider block's version is a version constraint", () => {

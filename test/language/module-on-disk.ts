@@ -20,10 +20,16 @@ export function modulesOnDisk(prefix: string): {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), text);
     }
-    return (await validateFiles([dir])).diagnostics.map((d) => ({ ...d, file: d.file.slice(dir.length + 1) }));
+    // paths relative to the module, in messages too (a cycle or a file function names them)
+    return (await validateFiles([dir])).diagnostics.map((d) => ({ ...d, file: d.file.slice(dir.length + 1), message: d.message.replaceAll(dir + "/", "") }));
   };
   return {
     diagnostics,
     errors: async (files) => (await diagnostics(files)).filter((d) => d.severity === "error").map((d) => `${d.file}:${d.line}: ${d.message.split("\n")[0]!}`),
   };
+}
+
+/** Files given as JSON values, written as `*.tf.json` texts (pretty-printed, so lines are the values' own). */
+export function jsonFiles(files: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([name, value]) => [name, JSON.stringify(value, null, 2)]));
 }

@@ -1,24 +1,13 @@
 // Disagreements the fourteenth differential round found (test/differential/mutations-round14.mjs),
 // each as Terraform 1.11.4 decides it at validate.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { jsonFiles, modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-round14-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
+const disk = modulesOnDisk("round14");
 
-/** The errors (line: first line of the message) of a module written from path → JSON value, pretty-printed. */
+/** The errors (first lines) of a module written from path → JSON value, pretty-printed. */
 async function errors(files: Record<string, unknown>): Promise<string[]> {
-  const dir = join(work, String(n++));
-  for (const [name, value] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), JSON.stringify(value, null, 2));
-  }
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split("\n")[0]!}`);
+  return (await disk.diagnostics(jsonFiles(files))).filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split("\n")[0]!}`);
 }
 
 const terraform = { required_providers: { tsdb: { source: "schemaform/tsdb" } } };

@@ -1,23 +1,14 @@
 // Where a construct may appear, as Terraform 1.11.4 decides it (each case was run through
 // `terraform validate`, native and JSON): an import's `to` read statically, provisioners of a
 // removed block, a check block's data source, and the dependency an import's id makes.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { describe, expect, it } from "vitest";
+import { modulesOnDisk } from "./module-on-disk.js";
 
-const work = mkdtempSync(join(tmpdir(), "schemaform-scope-rules-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-let n = 0;
+const disk = modulesOnDisk("scope-rules");
 
 /** "line: summary" of each error of a module of one file. */
 async function errors(name: string, text: string): Promise<string[]> {
-  const dir = join(work, String(n++));
-  mkdirSync(dir);
-  writeFileSync(join(dir, name), text);
-  const result = await validateFiles([dir]);
-  return result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split(":")[0]}`);
+  return (await disk.diagnostics({ [name]: text })).filter((d) => d.severity === "error").map((d) => `${d.line}: ${d.message.split(":")[0]}`);
 }
 
 describe("an import's `to` without for_each is a static address", () => {
