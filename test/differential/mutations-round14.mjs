@@ -7,7 +7,7 @@
 // position, block arrays against objects, numbers and booleans as strings, null and empty values),
 // conversions of variable defaults, and string and collection functions on known values. About
 // half are shapes Terraform accepts. Each is a model mutation (round 14) appended after round 13.
-import { addBlock, db, eastAlias, find, netCall, rootOf, tsdbProviders, vpc } from "./mutations.mjs";
+import { addBlock, db, eastAlias, find, netCall, rootOf, vpc } from "./mutations.mjs";
 
 export const ROUND = 14;
 const M = [];
