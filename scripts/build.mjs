@@ -21,7 +21,7 @@
 //   node scripts/build.mjs --check    exit 0 when up to date, 1 when a build is needed (no build)
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -143,7 +143,17 @@ function build(root, reason, outputsIntact) {
       process.exit(result.status ?? 1);
     }
   }
+  makeBinsExecutable(root);
   return performance.now() - started;
+}
+
+/**
+ * npm makes a package's bin files executable when it installs the package, but not in the
+ * package's own checkout, where `npx schemaform` (the README's commands) runs dist/cli/main.js itself.
+ */
+function makeBinsExecutable(root) {
+  const bins = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin ?? {};
+  for (const file of Object.values(bins)) chmodSync(join(root, file), 0o755);
 }
 
 function main() {

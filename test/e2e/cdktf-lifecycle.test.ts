@@ -188,7 +188,8 @@ describe("CDKTF example: schemaform up, then every resource through its lifecycl
     const env = { ...suite.env };
     delete env.TF_CLI_CONFIG_FILE; // `down` uses the mirror `up` wrote
     // down takes the app directory as up does (it was refused as a positional argument)
-    const destroy = await runProcess(process.execPath, [CLI, "down", join("examples", "stack"), "--out", outdir], { cwd: ROOT, env });
+    // as the hint says, through npx in the checkout (the bin must be executable there: scripts/build.mjs)
+    const destroy = await runProcess("npx", ["--no-install", "schemaform", "down", join("examples", "stack"), "--out", outdir], { cwd: ROOT, env });
     expect(destroy.code, destroy.output).toBe(0);
     expect(destroy.output).toMatch(/Destroy complete! Resources: 9 destroyed/);
     const p = suite.platform();
