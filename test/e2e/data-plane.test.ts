@@ -7,7 +7,7 @@ import { describePostgres } from "../platform/postgres-cluster.js";
 import { createServer, type Server } from "node:net";
 import { existsSync } from "node:fs";
 import { Suite, type Workspace, runProcess, CLI } from "./support/harness.js";
-import { alive, listening, platformStatus, psql, query, within, type Endpoint } from "./support/data-plane.js";
+import { alive, killIfRunning, listening, platformStatus, psql, query, within, type Endpoint } from "./support/data-plane.js";
 
 const PROJECT = "dp-e2e";
 const PGBOUNCER = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"].some((f) => existsSync(f));
@@ -113,9 +113,10 @@ describePostgres("a tsdb_service is a PostgreSQL (data plane on)", () => {
     test("after a reboot (agent and every database gone) the next platform call brings them back", async () => {
       const status = await platformStatus(suite.dataDir, suite.env);
       expect(status.agent.pid).toBeDefined();
-      process.kill(status.agent.pid!, "SIGKILL");
+      killIfRunning(status.agent.pid!);
       const pids = status.services.flatMap((s) => s.processes.map((p) => p.pid));
-      for (const pid of pids) process.kill(pid, "SIGKILL"); // postmasters and pgbouncer; their children follow
+      // postmasters and pgbouncer (their children follow); one may have exited since the status was read
+      for (const pid of pids) killIfRunning(pid);
       await within(15_000, "every process gone", async () => (pids.some(alive) || alive(status.agent.pid!) ? undefined : true));
       expect(await listening(db.port)).toBe(false);
       // any platform call: a plan refreshes the services

@@ -94,3 +94,12 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** SIGKILL to a process that may have exited meanwhile (a restarting standby or pooler): gone is what the caller wants. */
+export function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
