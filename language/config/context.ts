@@ -125,6 +125,8 @@ export class Ctx {
   dependencies: {
     add(ctx: Ctx, found: FoundReference): void;
     edge(from: BlockDecl, to: BlockDecl): void;
+    localEdge(from: BlockDecl, name: string): void;
+    hasValidatedVariables(ctx: Ctx): boolean;
     bare(ctx: Ctx, root: string, steps: Reference["steps"], address: string | null): void;
   } | null = null;
   constructor(readonly files: SourceFile[]) {}

@@ -135,6 +135,17 @@ export class DependencyGraph {
     this.to.push(this.block(to));
   }
 
+  /** a reference from a block to a local value that referenceFastPaths resolved without a reference object */
+  localEdge(from: BlockDecl, name: string): void {
+    this.from.push(this.block(from));
+    this.to.push(this.namedNode("local", "", name));
+  }
+
+  /** Whether a reference to some variable is an edge (its validation refers to other objects). */
+  hasValidatedVariables(ctx: Ctx): boolean {
+    return this.validatedVariables(ctx).size > 0;
+  }
+
   block(decl: BlockDecl): number {
     // kept on the block itself: a Map keyed by objects costs a hash per reference
     if (decl.graphNode < 0) decl.graphNode = this.nodes.push({ kind: "block", decl }) - 1;

@@ -142,6 +142,11 @@ function iteratorAttribute(bound: IteratorElement, name: string): Known {
   return name === "key" ? bound.key : name === "value" ? bound.value : UNKNOWN;
 }
 
+/** Whether validate does not know local.NAME's value (a declared local value of a variable or a resource, or an undeclared one). */
+export function unknownLocal(ctx: Ctx, name: string): boolean {
+  return localValue(ctx, name) === UNKNOWN;
+}
+
 function localValue(ctx: Ctx, name: string | null): Known {
   if (name === null) return UNKNOWN;
   let cache = evaluated.get(ctx);

@@ -10,6 +10,7 @@ import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
 import { fastReference, fastVariableReference } from "./cross-references.js";
+import { fastPlainTemplate } from "./plain-template.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
 import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
 import { conversionProblem } from "./declared-conversion.js";
@@ -344,6 +345,8 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
     return problem === null ? UNKNOWN_VALUE : typeError(ctx, st, t, path, problem);
   }
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
+  // literal text around such references ("${local.prefix}-db-1"): an unknown string when all are fine
+  if (fastPlainTemplate(ctx, s)) return UNKNOWN_VALUE;
   checkString(ctx, node, addressOf(st.decl), path, st.decl, attr ? attr.name : undefined, t);
   // a template Terraform evaluates at validate time (local values of literals, operators,
   // functions): the value rules see its value. A lone reference to anything but a local value is

@@ -89,10 +89,10 @@ interface Resolved {
   attributeType?: CtyType;
 }
 
-function isIdentStart(c: number): boolean {
+export function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
-function isIdentPart(c: number): boolean {
+export function isIdentPart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
 }
 
@@ -198,9 +198,18 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): bo
   const from = o + 6;
   if (!isIdentStart(s.charCodeAt(from))) return false;
   for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return false;
+  return isPlainVariable(ctx, s, from, n);
+}
+
+/**
+ * Whether s[from, to) names a declared input variable that a reference needs nothing more for:
+ * none of the module's variables has a validation rule that refers to other objects (a reference
+ * to such a variable is an edge of the dependency graph: the general path adds it).
+ */
+export function isPlainVariable(ctx: Ctx, s: string, from: number, to: number): boolean {
   let names = variableNames.get(ctx);
   if (names === undefined) {
-    names = { all: new Set(), byLength: [] };
+    names = { all: new Set(), byLength: [], validated: ctx.dependencies?.hasValidatedVariables(ctx) ?? false };
     for (const b of ctx.blocks) {
       if (b.blockType !== "variable" || names.all.has(b.name)) continue;
       names.all.add(b.name);
@@ -208,16 +217,17 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): bo
     }
     variableNames.set(ctx, names);
   }
+  if (names.validated) return false;
   // a few names of this length are compared in place (no name sliced out of the text per reference)
-  const candidates = names.byLength[n - from];
+  const candidates = names.byLength[to - from];
   if (candidates === undefined) return false;
-  if (candidates.length > 8) return names.all.has(s.slice(from, n));
+  if (candidates.length > 8) return names.all.has(s.slice(from, to));
   for (let i = 0; i < candidates.length; i++) if (s.startsWith(candidates[i]!, from)) return true;
   return false;
 }
 
 /** The variables each module declares, and by the length of their names (read once every declaration is known). */
-const variableNames = new WeakMap<Ctx, { all: Set<string>; byLength: string[][] }>();
+const variableNames = new WeakMap<Ctx, { all: Set<string>; byLength: string[][]; validated: boolean }>();
 
 /** Whether an attribute of a block of `type` is what `attribute` of `from` may reference. */
 function targetAllowed(kind: "resource" | "data", type: string, target: AttributeModel, from: TypeModel | undefined, attribute: string | undefined, expects: CtyType | undefined): boolean {
@@ -231,7 +241,7 @@ function targetAllowed(kind: "resource" | "data", type: string, target: Attribut
 const RECENT_TYPES = 4;
 
 /** The blocks of the type named s[from, to), if any is declared: a recently referenced one, or by hash. */
-function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: number, to: number): DeclaredType | undefined {
+export function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: number, to: number): DeclaredType | undefined {
   const recent = ctx.recentlyReferenced;
   for (let i = 0; i < recent.length; i++) {
     const t = recent[i]!;
@@ -254,7 +264,7 @@ function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: numb
 }
 
 /** The attribute of a block named s[from, to), found without slicing the name. */
-function attributeIn(block: BlockModel, s: string, from: number, to: number): AttributeModel | undefined {
+export function attributeIn(block: BlockModel, s: string, from: number, to: number): AttributeModel | undefined {
   let byLength = attributesByLength.get(block);
   if (byLength === undefined) {
     byLength = [];

@@ -6,8 +6,8 @@ import fc from "fast-check";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { validateFiles } from "../../language/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preloadTypes, validateFiles, validateHclJsonSync } from "../../language/index.js";
 import { evaluate, UNKNOWN } from "../../language/expr/evaluate.js";
 import { referenceTemplate } from "../../language/expr/reference-template.js";
 import { parseTemplate } from "../../language/expr/template-parser.js";
@@ -117,6 +117,44 @@ describe("templates of literal text and plain references at validate", () => {
   it("leaves it unknown when nothing it reads is known", async () => {
     expect(await errors({ r: "${var.env}" }, "${local.r}-1")).toEqual([]);
     expect(await errors({}, "az-${var.env}")).toEqual([]);
+  });
+});
+
+describe("templates judged from their text at validate (schema/plain-template.ts)", () => {
+  // what the fast path accepts must give exactly the general path's diagnostics: the same template
+  // with a directive that changes nothing appended ("%{if true}%{endif}") takes the general path
+  const module = (template: string) =>
+    JSON.stringify({
+      variable: { a: {}, l: { type: "list(string)" }, checked: { validation: { condition: '${var.checked != ""}', error_message: "empty" } } },
+      locals: { known: "k", unknown: "${var.a}", list: ["x"], ring: "${tsdb_service.db.name}" },
+      resource: {
+        tsdb_vpcs: { net: { cidr: "10.0.0.0/16", name: "n", region_code: "us-east-1" }, many: { count: 2, cidr: "10.1.0.0/16", name: "m", region_code: "us-east-1" } },
+        tsdb_service: { db: { name: template, vpc_id: "${tsdb_vpcs.net.vpcs_id}" } },
+      },
+    });
+  const shown = (text: string) => validateHclJsonSync(text, { filename: "main.tf.json" }).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+  const general = (template: string) => `${template}%{if true}%{endif}`;
+  beforeAll(() => preloadTypes());
+
+  it("accepts literal text around declared, unknown references and adds their edges", () => {
+    expect(shown(module("${local.unknown}-db-${var.a}/${tsdb_vpcs.net.name}"))).toEqual([]);
+    // the edge to local.ring closes a cycle: db -> local.ring -> db
+    const cycle = shown(module("x-${local.ring}"));
+    expect(cycle).toEqual(shown(module(general("x-${local.ring}"))));
+    expect(cycle.some((d) => d.includes("Cycle"))).toBe(true);
+  });
+
+  it("gives the general path's verdict on any mix of pieces", () => {
+    const piece = fc.constantFrom("x", "-", "/", " ", "${var.a}", "${var.nope}", "${var.l}", "${var.checked}", "${local.known}", "${local.unknown}", "${local.list}", "${local.nope}", "${local.ring}", "${tsdb_vpcs.net.name}", "${tsdb_vpcs.net.nope}", "${tsdb_vpcs.many.name}", "${tsdb_vpcs.gone.name}", "${tsdb_vpcs.net}", "${data.tsdb_vpcs.v.vpcs}", "${each.key}", "${path.module}");
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 5 }), (pieces) => {
+        // a lone interpolation is a whole reference, typed against the argument: not this path
+        fc.pre(pieces.length > 1 || !pieces[0]!.startsWith("${"));
+        const template = pieces.join("");
+        expect(shown(module(template)), template).toEqual(shown(module(general(template))));
+      }),
+      { numRuns: 400, seed: 27 },
+    );
   });
 });
 
