@@ -9,10 +9,10 @@ import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K
 import { suggest } from "../syntax/suggest.js";
 import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
-import { fastReference, fastVariableReference } from "./cross-references.js";
+import { fastReference, fastVariableReference, variableConversionProblem } from "./reference-fast-paths.js";
 import { fastPlainTemplate } from "./plain-template.js";
 import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
-import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
+import { variableTypeOf } from "../config/for-each-values.js";
 import { conversionProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
@@ -338,10 +338,10 @@ function numberText(doc: JsonDoc, node: number): string {
 /** A template string: checked, references recorded; the validator sees its value where validate knows it, else the unknown value it is. */
 function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path: string, attr: AttributeModel | null, t: CtyType): unknown {
   // "${var.NAME}" first: the most common, and refused at its first characters when it is not one
-  if (fastVariableReference(ctx, node, s)) {
+  const variable = fastVariableReference(ctx, node, s);
+  if (variable !== null) {
     // "${var.NAME}": an unknown value of the variable's declared type, which may not convert
-    const declared = declaredVariableType(ctx, s.slice(6, -1));
-    const problem = declared === null ? null : conversionProblem(declared, t);
+    const problem = variableConversionProblem(ctx, variable, t);
     return problem === null ? UNKNOWN_VALUE : typeError(ctx, st, t, path, problem);
   }
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;

@@ -12,7 +12,7 @@ import { declaredLocals } from "../config/local-names.js";
 import { knownIterator, unknownLocal } from "../config/known-values.js";
 import { scope } from "../config/scope.js";
 import { hasBindings } from "../expr/for-expressions.js";
-import { attributeIn, declaredType, isIdentPart, isIdentStart, isPlainVariable } from "./cross-references.js";
+import { attributeIn, declaredType, isIdentPart, isIdentStart, plainVariable } from "./reference-fast-paths.js";
 
 const DOLLAR = 36;
 const PERCENT = 37;
@@ -91,7 +91,7 @@ function judgeInterpolation(ctx: Ctx, s: string, at: number): number {
   if (s.charCodeAt(j) !== RBRACE || steps === 0) return -1;
   const rootLength = rootEnd - at;
   if (steps === 1) {
-    if (rootLength === 3 && s.startsWith("var", at)) return isPlainVariable(ctx, s, step1, j) ? j : -1;
+    if (rootLength === 3 && s.startsWith("var", at)) return plainVariable(ctx, s, step1, j) !== null ? j : -1;
     if (rootLength === 5 && s.startsWith("local", at)) {
       const name = s.slice(step1, j);
       if (!declaredLocals(ctx).has(name) || !unknownLocal(ctx, name)) return -1;

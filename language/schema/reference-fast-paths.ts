@@ -1,0 +1,232 @@
+// validate's fast paths for the most common references, judged from the source text without
+// reference objects or syntax trees: "${TYPE.NAME.ATTR}" of our types and "${var.NAME}" as a whole
+// argument value, and the look-ups they share with plain-template.ts. Each returns a negative
+// answer whenever anything needs a closer look: the general path (checkString, cross-references.ts)
+// then judges and reports.
+import { nameHash } from "../config/block-names.js";
+import { repetitionOf, type Ctx, type DeclaredType } from "../config/context.js";
+import type { BlockDecl } from "../config/declarations.js";
+import type { AttributeModel, BlockModel, CtyType } from "./model-types.js";
+import { K_STRING } from "../syntax/json-parser.js";
+import { REGION_REFERENCES } from "./region-rules.js";
+import { targetAllowed } from "./cross-references.js";
+import { declaredVariableType } from "../config/for-each-values.js";
+import { conversionProblem } from "./declared-conversion.js";
+
+export function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+export function isIdentPart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/**
+ * The common case without allocating the general machinery: an argument of our types whose
+ * value is exactly "${TYPE.NAME.ATTR}" (or "${data.TYPE.NAME.ATTR}", "${var.x}", …) that is
+ * fine. Returns false when anything needs a closer look (then the general path checks and
+ * reports); true when the reference is known to be valid (or is not one we check).
+ */
+export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: string, attribute: string | undefined, expects: CtyType | undefined): boolean {
+  // read the source text directly when the string has no escapes (a flat string, fast to index)
+  const doc = ctx.doc;
+  let s = value;
+  let o = 0; // offset of the string's first character in s
+  if (doc.kinds[node] === K_STRING) {
+    s = doc.text;
+    o = doc.starts[node]! + 1;
+  }
+  const n = o + value.length - 1; // offset of the last character
+  if (n - o < 3 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125) return false;
+  // split "a.b.c.d" (identifiers only) into at most 4 parts
+  let i = o + 2;
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let parts = 1;
+  if (!isIdentStart(s.charCodeAt(i))) return false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (parts > 3 || !isIdentStart(s.charCodeAt(i + 1))) return false;
+      if (parts === 1) d0 = i;
+      else if (parts === 2) d1 = i;
+      else d2 = i;
+      parts++;
+    } else if (!isIdentPart(c)) return false;
+  }
+  const rootEnd = parts > 1 ? d0 : n;
+  let kind: "resource" | "data" = "resource";
+  let typeFrom = o + 2;
+  let typeEnd = rootEnd;
+  let nameFrom = d0 + 1;
+  let nameEnd = d1;
+  if (rootEnd - typeFrom === 4 && s.startsWith("data", typeFrom)) {
+    if (parts < 2) return false;
+    kind = "data";
+    typeFrom = d0 + 1;
+    typeEnd = parts > 2 ? d1 : n;
+    nameFrom = d1 + 1;
+    nameEnd = d2;
+  }
+  // other roots (variables, other providers' resources, iterators, …): the general path
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return false;
+  // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
+  if (parts !== (kind === "data" ? 4 : 3)) return false;
+  const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
+  if (declared === undefined) return false; // not declared: the general path says so
+  const decl = declared.names.find(s, nameFrom, nameEnd);
+  if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
+  ctx.dependencies?.edge(from, decl);
+  // The rest depends only on where the reference is made and on the target's type and
+  // attribute, which repeat from one reference to the next: the last verdict per type is kept.
+  const attrFrom = nameEnd + 1;
+  let verdict = declared.verdict;
+  if (
+    verdict === null ||
+    verdict.from !== from.model ||
+    verdict.attribute !== attribute ||
+    verdict.expects !== expects ||
+    verdict.target.name.length !== n - attrFrom ||
+    !s.startsWith(verdict.target.name, attrFrom)
+  ) {
+    const target = attributeIn(decl.model.block, s, attrFrom, n);
+    if (target === undefined) return false;
+    verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
+  }
+  if (!verdict.ok) return false;
+  if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_REFERENCES[attribute] !== undefined) {
+    // the region check runs once both blocks are converted (see blockDone)
+    (from.regionChecks ??= []).push({ file: ctx.fileIndex, node, start: 2, end: value.length - 1, attribute, target: decl });
+  }
+  return true;
+}
+
+/**
+ * The other common case, "${var.NAME}" of a declared variable: an unknown value at validate time
+ * (defaults are not used there) of its declared type, a reference the dependency graph has no
+ * node for, and nothing else to check. Read from the source text; no template is parsed, no
+ * reference object made. Null when anything else is written: the general path then judges it.
+ */
+export function fastVariableReference(ctx: Ctx, node: number, value: string): PlainVariable | null {
+  if (ctx.namedReferenceSink === null) return null;
+  const doc = ctx.doc;
+  let s = value;
+  let o = 0;
+  if (doc.kinds[node] === K_STRING) {
+    s = doc.text;
+    o = doc.starts[node]! + 1;
+  }
+  const n = o + value.length - 1;
+  // "${var." + a name + "}"
+  if (n - o < 7 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125 || s.charCodeAt(o + 5) !== 46 || !s.startsWith("var", o + 2)) return null;
+  const from = o + 6;
+  if (!isIdentStart(s.charCodeAt(from))) return null;
+  for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return null;
+  return plainVariable(ctx, s, from, n);
+}
+
+/** A declared input variable as the fast paths read it, with the last conversion judged for it. */
+export interface PlainVariable {
+  readonly name: string;
+  /** the argument type a value of this variable was last converted to, and the problem found (null: it converts) */
+  lastTarget: CtyType | undefined;
+  lastProblem: string | null;
+}
+
+/**
+ * The problem of converting an unknown value of the variable's declared type to the argument type
+ * `t` (null: none); arguments of one type follow one another, so the last verdict is kept.
+ */
+export function variableConversionProblem(ctx: Ctx, variable: PlainVariable, t: CtyType): string | null {
+  if (variable.lastTarget === t) return variable.lastProblem;
+  const declared = declaredVariableType(ctx, variable.name);
+  variable.lastTarget = t;
+  variable.lastProblem = declared === null ? null : conversionProblem(declared, t);
+  return variable.lastProblem;
+}
+
+/**
+ * The declared input variable named s[from, to) when a reference to it needs nothing more: none of
+ * the module's variables has a validation rule that refers to other objects (a reference to such a
+ * variable is an edge of the dependency graph: the general path adds it). Else null.
+ */
+export function plainVariable(ctx: Ctx, s: string, from: number, to: number): PlainVariable | null {
+  const table = variablesOf(ctx);
+  if (table.validated) return null;
+  // a few names of this length are compared in place (no name sliced out of the text per reference)
+  const candidates = table.byLength[to - from];
+  if (candidates === undefined) return null;
+  if (candidates.length > 8) return table.byName.get(s.slice(from, to)) ?? null;
+  for (let i = 0; i < candidates.length; i++) if (s.startsWith(candidates[i]!.name, from)) return candidates[i]!;
+  return null;
+}
+
+interface VariableTable {
+  byName: Map<string, PlainVariable>;
+  byLength: PlainVariable[][];
+  validated: boolean;
+}
+
+/** The variables each module declares, by name and by the length of their names (read once every declaration is known). */
+const variableTables = new WeakMap<Ctx, VariableTable>();
+/** the module asked last (one module is checked at a time): no WeakMap look-up per reference */
+let lastTable: { ctx: Ctx | null; table: VariableTable | null } = { ctx: null, table: null };
+
+function variablesOf(ctx: Ctx): VariableTable {
+  if (lastTable.ctx === ctx) return lastTable.table!;
+  let table = variableTables.get(ctx);
+  if (table === undefined) {
+    table = { byName: new Map(), byLength: [], validated: ctx.dependencies?.hasValidatedVariables(ctx) ?? false };
+    for (const b of ctx.blocks) {
+      if (b.blockType !== "variable" || table.byName.has(b.name)) continue;
+      const variable: PlainVariable = { name: b.name, lastTarget: undefined, lastProblem: null };
+      table.byName.set(b.name, variable);
+      (table.byLength[b.name.length] ??= []).push(variable);
+    }
+    variableTables.set(ctx, table);
+  }
+  lastTable = { ctx, table };
+  return table;
+}
+
+/** How many referenced types declaredType keeps at hand: a service refers to three in turn. */
+const RECENT_TYPES = 4;
+
+/** The blocks of the type named s[from, to), if any is declared: a recently referenced one, or by hash. */
+export function declaredType(ctx: Ctx, kind: "resource" | "data", s: string, from: number, to: number): DeclaredType | undefined {
+  const recent = ctx.recentlyReferenced;
+  for (let i = 0; i < recent.length; i++) {
+    const t = recent[i]!;
+    if (t.type.length === to - from && t.kind === kind && s.startsWith(t.type, from)) return t;
+  }
+  const byHash = ctx.hashedTypes[kind].get(nameHash(s, from, to));
+  if (byHash === undefined) return undefined;
+  let declared: DeclaredType | undefined;
+  if (byHash !== null && byHash.type.length === to - from && s.startsWith(byHash.type, from)) declared = byHash;
+  else {
+    // two types with one hash: the slow way
+    const type = s.slice(from, to);
+    const names = ctx.declared[kind].get(type);
+    if (names === undefined) return undefined;
+    declared = { kind, type, names, verdict: null };
+  }
+  if (recent.length === RECENT_TYPES) recent.pop();
+  recent.unshift(declared);
+  return declared;
+}
+
+/** The attribute of a block named s[from, to), found without slicing the name. */
+export function attributeIn(block: BlockModel, s: string, from: number, to: number): AttributeModel | undefined {
+  let byLength = attributesByLength.get(block);
+  if (byLength === undefined) {
+    byLength = [];
+    for (const a of Object.values(block.attributes)) (byLength[a.name.length] ??= []).push(a);
+    attributesByLength.set(block, byLength);
+  }
+  const candidates = byLength[to - from];
+  if (candidates === undefined) return undefined;
+  for (const a of candidates) if (s.startsWith(a.name, from)) return a;
+  return undefined;
+}
+
+const attributesByLength = new WeakMap<BlockModel, (AttributeModel[] | undefined)[]>();
