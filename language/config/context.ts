@@ -35,6 +35,8 @@ export interface SourceFile {
   origin?: (offset: number) => { file: number; offset: number };
   /** a merged file: offsets of the property names of its merged bodies (Terraform ignores names there that it does not know) */
   mergedKeys?: Set<number>;
+  /** a merged file: offsets of the property names an override file added to a body that lacked them */
+  addedKeys?: Set<number>;
 }
 
 /** A reference to another object found in an expression. */

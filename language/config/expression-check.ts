@@ -1,6 +1,7 @@
 // An expression in a body: its templates parse and evaluate, object keys are not repeated, and
 // each reference is sorted by what it names (self, each/count, var/local/module, fixed objects,
 // ephemeral resources, resources and data sources) and handed on to be resolved.
+import { nfc } from "../expr/known.js";
 import { Ctx, quote, joinPath, repetitionOf, type FoundReference } from "./context.js";
 import { K_OBJECT, K_ARRAY, K_NULL, K_STRING, rawOffset } from "../syntax/json-parser.js";
 import { where } from "./common-errors.js";
@@ -30,10 +31,10 @@ export function checkExpression(ctx: Ctx, node: number, address: string | null, 
       const key = doc.str(k);
       if (!maybeBlocks || (key !== "//" && isPrimitive(doc.kinds[k + 1]!))) {
         keys ??= new Map();
-        const first = keys.get(key);
+        const first = keys.get(nfc(key));
         if (first !== undefined) {
           ctx.errorAtProperty("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, joinPath(path, key));
-        } else keys.set(key, k);
+        } else keys.set(nfc(key), k);
       }
       if (!maybeBlocks && hasTemplate(key)) checkString(ctx, k, address, path);
       checkExpression(ctx, k + 1, address, joinPath(path, key), maybeBlocks && key !== "//");

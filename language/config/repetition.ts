@@ -155,6 +155,11 @@ function checkForEachValue(ctx: Ctx, text: string, value: number, address: strin
 
 /** `toset([…])` of literals: the set's element type as cty unifies them (strings win over numbers and bools), then its nulls. */
 function checkLiteralSet(ctx: Ctx, items: Expr[], value: number, address: string | null, path: string | null): void {
+  if (items.length > 0 && items.every((item) => item.t === "object") && sameAttributeNames(items as Extract<Expr, { t: "object" }>[])) {
+    // a set of objects (one object type: each has the same attribute names)
+    ctx.error("for-each", 'Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type object.', value, address, path);
+    return;
+  }
   if (items.length === 0 || items.some((item) => item.t !== "lit")) return;
   const kinds = new Set(items.map((item) => (item as { v: unknown }).v).filter((v) => v !== null).map((v) => typeof v));
   // numbers and bools together have no common type: toset itself fails (not judged here)
@@ -165,4 +170,19 @@ function checkLiteralSet(ctx: Ctx, items: Expr[], value: number, address: string
   } else if (items.some((item) => (item as { v: unknown }).v === null)) {
     ctx.error("for-each", 'Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.', value, address, path);
   }
+}
+
+/** Whether object constructors all have the same constant attribute names (then cty unifies them into one object type). */
+function sameAttributeNames(objects: Extract<Expr, { t: "object" }>[]): boolean {
+  const namesOf = (o: Extract<Expr, { t: "object" }>): string | null => {
+    const names: string[] = [];
+    for (const k of o.keys) {
+      const name = k.t === "lit" && typeof k.v === "string" ? k.v : null;
+      if (name === null) return null;
+      names.push(name);
+    }
+    return names.sort().join("\u0000");
+  };
+  const first = namesOf(objects[0]!);
+  return first !== null && objects.every((o) => namesOf(o) === first);
 }

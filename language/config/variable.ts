@@ -1,12 +1,15 @@
 // variable blocks: reserved names, the body, and a literal default converted to the declared type
 // as go-cty converts it.
+import { nfc } from "../expr/known.js";
 import { Ctx, quote } from "./context.js";
 import { type BlockDecl, addressOf } from "./declarations.js";
 import { checkBody } from "./bodies.js";
 import { VARIABLE } from "./body-specs.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_OBJECT, K_TRUE, type JsonDoc } from "../syntax/json-parser.js";
 import { where } from "./common-errors.js";
-import { parseTypeExpression, conversionProblem } from "../expr/type-expressions.js";
+import { parseTypeExpression, conversionProblem, type TypeExpr } from "../expr/type-expressions.js";
+import { conversionProblem as typeConversionProblem } from "../schema/declared-conversion.js";
+import type { CtyType } from "../schema/model-types.js";
 
 /** Names a variable cannot have: they mean something else as arguments of a module block. */
 const RESERVED_VARIABLE_NAMES = new Set(["count", "depends_on", "for_each", "lifecycle", "locals", "providers", "provider", "source", "version"]);
@@ -48,7 +51,7 @@ function repeatedKeys(ctx: Ctx, node: number, address: string): void {
   const seen = new Map<string, number>();
   for (const k of doc.members(node)) {
     repeatedKeys(ctx, k + 1, address);
-    const key = doc.str(k);
+    const key = nfc(doc.str(k));
     const first = seen.get(key);
     if (first === undefined) seen.set(key, k);
     else ctx.error("duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, first)}.`, k, address, "default");
@@ -101,4 +104,49 @@ function checkMergedDefault(ctx: Ctx, decl: BlockDecl, typeKey: number | undefin
   if ("error" in parsed) return;
   const problem = conversionProblem(defaultDoc, defaultAt + 1, parsed.type, []);
   if (problem) ctx.error("variable-default", `Invalid default value for variable: This default value is not compatible with the variable's type constraint: ${problem}.`, decl.header, addressOf(decl), "default");
+  else if (typeKey !== undefined && defaultKey === undefined) checkRetypedEmptyDefault(ctx, decl, baseDoc, baseKeys, parsed.type);
+}
+
+/**
+ * The primary declaration's default was converted to its own type before the override's type
+ * applies: an empty map or list then has that type's elements, and those must convert too
+ * ({} as a map of objects is no map of strings).
+ */
+function checkRetypedEmptyDefault(ctx: Ctx, decl: BlockDecl, baseDoc: JsonDoc, baseKeys: Map<string, number>, type: TypeExpr): void {
+  const baseType = baseKeys.get("type");
+  const def = baseKeys.get("default")! + 1;
+  const empty = (baseDoc.kinds[def] === K_OBJECT || baseDoc.kinds[def] === K_ARRAY) && baseDoc.count(def) === 0;
+  if (!empty || baseType === undefined || !baseDoc.isString(baseType + 1)) return;
+  const from = parseTypeExpression(baseDoc.str(baseType + 1));
+  const to = ctyTypeOf(type);
+  if ("error" in from || to === null || (from.type.kind !== "map" && from.type.kind !== "list" && from.type.kind !== "set")) return;
+  const problem = typeConversionProblem(from.type, to);
+  if (problem) ctx.error("variable-default", `Invalid default value for variable: Overriding this variable's type constraint has made its default value invalid: ${problem}.`, decl.header, addressOf(decl), "default");
+}
+
+/** A type constraint as our model's type, when it has one (not for tuples and any). */
+function ctyTypeOf(t: TypeExpr): CtyType | null {
+  switch (t.kind) {
+    case "string":
+    case "number":
+    case "bool":
+      return t.kind;
+    case "list":
+    case "set":
+    case "map": {
+      const element = ctyTypeOf(t.element);
+      return element === null ? null : [t.kind, element];
+    }
+    case "object": {
+      const attributes: { [name: string]: CtyType } = {};
+      for (const [name, a] of t.attributes) {
+        const at = ctyTypeOf(a.type);
+        if (at === null) return null;
+        attributes[name] = at;
+      }
+      return ["object", attributes];
+    }
+    default:
+      return null;
+  }
 }

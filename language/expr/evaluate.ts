@@ -7,11 +7,12 @@ export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, t
 import type { Expr } from "./syntax-tree.js";
 import { parameterOf } from "./functions.js";
 import { durationError } from "./time-functions.js";
-import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, type Value, type Known, type Locals } from "./known.js";
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, differOnlyPastDoubles, literalNumber, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
+import { exactLiteralArithmetic } from "./exact-numbers.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
-import { csvdecode, formatlist, replaceRegex, stringValue } from "./string-functions.js";
+import { caseMapped, csvdecode, formatlist, graphemeCount, replaceRegex, stringValue } from "./string-functions.js";
 import { collectionCallProblem, collectionValue } from "./collection-functions.js";
 import { scalarCallProblem } from "./scalar-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
@@ -20,7 +21,7 @@ import { ownFunctionArgumentError } from "./provider-functions.js";
 export function evaluate(e: Expr, locals: Locals): Known {
   switch (e.t) {
     case "lit":
-      return e.v;
+      return typeof e.v === "number" && e.raw !== undefined ? literalNumber(e.raw, e.v) : e.v;
     case "tpl": {
       let out = "";
       let unknown = false;
@@ -65,8 +66,11 @@ export function evaluate(e: Expr, locals: Locals): Known {
       if (b === UNKNOWN) fail("Invalid operand", "Unsuitable value for unary operand: a bool is required.");
       return !b;
     }
-    case "bin":
-      return chain(e, locals);
+    case "bin": {
+      // over number literals only, cty's 512-bit arithmetic (exact-numbers.ts)
+      const exact = exactLiteralArithmetic(e);
+      return exact !== null ? exact : chain(e, locals);
+    }
     case "cond": {
       // both results are evaluated (their types must agree), but only the chosen one's errors
       // count; with an unknown condition, neither's (the result is unknown)
@@ -246,6 +250,7 @@ function binary(op: string, l: Known, r: Known): Known {
   }
   // == and !=: values of different types are not equal; only primitives are compared here
   if (l === UNKNOWN || r === UNKNOWN || (l !== null && typeof l === "object") || (r !== null && typeof r === "object")) return UNKNOWN;
+  if (typeof l === "number" && typeof r === "number" && l !== r && differOnlyPastDoubles(l, r)) return UNKNOWN;
   return op === "==" ? l === r : l !== r;
 }
 
@@ -310,7 +315,7 @@ function call(name: string, values: Known[], expand: boolean): Known {
     case "upper":
     case "lower": {
       if (typeof a !== "string" || values.length !== 1) return UNKNOWN;
-      return name === "upper" ? a.toUpperCase() : a.toLowerCase();
+      return caseMapped(a, name as "upper" | "lower");
     }
     case "tostring":
       return values.length === 1 ? asString(a!) : UNKNOWN;
@@ -326,6 +331,11 @@ function call(name: string, values: Known[], expand: boolean): Known {
       if (ns.length === 0 || ns.includes(UNKNOWN)) return UNKNOWN;
       return name === "max" ? Math.max(...(ns as number[])) : Math.min(...(ns as number[]));
     }
+    case "log": {
+      // Go's math.Log of both, as cty's log divides them (log(1000, 10) is 2.9999999999999996)
+      const [n, base] = values.map(asNumber);
+      return values.length === 2 && typeof n === "number" && typeof base === "number" && n > 0 && base > 0 && base !== 1 ? Math.log(n) / Math.log(base) : UNKNOWN;
+    }
     case "abs":
     case "floor":
     case "ceil": {
@@ -335,7 +345,7 @@ function call(name: string, values: Known[], expand: boolean): Known {
     }
     case "length":
       if (values.length !== 1) return UNKNOWN;
-      if (typeof a === "string") return [...a.normalize("NFC")].length;
+      if (typeof a === "string") return graphemeCount(a);
       if (Array.isArray(a)) return a.length;
       return a !== null && typeof a === "object" ? Object.keys(a).length : UNKNOWN;
     case "lookup":

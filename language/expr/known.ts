@@ -55,3 +55,37 @@ export function callFailed(name: string, why: string): never {
 }
 
 export const badArgument = (param: string, why: string): never => fail("Invalid function argument", `Invalid value for "${param}" parameter: ${why}.`);
+
+/**
+ * A number literal's value: cty holds `9007199254740993` and `1.0000000000000001` exactly, a
+ * double does not, and its rounding would mislead every comparison and rule: such a literal is
+ * left unknown.
+ */
+export function literalNumber(raw: string, v: number): number | typeof UNKNOWN {
+  if (raw.length <= 15) return v; // 15 significant digits or fewer: the double's shortest text is the literal
+  return Number.isFinite(v) && decimalDigits(raw) === decimalDigits(String(v)) ? v : UNKNOWN;
+}
+
+/**
+ * Whether two different doubles may be one cty number: cty computes in 512-bit precision and
+ * calls numbers equal when their decimal texts are (0.1 + 0.2 == 0.3 there), so doubles that
+ * differ only past their 15th significant digit are not known to differ.
+ */
+export function differOnlyPastDoubles(l: number, r: number): boolean {
+  return Number.isFinite(l) && Number.isFinite(r) && l.toPrecision(15) === r.toPrecision(15);
+}
+
+/** A decimal text as its significant digits and an exponent ("12.50e1" and "125" are both "125e3"). */
+function decimalDigits(text: string): string {
+  const m = /^[-+]?([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);
+  if (m === null) return text;
+  const all = m[1]! + (m[2] ?? "");
+  const lead = all.length - all.replace(/^0+/, "").length;
+  const digits = all.slice(lead).replace(/0+$/, "");
+  return digits === "" ? "0" : `${digits}e${m[1]!.length - lead + Number(m[3] ?? 0)}`;
+}
+
+/** A string as cty holds it: in Unicode normalization form C (so "e\u0301" and "\u00e9" are one key). */
+export function nfc(s: string): string {
+  return /^[\x00-\x7f]*$/.test(s) ? s : s.normalize("NFC");
+}

@@ -109,3 +109,41 @@ function plainFormat(spec: string, args: Known[]): Known {
   }
   return next === args.length ? out : UNKNOWN;
 }
+
+/**
+ * A string's length as cty counts it: user-perceived characters (grapheme clusters) of its NFC
+ * form, so a flag or a letter with combining marks is one.
+ */
+export function graphemeCount(s: string): number {
+  const nfc = s.normalize("NFC");
+  if (/^[\x00-\x7e]*$/.test(nfc)) return nfc.length;
+  let n = 0;
+  for (const _ of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(nfc)) n++;
+  return n;
+}
+
+/** Go's single-rune uppercase of the Greek letters with a subscript iota, where JavaScript's full mapping writes two letters. */
+function goUpperIotaSubscript(c: number): number | null {
+  if ((c >= 0x1f80 && c <= 0x1f87) || (c >= 0x1f90 && c <= 0x1f97) || (c >= 0x1fa0 && c <= 0x1fa7)) return c + 8;
+  if (c === 0x1fb3 || c === 0x1fc3 || c === 0x1ff3) return c + 9;
+  return null;
+}
+
+/**
+ * upper() and lower() as cty's (Go's strings.ToUpper/ToLower): each character mapped alone by its
+ * simple case mapping, so "ß" stays "ß" (JavaScript writes "SS") and "İ" lowers to "i"; then NFC.
+ */
+export function caseMapped(s: string, name: "upper" | "lower"): string {
+  if (/^[\x00-\x7e]*$/.test(s)) return name === "upper" ? s.toUpperCase() : s.toLowerCase();
+  let out = "";
+  for (const ch of s) {
+    const mapped = name === "upper" ? ch.toUpperCase() : ch.toLowerCase();
+    if ([...mapped].length === 1) out += mapped;
+    else if (name === "lower") out += String.fromCodePoint(mapped.codePointAt(0)!);
+    else {
+      const iota = goUpperIotaSubscript(ch.codePointAt(0)!);
+      out += iota === null ? ch : String.fromCodePoint(iota);
+    }
+  }
+  return out.normalize("NFC");
+}

@@ -20,7 +20,7 @@ import type { RawDiagnostic } from "../syntax/diagnostics.js";
 import type { SourceFile } from "../config/context.js";
 
 /** A property of one file's body: its name node (`key`; its value is `key + 1`), or an object built from several. */
-type Entry = { name: string; file: number; key: number; inner: Entry[] | null };
+type Entry = { name: string; file: number; key: number; inner: Entry[] | null; added?: boolean };
 
 type Kind = "resource" | "data" | "provider" | "module" | "output";
 
@@ -157,7 +157,8 @@ function mergeBlock(base: MergedBlock, doc: JsonDoc, body: number, file: number,
     }
     kept.push(entry);
   }
-  for (const t of taken) if (!kept.includes(t)) kept.push(t);
+  // an argument the base does not have: Terraform's provider diagnostics cannot point at it
+  for (const t of taken) if (!kept.includes(t)) kept.push({ ...t, added: true });
   if (dynamicLabels.length > 0) {
     if (baseDynamic) baseDynamic.inner!.push(...dynamicLabels);
     else kept.push({ name: "dynamic", file, key: dynamic[0]!.key, inner: dynamicLabels });
@@ -238,10 +239,11 @@ function mergedSource(sources: SourceFile[], file: number, blocks: MergedBlock[]
   blocks.sort((a, b) => doc.start(a.body) - doc.start(b.body));
   let from = 0;
   const topKeys = new Set<number>();
+  const addedKeys = new Set<number>();
   for (const block of blocks) {
     const start = doc.start(block.body);
     w.put(source.text.slice(from, start), file, from, true);
-    writeObject(w, sources, block.entries, file, start, doc.end(block.body) - 1, topKeys);
+    writeObject(w, sources, block.entries, file, start, doc.end(block.body) - 1, topKeys, addedKeys);
     from = doc.end(block.body);
   }
   w.put(source.text.slice(from), file, from, true);
@@ -260,24 +262,26 @@ function mergedSource(sources: SourceFile[], file: number, blocks: MergedBlock[]
     ...syntaxKeys(parsed.doc, origin, sources),
     origin,
     mergedKeys: topKeys,
+    addedKeys,
   };
 }
 
 /** `{…}` of entries; its braces stand for `open` and `close` of `file`. */
-function writeObject(w: OriginWriter, sources: SourceFile[], entries: Entry[], file: number, open: number, close: number, keys: Set<number> | null): void {
+function writeObject(w: OriginWriter, sources: SourceFile[], entries: Entry[], file: number, open: number, close: number, keys: Set<number> | null, added: Set<number>): void {
   w.put("{", file, open, false);
   entries.forEach((entry, i) => {
     const doc = sources[entry.file]!.doc!;
     const text = sources[entry.file]!.text;
     if (i > 0) w.put(",", entry.file, doc.start(entry.key), false);
     keys?.add(w.length);
+    if (keys !== null && entry.added) added.add(w.length);
     if (entry.inner === null) {
       w.put(text.slice(doc.start(entry.key), doc.end(entry.key + 1)), entry.file, doc.start(entry.key), true);
       return;
     }
     w.put(text.slice(doc.start(entry.key), doc.end(entry.key)), entry.file, doc.start(entry.key), true);
     w.put(":", entry.file, doc.end(entry.key), false);
-    writeObject(w, sources, entry.inner, entry.file, doc.start(entry.key + 1), doc.end(entry.key + 1) - 1, null);
+    writeObject(w, sources, entry.inner, entry.file, doc.start(entry.key + 1), doc.end(entry.key + 1) - 1, null, added);
   });
   w.put("}", file, close, false);
 }

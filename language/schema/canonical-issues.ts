@@ -50,10 +50,23 @@ export function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, 
     } else if (issue.missing) {
       loc = locateMissing(ctx, st.decl, model.block, issue.path);
       message = missingMessage(issue.path);
+    } else if (addedByOverride(ctx, st, model, issue.path)) {
+      // Terraform finds a provider's finding by the argument's name in the primary block, which
+      // lacks one an override file added: it points at the end of the primary block's body
+      const close = ctx.doc.end(st.decl.body) - 1;
+      loc = { start: close, end: close + 1 };
     } else loc = nativeFindingLocation(ctx, st.decl, issue.path) ?? insideTemplate(ctx, st.decl, model.block, issue.path) ?? closingBraceIfAbsent(ctx, st.decl, model.block, issue.path) ?? locate(ctx, st.decl, model.block, issue.path);
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }
+}
+
+/** Whether a top-level argument's path names one an override file added to the block (load/merge-overrides.ts). */
+function addedByOverride(ctx: Ctx, st: ConvertState, model: TypeModel, path: (string | number)[]): boolean {
+  const added = ctx.files[ctx.fileIndex]!.addedKeys;
+  if (added === undefined || added.size === 0 || path.length !== 1 || typeof path[0] !== "string") return false;
+  const found = locate(ctx, st.decl, model.block, path);
+  return found.node >= 0 && added.has(ctx.doc.start(found.node));
 }
 
 function isCovered(st: ConvertState, path: string): boolean {

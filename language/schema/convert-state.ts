@@ -1,5 +1,6 @@
 // The state one conversion carries: the type's name table (found without slicing names out of the
 // text), the attributes an object has set so far, and the paths already reported.
+import { nfc } from "../expr/known.js";
 import { type Ctx } from "../config/context.js";
 import { type AttributeModel, type BlockModel, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
 import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
@@ -175,7 +176,7 @@ export function reportAt(ctx: Ctx, st: ConvertState, severity: "error", code: st
 export function firstKey(ctx: Ctx, acc: Accumulator, name: string): number {
   const doc = ctx.doc;
   for (const body of acc.escape >= 0 ? [acc.body, acc.escape] : [acc.body]) {
-    for (const m of doc.members(body)) if (doc.str(m) === name) return m;
+    for (const m of doc.members(body)) if (nfc(doc.str(m)) === name) return m;
   }
   return acc.body;
 }

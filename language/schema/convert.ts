@@ -3,6 +3,7 @@
 // normalised (object / array / null → one object for `single`, an array for `list` and `set`),
 // literal strings are converted to numbers and bools as go-cty does, and every problem found on
 // the way is reported at its node.
+import { nfc } from "../expr/known.js";
 import { joinPath, quote, type Ctx } from "../config/context.js";
 import { UNKNOWN_VALUE, type AttributeModel, type BlockModel, type CtyType, type NestedBlockModel } from "./model-types.js";
 import { K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_STRING_ESC, K_TRUE, setOwn, type JsonDoc } from "../syntax/json-parser.js";
@@ -489,7 +490,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
   let valueless: string[] | null = null;
   const end = doc.nexts[node]!;
   for (let k = node + 1; k < end; k = doc.nexts[k + 1]!) {
-    const key = doc.str(k);
+    const key = nfc(doc.str(k));
     if (hasOwn(out, key) || (valueless !== null && valueless.includes(key))) {
       const keyPath = joinPath(path, key);
       reportAt(ctx, st, "error", "duplicate-object-attribute", `Duplicate object attribute: An attribute named ${quote(key)} was already defined at ${where(ctx, firstKey(ctx, newAccumulator(node), key))}.`, k, keyPath);
