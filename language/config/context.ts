@@ -147,6 +147,17 @@ export class Ctx {
   warning(code: string, message: string, node: number, address: string | null, path: string | null): void {
     this.report("warning", code, message, this.doc.start(node), this.doc.end(node), address, path);
   }
+  /**
+   * Error at a character of a string's value (`offset` counts the decoded value's characters, as
+   * Terraform's columns in a JSON string do; a native expression lowered into a JSON string maps
+   * through its escapes back to the .tf text).
+   */
+  errorInString(code: string, message: string, node: number, offset: number, address: string | null, path: string | null): void {
+    const doc = this.doc;
+    const body = doc.start(node) + 1;
+    const start = doc.kinds[node] === K_STRING || this.files[this.fileIndex]!.native === undefined ? body + offset : rawOffset(doc.text, body, offset);
+    this.report("error", code, message, start, start + 1, address, path);
+  }
   /** Error covering a property: from its name to the end of its value. */
   errorAtProperty(code: string, message: string, keyNode: number, address: string | null, path: string | null): void {
     this.report("error", code, message, this.doc.start(keyNode), this.doc.end(keyNode + 1), address, path);

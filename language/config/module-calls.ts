@@ -11,7 +11,7 @@
 import { quote, unchecked, writtenTogether, type Ctx, type FoundReference } from "./context.js";
 import { K_NULL, K_OBJECT, someString } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
-import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
+import { analyzeTemplate, hasTemplate, type Reference } from "../expr/templates.js";
 import { conversionProblem, describeType, parseTypeExpression, type TypeExpr } from "../expr/type-expressions.js";
 import { templateKnownValue, UNKNOWN, type Known } from "./known-values.js";
 import { checkValidationRules } from "./variable-validation.js";
@@ -132,7 +132,9 @@ function checkArgumentValue(ctx: Ctx, variable: ChildVariable, node: number, add
   if (ctx.doc.isString(node) && variable.type !== null && hasTemplate(ctx.doc.str(node))) {
     // a template validate knows the value of (a local value of literals): its shape must fit too
     const parsed = parseTypeExpression(variable.type);
-    const problem = "error" in parsed ? null : knownShapeProblem(templateKnownValue(ctx, analyzeTemplate(ctx.doc.str(node))), parsed.type);
+    const info = analyzeTemplate(ctx.doc.str(node));
+    const instance = info.whole !== null && isForEachInstanceReference(ctx, info.whole);
+    const problem = "error" in parsed ? null : instance ? instanceProblem(parsed.type) : knownShapeProblem(templateKnownValue(ctx, info), parsed.type);
     if (problem) ctx.error("module-argument", `Invalid value for input variable: The given value is not suitable for ${address} declared at ${variable.at}: ${problem}.`, node, address, null);
     return false;
   }
@@ -258,6 +260,36 @@ export function checkModuleOutputReference(ctx: Ctx, found: FoundReference): voi
     ctx.errorAtReference(found, "module-output", `Unsupported attribute: Can't access attributes on a list of objects. Did you mean to access attribute ${quote(output.name)} for a specific element of the list, or across all elements of the list?`);
   }
   ctx.use(current);
+}
+
+/**
+ * `module.NAME.OUTPUT` (nothing after) where NAME is a call with for_each and no instance key:
+ * validate knows the call as a map of instances, and an attribute of a map is one of its
+ * elements, an instance: an object, which Terraform refuses where a string, number, bool or list
+ * goes ("number required").
+ */
+export function isForEachInstanceReference(ctx: Ctx, ref: Reference): boolean {
+  if (ref.root !== "module" || ref.steps.length !== 2) return false;
+  const [call, output] = ref.steps;
+  if (call?.kind !== "attr" || output?.kind !== "attr") return false;
+  const decl = moduleDecl(ctx, call.name);
+  return decl !== undefined && repeated(ctx, decl) === "for_each";
+}
+
+/** Why an instance (an object) is not a value of a variable's type; null when it may convert. */
+function instanceProblem(type: TypeExpr): string | null {
+  switch (type.kind) {
+    case "string":
+    case "number":
+    case "bool":
+      return `${type.kind} required`;
+    case "list":
+    case "set":
+    case "tuple":
+      return `${describeType(type)} required`;
+    default:
+      return null;
+  }
 }
 
 const callsByName = new WeakMap<Ctx, Map<string, BlockDecl>>();

@@ -2,13 +2,12 @@
 // in the same file or another, is "Duplicate required providers configuration" (Terraform 1.11),
 // reported at the second one. When only a sibling of a file named alone repeats it, the error is
 // given at the named file's own block, so that the file is not passed as valid.
-import { readdirSync } from "node:fs";
-import { dirname } from "node:path";
 import type { Ctx } from "./context.js";
 import { isVersionConstraint, ourProviderVersion, satisfiesAll } from "./versions.js";
 import { forObjects, K_ARRAY, K_NULL, type JsonDoc } from "../syntax/json-parser.js";
 import { parseTraversal } from "../expr/templates.js";
 import { type BlockDecl } from "./declarations.js";
+import { suggest } from "../syntax/suggest.js";
 
 export function checkRequiredProvidersOnce(ctx: Ctx): void {
   const found: { file: number; key: number }[] = [];
@@ -148,7 +147,7 @@ function forRequiredProviders(doc: JsonDoc, each: (key: number) => void): void {
  * A provider the module needs (a provider block, or the prefix of a resource or data type) that is
  * one of ours but has no source in required_providers: Terraform implies `hashicorp/<name>`, which
  * the registry does not have, so `terraform init` fails before validate can run. Only for modules
- * read from disk whose directory holds no native `.tf` files (whose required_providers we do not read).
+ * read from disk (native `.tf` files and `.tf.json` files alike).
  */
 export function checkProviderSources(ctx: Ctx): void {
   if (!ctx.readsLocalCalls && !ctx.isChild) return;
@@ -184,8 +183,25 @@ export function checkProviderSources(ctx: Ctx): void {
   }
   const reported = new Set<string>();
   for (const { name, decl } of needing) {
-    if (!OUR_PROVIDER_NAMES.has(name) || sources.get(name) != null || reported.has(name) || ctx.files[decl.file]!.contextOnly) continue;
-    if (reported.size === 0 && moduleHasNativeFiles(ctx)) return;
+    if (sources.get(name) != null || reported.has(name) || ctx.files[decl.file]!.contextOnly) continue;
+    if (!OUR_PROVIDER_NAMES.has(name)) {
+      // another provider is not ours to judge, but a name one letter or two from ours is a typo:
+      // hashicorp/<name> is not in the registry either
+      const meant = suggest(name, OUR_PROVIDER_NAMES);
+      if (meant === undefined || ctx.files.some((f) => f.doc === null)) continue;
+      reported.add(name);
+      ctx.use(decl.file);
+      ctx.error(
+        "provider-source",
+        `Failed to query available provider packages: Could not retrieve the list of available versions for provider hashicorp/${name}: provider registry.terraform.io/hashicorp/${name} was not found. Did you mean "${meant}"?`,
+        decl.header,
+        decl.blockType === "provider" ? `provider.${name}` : `${decl.blockType}.${decl.type}`,
+        null,
+      );
+      continue;
+    }
+    // a file that could not be read may hold the entry: nothing is said then
+    if (reported.size === 0 && ctx.files.some((f) => f.doc === null)) return;
     reported.add(name);
     ctx.use(decl.file);
     ctx.error(
@@ -221,10 +237,3 @@ function checkOurVersion(ctx: Ctx, file: number, name: string, source: string, n
   );
 }
 
-function moduleHasNativeFiles(ctx: Ctx): boolean {
-  try {
-    return readdirSync(dirname(ctx.files[0]!.name)).some((n) => n.endsWith(".tf"));
-  } catch {
-    return true;
-  }
-}

@@ -36,8 +36,9 @@ export function checkVariablesAndOutputs(ctx: Ctx): void {
       const repeated = repeatedObjectAttribute(text);
       if (repeated !== null) ctx.error("variable-type", `Invalid type specification: Object constructor map keys must be unique (${JSON.stringify(repeated)} is given twice).`, type + 1, addressOf(decl), "type");
       else {
-        const problem = optionalDefaultProblem(text);
-        if (problem !== null) ctx.error("variable-type", `Invalid default value for optional attribute: This default value is not compatible with the attribute's type constraint: ${problem}.`, type + 1, addressOf(decl), "type");
+        const found = optionalDefaultProblem(text);
+        // Terraform shows the default itself (in a native file, the line of the optional attribute)
+        if (found !== null) ctx.errorInString("variable-type", `Invalid default value for optional attribute: This default value is not compatible with the attribute's type constraint: ${found.problem}.`, type + 1, found.offset, addressOf(decl), "type");
       }
     }
   }
@@ -282,9 +283,10 @@ function isKey(s: string, from: number): boolean {
 
 /**
  * The first `optional(TYPE, DEFAULT)` of a type expression whose literal default does not convert
- * to TYPE, as the problem's text; null when all convert (or a default is not a literal we read).
+ * to TYPE: the problem's text and where the default starts in the type's text; null when all
+ * convert (or a default is not a literal we read).
  */
-function optionalDefaultProblem(type: string): string | null {
+function optionalDefaultProblem(type: string): { problem: string; offset: number } | null {
   let from = 0;
   for (;;) {
     const at = type.indexOf("optional(", from);
@@ -315,7 +317,7 @@ function optionalDefaultProblem(type: string): string | null {
     const result = parseJson(json);
     if (!result.ok) continue;
     const problem = conversionProblem(result.doc, 0, parsed.type, []);
-    if (problem !== null) return problem;
+    if (problem !== null) return { problem, offset: comma + 1 + (type.slice(comma + 1).length - type.slice(comma + 1).trimStart().length) };
   }
 }
 

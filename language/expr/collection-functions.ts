@@ -143,6 +143,14 @@ export function collectionValue(name: string, values: Known[]): Known {
       if (present.length === 0 || !present.every((v) => (typeof v === "number" || typeof v === "boolean") && typeof v === typeof present[0])) return UNKNOWN;
       return present[0]!;
     }
+    case "merge": {
+      // maps and objects (nulls skipped): a later argument's attribute replaces an earlier one's;
+      // labels are often merged from a local and a literal, and our key rules read the result
+      if (values.some((v) => v !== null && (typeof v !== "object" || Array.isArray(v)))) return UNKNOWN;
+      const merged: { [key: string]: Known } = {};
+      for (const v of values) if (v !== null) for (const [k, x] of Object.entries(v as { [key: string]: Known })) merged[k] = x;
+      return merged;
+    }
   }
   return UNKNOWN;
 }

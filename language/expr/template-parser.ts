@@ -408,7 +408,7 @@ class Parser extends ExpressionParser {
         const savedNl = this.nlEnds;
         const savedFlush = this.flush;
         this.flush = flush;
-        const value = this.template(bodyStart, line, "heredoc");
+        const value = this.heredocTemplate(bodyStart, line, flush, limit);
         this.flush = savedFlush;
         this.limit = limit;
         this.braces = braces;
@@ -422,6 +422,24 @@ class Parser extends ExpressionParser {
     }
     // HCL reads to the end of the file looking for the marker, and says so there
     fail("Unterminated template string", "No closing marker was found for the string.", this.native ? this.limit : this.a);
+  }
+
+  /**
+   * A heredoc's template up to its marker line. HCL's scanner sees the marker only in literal
+   * text: in a native file, an interpolation still open there reads the marker line as tokens of
+   * its expression, and the error is the one HCL meets reading on (the marker as "Extra
+   * characters after interpolation expression", usually), not an unclosed interpolation.
+   */
+  private heredocTemplate(from: number, to: number, flush: boolean, limit: number): Expr {
+    try {
+      return this.template(from, to, "heredoc");
+    } catch (error) {
+      if (!this.native || !(error instanceof Fail) || error.problem.summary !== "Unclosed template interpolation sequence") throw error;
+      this.flush = flush;
+      this.limit = limit;
+      this.template(from, limit, "heredoc");
+      throw error;
+    }
   }
 }
 

@@ -12,8 +12,10 @@ export type TypeExpr =
 export function parseTypeExpression(text: string): { type: TypeExpr } | { error: string } {
   let i = 0;
   const s = text;
+  // a type expression is an HCL expression: comments may sit between its tokens (a native
+  // file's multi-line object type often has one per attribute)
   const ws = () => {
-    while (i < s.length && /\s/.test(s[i]!)) i++;
+    i = skipSpaceAndComments(s, i);
   };
   const ident = (): string => {
     ws();
@@ -91,6 +93,11 @@ export function parseTypeExpression(text: string): { type: TypeExpr } | { error:
           let depth = 0;
           i++;
           while (i < s.length && !(s[i] === ")" && depth === 0)) {
+            const after = skipSpaceAndComments(s, i);
+            if (after !== i) {
+              i = after;
+              continue;
+            }
             if (s[i] === "," && depth === 0) throw new Error("Optional attribute modifier expects at most two arguments: the attribute type, and a default value");
             if (s[i] === '"') i = stringEnd(s, i);
             if ("([{".includes(s[i]!)) depth++;
@@ -120,6 +127,20 @@ export function parseTypeExpression(text: string): { type: TypeExpr } | { error:
 }
 
 /** The index of the closing quote of the HCL string literal opening at s[at] (escapes skipped), or the end. */
+/** The offset after the whitespace and comments (`#` and `//` to the end of the line, `/* *\/`) at `at`. */
+function skipSpaceAndComments(s: string, at: number): number {
+  let i = at;
+  for (;;) {
+    while (i < s.length && /\s/.test(s[i]!)) i++;
+    if (s[i] === "#" || (s[i] === "/" && s[i + 1] === "/")) {
+      while (i < s.length && s[i] !== "\n") i++;
+    } else if (s[i] === "/" && s[i + 1] === "*") {
+      const end = s.indexOf("*/", i + 2);
+      i = end < 0 ? s.length : end + 2;
+    } else return i;
+  }
+}
+
 function stringEnd(s: string, at: number): number {
   let i = at + 1;
   while (i < s.length && s[i] !== '"') i += s[i] === "\\" ? 2 : 1;

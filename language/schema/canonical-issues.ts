@@ -39,7 +39,7 @@ export function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, 
       loc = { start: close, end: close + 1 };
     } else if (nullValue >= 0) {
       // set, but to null: core accepts it and our provider's validator reports it, at the null
-      loc = nativeFindingLocation(ctx, st.decl, issue.path) ?? { start: ctx.doc.start(nullValue), end: ctx.doc.end(nullValue) };
+      loc = nativeFindingLocation(ctx, st.decl, issue.path, model.block) ?? { start: ctx.doc.start(nullValue), end: ctx.doc.end(nullValue) };
     } else if (within !== null) {
       // inside an attribute's value: Terraform reports it at the value, as a conversion error
       const attributePath = issue.path.slice(0, within.depth + 1);
@@ -55,7 +55,7 @@ export function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, 
       // lacks one an override file added: it points at the end of the primary block's body
       const close = ctx.doc.end(st.decl.body) - 1;
       loc = { start: close, end: close + 1 };
-    } else loc = nativeFindingLocation(ctx, st.decl, issue.path) ?? insideTemplate(ctx, st.decl, model.block, issue.path) ?? closingBraceIfAbsent(ctx, st.decl, model.block, issue.path) ?? locate(ctx, st.decl, model.block, issue.path);
+    } else loc = nativeFindingLocation(ctx, st.decl, issue.path, model.block) ?? insideTemplate(ctx, st.decl, model.block, issue.path) ?? closingBraceIfAbsent(ctx, st.decl, model.block, issue.path) ?? locate(ctx, st.decl, model.block, issue.path);
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }

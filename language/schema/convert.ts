@@ -12,7 +12,8 @@ import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
 import { fastReference, fastVariableReference, variableConversionProblem } from "./reference-fast-paths.js";
 import { fastPlainTemplate } from "./plain-template.js";
-import { parseBoolString, parseNumberString } from "../expr/type-expressions.js";
+import { parseBoolString, parseNumberString, type TypeExpr } from "../expr/type-expressions.js";
+import { isForEachInstanceReference } from "../config/module-calls.js";
 import { variableTypeOf } from "../config/for-each-values.js";
 import { conversionProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
@@ -367,9 +368,15 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
     const declared = variableTypeOf(ctx, info);
     const problem = declared === null ? null : conversionProblem(declared, t);
     if (problem !== null) return typeError(ctx, st, t, path, problem);
+  } else if (info.whole !== null && info.whole.root === "module" && isForEachInstanceReference(ctx, info.whole)) {
+    // an output of a for_each call without an instance key: an instance, an object at validate
+    const problem = conversionProblem(ANY_OBJECT, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
   }
   return UNKNOWN_VALUE;
 }
+
+const ANY_OBJECT: TypeExpr = { kind: "object", attributes: new Map() };
 
 /** A known value whose shape can never convert to the type (a list for a string, a map, or an object). */
 const MISMATCH: unique symbol = Symbol("mismatch");

@@ -8,6 +8,7 @@ import { buildBase, rng } from "./base.mjs";
 import { hclJsonCases } from "./hcl-json-cases.mjs";
 import { LONG_TAIL_MUTATIONS } from "./mutations-long-tail.mjs";
 import { nativeCases } from "./native-cases.mjs";
+import { native2Cases } from "./native-round2.mjs";
 import { MUTATIONS, TEXT_MUTATIONS } from "./mutations.mjs";
 import { ROUND13_MUTATIONS } from "./mutations-round13.mjs";
 import { ROUND14_MUTATIONS } from "./mutations-round14.mjs";
@@ -54,6 +55,8 @@ export function generateCorpus(seed = DEFAULT_SEED) {
   for (const c of hclJsonCases()) cases.push(c);
   // native syntax (round "native"): twins of earlier cases, mixed modules, hand-written native cases
   for (const c of nativeCases(cases)) cases.push(c);
+  // the second independent native round (round "native2"): hand-written modules, measured on their own
+  for (const c of native2Cases()) cases.push(c);
   const seen = new Set();
   for (const c of cases) {
     if (seen.has(c.id)) throw new Error(`duplicate case id ${c.id}`);

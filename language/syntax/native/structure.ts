@@ -24,15 +24,16 @@ interface BlockRule {
   suggests?: boolean;
   /** a body of arguments only (locals, required_providers) */
   attributesOnly?: boolean;
-  /** arguments that take a type or a static address, not a quoted string */
-  statics?: Record<string, "type" | "address">;
+  /** arguments that take a type, a static address or a static list (or keyword), not a quoted string */
+  statics?: Record<string, "type" | "address" | "list">;
   /** arguments evaluated without variables or functions (constant-values.ts) */
   constants?: string[];
 }
 
 const CONDITION: BlockRule = { labels: [] };
 const CONNECTION: BlockRule = { labels: [] };
-const LIFECYCLE: BlockRule = { labels: [], blocks: { precondition: CONDITION, postcondition: CONDITION } };
+// a quoted "all" is a keyword only in the JSON syntax: native ignore_changes takes `all` or a list
+const LIFECYCLE: BlockRule = { labels: [], blocks: { precondition: CONDITION, postcondition: CONDITION }, statics: { ignore_changes: "list" } };
 const PROVISIONER: BlockRule = { labels: ["type"], blocks: { connection: CONNECTION } };
 const DYNAMIC: BlockRule = { labels: ["type"] };
 /** the escape block: in native syntax `_ {…}`, never `_ = {…}` */
@@ -122,6 +123,12 @@ function checkAttribute(text: string, attr: NativeAttribute, rule: BlockRule, ou
   if (kind === undefined || !isQuoted(attr)) return;
   if (kind === "address") {
     out.problems.push({ summary: "Invalid expression", detail: STATIC_ADDRESS, range: attr.exprRange });
+    return;
+  }
+  if (kind === "list") {
+    // dropped, so the JSON syntax's reading of a string does not judge it a second time
+    out.skip.add(attr);
+    out.problems.push({ summary: "Invalid expression", detail: "A static list expression is required.", range: attr.exprRange });
     return;
   }
   const value = attr.expr.t === "lit" && typeof attr.expr.v === "string" ? attr.expr.v : null;
