@@ -75,7 +75,8 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
   if (declared === undefined) return false; // not declared: the general path says so
   const decl = declared.names.find(s, nameFrom, nameEnd);
-  if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return false;
+  // a check block's data source (scoped) is visible inside its check only: the general path says so
+  if (decl === undefined || decl.model === undefined || decl.scoped || repetitionOf(ctx, decl) !== null) return false;
   ctx.dependencies?.edge(from, decl);
   // The rest depends only on where the reference is made and on the target's type and
   // attribute, which repeat from one reference to the next: the last verdict per type is kept.

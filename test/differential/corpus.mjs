@@ -9,6 +9,7 @@ import { hclJsonCases } from "./hcl-json-cases.mjs";
 import { LONG_TAIL_MUTATIONS } from "./mutations-long-tail.mjs";
 import { nativeCases } from "./native-cases.mjs";
 import { native2Cases } from "./native-round2.mjs";
+import { regressionCases } from "./regression-cases.mjs";
 import { MUTATIONS, TEXT_MUTATIONS } from "./mutations.mjs";
 import { ROUND13_MUTATIONS } from "./mutations-round13.mjs";
 import { ROUND14_MUTATIONS } from "./mutations-round14.mjs";
@@ -57,6 +58,8 @@ export function generateCorpus(seed = DEFAULT_SEED) {
   for (const c of nativeCases(cases)) cases.push(c);
   // the second independent native round (round "native2"): hand-written modules, measured on their own
   for (const c of native2Cases()) cases.push(c);
+  // cases written for a found problem, last so that nothing before them moves
+  for (const c of regressionCases()) cases.push(c);
   const seen = new Set();
   for (const c of cases) {
     if (seen.has(c.id)) throw new Error(`duplicate case id ${c.id}`);
