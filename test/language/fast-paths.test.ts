@@ -158,6 +158,39 @@ describe("templates judged from their text at validate (schema/plain-template.ts
   });
 });
 
+describe("whole references judged from their text at validate (schema/reference-fast-paths.ts)", () => {
+  // "${X}" takes the fast paths; "${ X }" is the same whole reference to Terraform, but the fast
+  // paths refuse its spaces and leave it to the general path: both must get the same diagnostics
+  const module = (argument: string, value: string) =>
+    JSON.stringify({
+      variable: { a: {}, n: { type: "number" }, l: { type: "list(string)" } },
+      check: { probe: { data: { tsdb_service: { probe: { id: "svc-probe" } } }, assert: { condition: '${data.tsdb_service.probe.id != ""}', error_message: "x" } } },
+      data: { tsdb_vpcs: { all: {} } },
+      resource: {
+        tsdb_vpcs: { net: { cidr: "10.0.0.0/16", name: "n", region_code: "us-east-1" }, west: { cidr: "10.2.0.0/16", name: "w", region_code: "us-west-2" }, many: { count: 2, cidr: "10.1.0.0/16", name: "m", region_code: "us-east-1" } },
+        tsdb_log_exporter: { logs: { name: "l", region: "us-east-1", cloudmon: { log_group_name: "g", log_stream_name: "s", region: "us-east-1", role_arn: "arn:aws:iam::123456789012:role/x" } } },
+        tsdb_service: { other: { name: "o" }, db: { name: "db", [argument]: value } },
+      },
+    });
+  const shown = (text: string) => validateHclJsonSync(text, { filename: "main.tf.json" }).map((d) => `${d.line} ${d.code} ${d.message}`);
+  beforeAll(() => preloadTypes());
+
+  it("gives the general path's verdict for any target in any argument", () => {
+    const argument = fc.constantFrom("vpc_id", "name", "ha_replicas", "region_code", "log_exporter_id", "read_replica_source");
+    const target = fc.constantFrom(
+      "tsdb_vpcs.net.vpcs_id", "tsdb_vpcs.net.id", "tsdb_vpcs.west.vpcs_id", "tsdb_vpcs.west.region_code", "tsdb_vpcs.net.region_code", "tsdb_vpcs.many.vpcs_id",
+      "tsdb_vpcs.net.nope", "tsdb_vpcs.gone.id", "tsdb_vpcs.net.timeouts", "tsdb_vpcs.net.cidr", "tsdb_service.other.id", "tsdb_service.other.ha_replicas",
+      "tsdb_log_exporter.logs.id", "data.tsdb_service.probe.vpc_id", "data.tsdb_vpcs.all.vpcs", "data.tsdb_vpcs.gone.vpcs", "var.a", "var.n", "var.l", "var.nope",
+    );
+    fc.assert(
+      fc.property(argument, target, (name, ref) => {
+        expect(shown(module(name, `\${${ref}}`)), `${name} = ${ref}`).toEqual(shown(module(name, `\${ ${ref} }`)));
+      }),
+      { numRuns: 300, seed: 28 },
+    );
+  });
+});
+
 describe("native files lowered to the JSON tree", () => {
   // the writer joins a property name and its colon into one piece when their positions allow it
   it("maps each name's colon to the end of the name in the .tf text, escaped or not", () => {
