@@ -136,24 +136,36 @@ async function validateConfiguration(files: ModuleFile[], types: TypeSource | un
     await Promise.all([...keys].map((k) => loadType(k)));
   }
   const root = options.files && files.length > 0 ? resolve(dirname(files[0]!.name)) : null;
-  const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
-  if (children.length === 0) return result;
-  // terraform validate validates the modules a module calls, each problem at its own file
-  for (const child of children) {
-    const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
-    for (const d of own.diagnostics) result.diagnostics.push(d);
-    for (const [name, source] of own.sources) result.sources.set(name, source);
+  try {
+    const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
+    if (children.length === 0) return result;
+    // terraform validate validates the modules a module calls, each problem at its own file
+    for (const child of children) {
+      const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
+      for (const d of own.diagnostics) result.diagnostics.push(d);
+      for (const [name, source] of own.sources) result.sources.set(name, source);
+    }
+    result.diagnostics.sort(compareDiagnostics);
+    return result;
+  } finally {
+    release(parsed);
+    for (const child of children) release(child.files);
   }
-  result.diagnostics.sort(compareDiagnostics);
-  return result;
 }
 
 /** Like validateModule, when the types are already loaded (see preloadTypes) or supplied. */
 export function validateModuleSync(files: ModuleFile[], types: TypeSource = generatedTypes): ModuleResult {
-  return run(
-    files.map((f) => ({ file: f, ...parseSource(f.name, f.text) })),
-    types,
-  );
+  const parsed = files.map((f) => ({ file: f, ...parseSource(f.name, f.text) }));
+  try {
+    return run(parsed, types);
+  } finally {
+    release(parsed);
+  }
+}
+
+/** The parsed files' trees, once validation is done with them: nothing in a ModuleResult refers to them, and the next parse reuses their arrays. */
+function release(parsed: ParsedFile[]): void {
+  for (const p of parsed) p.result.doc?.release();
 }
 
 function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false, files: ModuleFiles | null = null): ModuleResult {
