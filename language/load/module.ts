@@ -404,6 +404,15 @@ function registerProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   }
 }
 
+/**
+ * How many blocks the object holding the first block of a type declares (the names of a type's
+ * blocks are one object's keys): 0 when that object is not just before it.
+ */
+function namesAhead(doc: JsonDoc, header: number): number {
+  const object = header - 1;
+  return object >= 0 && doc.kinds[object] === K_OBJECT && doc.nexts[object]! > header ? doc.count(object) : 0;
+}
+
 /** Declares a resource or data block (duplicates are reported here) and queues its check. */
 function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   ctx.pending.push(decl);
@@ -415,7 +424,7 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
       const byType = ctx.declared[decl.blockType];
       names = byType.get(decl.type) ?? null;
       if (!names) {
-        byType.set(decl.type, (names = new BlockNames()));
+        byType.set(decl.type, (names = new BlockNames(namesAhead(ctx.doc, decl.header))));
         const hashedTypes = ctx.hashedTypes[decl.blockType];
         const h = nameHash(decl.type, 0, decl.type.length);
         hashedTypes.set(h, hashedTypes.has(h) ? null : { kind: decl.blockType, type: decl.type, names, verdict: null });
@@ -456,16 +465,22 @@ function reportDuplicate(ctx: Ctx, earlier: BlockDecl, later: BlockDecl, wording
 }
 
 function checkDuplicates(ctx: Ctx): void {
-  const first = new Map<string, BlockDecl>();
+  // per block type (aliased provider configurations apart), by the labels that make its address
+  // (resources and data sources are declared apart): no address string is built per block
+  const first = new Map<string, Map<string, BlockDecl>>();
   for (const decl of ctx.blocks) {
     const wording = DUPLICATE_WORDING[decl.blockType];
     if (!wording || ctx.files[decl.file]!.override || decl.blockType === "resource" || decl.blockType === "data") continue;
-    // the address names the block ("var.x", "output.y", …); a provider configuration also its alias
-    const alias = decl.blockType === "provider" ? labelsOf(decl)[1] : undefined;
-    const id = alias !== undefined ? `${addressOf(decl)}\u0000${alias}` : `${decl.blockType}\u0000${addressOf(decl)}`;
-    const earlier = first.get(id);
+    const labels = labelsOf(decl);
+    const aliased = decl.blockType === "provider" && labels[1] !== undefined;
+    const kind = aliased ? "provider alias" : decl.blockType;
+    // the parts of the address ("ephemeral.T.N", "var.N") or, aliased, the name and alias
+    const id = labels.length === 1 ? labels[0]! : labels.join(aliased ? "\u0000" : ".");
+    let byId = first.get(kind);
+    if (byId === undefined) first.set(kind, (byId = new Map()));
+    const earlier = byId.get(id);
     if (!earlier) {
-      first.set(id, decl);
+      byId.set(id, decl);
       continue;
     }
     reportDuplicate(ctx, earlier, decl, wording);

@@ -487,7 +487,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
     }
     // a tuple converted to a set loses its duplicate elements (Terraform does not complain);
     // unknown elements stay: they may or may not turn out equal
-    if (shape === "set" && typeof inner === "string" && out.length > 1) return out.filter((v, j) => v === UNKNOWN_VALUE || out.indexOf(v) === j);
+    if (shape === "set" && typeof inner === "string" && out.length > 1) return withoutRepeats(out);
     return out;
   }
   if (kind !== K_OBJECT) return typeError(ctx, st, t, path);
@@ -517,6 +517,14 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
     else (valueless ??= []).push(key);
   }
   return out;
+}
+
+/**
+ * A set's primitive elements without repeats (unknown ones all stay). Apart from convertValue: a
+ * closure over the list there would make V8 allocate a context for every list it converts.
+ */
+function withoutRepeats(out: unknown[]): unknown[] {
+  return out.filter((v, j) => v === UNKNOWN_VALUE || out.indexOf(v) === j);
 }
 
 /** A nested attribute (protocol 6): an expression holding an object, or a list/set of objects. */
