@@ -101,7 +101,7 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   const r = resolve(ctx, found);
   if (!r || !found.whole || !found.from?.model || !found.attribute) return;
   const rule = RULES_BY_TYPE.get(found.from.model.key)?.get(found.attribute);
-  if (rule && !rule.some((t) => t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute))) {
+  if (rule && !ruleAllows(rule, r)) {
     const shown = rule.map((t) => t.shown);
     ctx.errorAtReference(found, "reference-target", `Wrong reference: ${found.attribute} must reference ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown[0]}, not ${formatTraversal(found.ref)}.`);
     return;
@@ -247,6 +247,12 @@ function variableType(ctx: Ctx, declared: Declared, name: string): TypeExpr | nu
   }
   declared.variableTypes.set(name, type);
   return type;
+}
+
+/** Whether a rule allows the target (a loop: a closure would cost checkReference a context per call). */
+function ruleAllows(rule: Target[], r: Resolved): boolean {
+  for (const t of rule) if (t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute)) return true;
+  return false;
 }
 
 function sameNames(a: string[], b: string[]): boolean {
