@@ -199,14 +199,29 @@ export class DependencyGraph {
   }
 
   private sourceOf(ctx: Ctx, found: FoundReference): number {
+    return this.sourceAt(ctx, found.address, found.path);
+  }
+
+  /** a reference to a block that a fast path resolved, made at `address` and `path`: the edge add() makes for it */
+  edgeAt(ctx: Ctx, address: string | null, path: string | null, to: BlockDecl): void {
+    const source = this.sourceAt(ctx, address, path);
+    if (source < 0) return;
+    const target = this.block(to);
+    if (target !== source) {
+      this.from.push(source);
+      this.to.push(target);
+    }
+  }
+
+  /** The node a reference made at `address` and `path` starts from (-1: none): the block being checked, else by the address. */
+  private sourceAt(ctx: Ctx, address: string | null, path: string | null): number {
     if (ctx.currentBlock) return this.block(ctx.currentBlock);
-    const address = found.address;
-    if (address !== null && address.startsWith("var.") && found.path?.startsWith("validation")) {
+    if (address !== null && address.startsWith("var.") && path?.startsWith("validation")) {
       const name = address.slice(4);
       return this.validatedVariables(ctx).has(name) ? this.validation(name) : -1;
     }
-    if (address === "locals" && found.path) return this.namedNode("local", "", firstSegment(found.path));
-    if (address !== null && address.startsWith("module.") && found.path) return this.namedNode("module-var", address.slice(7), firstSegment(found.path));
+    if (address === "locals" && path) return this.namedNode("local", "", firstSegment(path));
+    if (address !== null && address.startsWith("module.") && path) return this.namedNode("module-var", address.slice(7), firstSegment(path));
     return -1;
   }
 

@@ -189,6 +189,30 @@ describe("whole references judged from their text at validate (schema/reference-
       { numRuns: 300, seed: 28 },
     );
   });
+
+  it("gives the general path's verdict outside our types' arguments", () => {
+    const place = fc.constantFrom("output", "local", "local-ring", "assert", "other-provider");
+    const target = fc.constantFrom("tsdb_vpcs.net.vpcs_id", "tsdb_vpcs.many.vpcs_id", "tsdb_vpcs.net.nope", "tsdb_vpcs.gone.id", "tsdb_vpcs.net.timeouts", "tsdb_service.db.hostname", "data.tsdb_service.probe.vpc_id", "data.tsdb_vpcs.all.vpcs");
+    const placed = (where: string, value: string) => {
+      const config = JSON.parse(module("name", "db")) as Record<string, Record<string, unknown>>;
+      if (where === "output") config.output = { o: { value } };
+      if (where === "local") config.locals = { l: value };
+      // db's name reads the local value that reads db: a cycle only if the edge is made
+      if (where === "local-ring") {
+        config.locals = { l: value };
+        (config.resource!.tsdb_service as Record<string, Record<string, unknown>>).db!.name = "${local.l}";
+      }
+      if (where === "assert") config.check = { c: { assert: { condition: value, error_message: "x" } } };
+      if (where === "other-provider") config.resource!.null_resource = { n: { triggers: { t: value } } };
+      return JSON.stringify(config);
+    };
+    fc.assert(
+      fc.property(place, target, (where, ref) => {
+        expect(shown(placed(where, `\${${ref}}`)), `${where}: ${ref}`).toEqual(shown(placed(where, `\${ ${ref} }`)));
+      }),
+      { numRuns: 200, seed: 29 },
+    );
+  });
 });
 
 describe("native files lowered to the JSON tree", () => {
