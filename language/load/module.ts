@@ -61,9 +61,18 @@ export const generatedTypes: TypeSource = {
   // canonical bodies never hold null or undefined property values: no need for prepareBody's copy
   validate: (key, body) => validatePreparedBody(key, body),
   check(key, body) {
-    return loadedType(key).validator(body) === true;
+    // blocks come in runs of one type: the type's validator is looked up once per run
+    if (key !== lastChecked) {
+      lastValidator = loadedType(key).validator;
+      lastChecked = key;
+    }
+    return lastValidator!(body) === true;
   },
 };
+
+let lastChecked = "";
+
+let lastValidator: ((body: unknown) => boolean) | null = null;
 
 /** The type keys of our providers that a parsed document uses. */
 export function typeKeysOf(doc: JsonDoc): Set<string> {

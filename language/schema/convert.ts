@@ -83,7 +83,7 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       return;
     }
     const attr = entry.attr;
-    if (attr.sensitive) ctx.markSensitive(k + 1);
+    if (entry.sensitive) ctx.markSensitive(k + 1);
     if (st.unknownValues) {
       // the content of a dynamic block whose for_each is unknown: its values are not judged; what its
       // templates hold (references, syntax, calls) is reported as ours (deferUnexpandedContent)
@@ -92,11 +92,11 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       out[name] = UNKNOWN_VALUE;
       return;
     }
-    if (attr.deprecated) st.deprecated = true;
+    if (entry.deprecated) st.deprecated = true;
     st.attr = attr;
     st.attrPath = path;
     st.attrValue = k + 1;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, base === null ? attr : null);
+    const v = entry.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, entry.type, path, base === null ? attr : null);
     if (v !== undefined) out[name] = v;
     return;
   }
@@ -592,9 +592,9 @@ function convertNestedObject(ctx: Ctx, st: ConvertState, node: number, block: Bl
       continue;
     }
     const attr = entry.attr;
-    if (sensitive || attr.sensitive) ctx.markSensitive(k + 1);
-    if (attr.deprecated) st.deprecated = true;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, null);
+    if (sensitive || entry.sensitive) ctx.markSensitive(k + 1);
+    if (entry.deprecated) st.deprecated = true;
+    const v = entry.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, entry.type, path, null);
     if (v !== undefined) out[name] = v;
   }
   return out;

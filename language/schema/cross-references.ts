@@ -309,18 +309,18 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
   // validate checks a reference's attributes up to a splat only: what follows one is evaluated
   // over the resource's unknown value, which has every attribute
   let afterSplat = first?.kind === "splat";
-  const rest = at === 0 ? steps : steps.slice(at);
   const attribute: string[] = [];
   let attributeType: CtyType | undefined;
-  if (decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+  // the steps after the instance key are steps[at…] (not copied: one reference per block of a generated file)
+  if (decl.model && steps.length > at && steps[at]!.kind === "attr") {
     let block: BlockModel | null = decl.model.block;
     let t: CtyType | undefined;
     let path = "";
     // whether the next step is taken on a block (the resource's body, a single nested block, an element of a list of blocks)
     let atBlock = true;
     let member: { attribute?: AttributeModel; block?: NestedBlockModel } | undefined;
-    for (let i = 0; i < rest.length; i++) {
-      const step = rest[i]!;
+    for (let i = at; i < steps.length; i++) {
+      const step = steps[i]!;
       if (step.kind === "splat") afterSplat = true;
       const problem = afterSplat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
       if (problem) {
@@ -373,10 +373,10 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     }
     // a splat ("[*]") makes a list of what follows it: the type computed is an element's
     attributeType = steps.some((x) => x.kind === "splat") ? undefined : t;
-  } else if (!decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+  } else if (!decl.model && steps.length > at && steps[at]!.kind === "attr") {
     // Terraform's built-in types (builtin-types.ts): their attributes are known, their values not
     const builtin = builtinType(kind, type);
-    const name = rest[0]!.name;
+    const name = (steps[at] as { name: string }).name;
     if (builtin && !afterSplat && !builtin.attributes.has(name)) {
       const hint = suggest(name, builtin.attributes.keys());
       ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);
