@@ -46,6 +46,7 @@ export class JsonDoc {
     this.ends = new Int32Array(0);
     this.nexts = new Int32Array(0);
     this.size = 0;
+    this.lastDecoded = -1;
   }
 
   kindName(i: number): NodeKind {
@@ -77,9 +78,19 @@ export class JsonDoc {
   str(i: number): string {
     const k = this.kinds[i];
     if (k === K_STRING) return this.text.slice(this.starts[i]! + 1, this.ends[i]! - 1);
-    if (k === K_STRING_ESC) return decodeString(this.text, this.starts[i]! + 1, this.ends[i]! - 1);
+    if (k === K_STRING_ESC) {
+      // a value is read by each check in turn (conversion, its template, its references): decoded once
+      if (i !== this.lastDecoded) {
+        this.lastDecodedText = decodeString(this.text, this.starts[i]! + 1, this.ends[i]! - 1);
+        this.lastDecoded = i;
+      }
+      return this.lastDecodedText;
+    }
     return "";
   }
+  /** the entry str() decoded last, and its text */
+  private lastDecoded = -1;
+  private lastDecodedText = "";
   /** The source text of a number entry, exactly as written. */
   raw(i: number): string {
     return this.text.slice(this.starts[i]!, this.ends[i]!);
