@@ -246,6 +246,16 @@ def("native-files", "test-file-provider-block", put("tests/main.tftest.hcl", `pr
 def("native-files", "test-file-in-other-folder", put("other/main.tftest.hcl", `run {`));
 def("native-files", "tfvars-beside-test", put("tests/main.tftest.hcl", `run "x" {\n  command = plan\n  assert {\n    condition = true\n  }\n}\n`));
 
+// ---- the long tail of issue 21 (each checked against terraform validate 1.11.4 by hand first) ----
+const IMPORT_DB = (provider) => `\nimport {\n  to       = tsdb_service.db\n  id       = "4242"\n  provider = ${provider}\n}\n`;
+def("native-blocks", "import-provider-without-resource-provider", append(IMPORT_DB("tsdb")));
+def("native-blocks", "import-provider-as-resource-provider", all(sub(`  milli_cpu   = local.sizes[1]`, `  milli_cpu   = local.sizes[1]\n  provider    = tsdb . east`), append(IMPORT_DB("tsdb.east"))));
+def("native-blocks", "import-provider-other-than-resource-provider", all(sub(`  milli_cpu   = local.sizes[1]`, `  milli_cpu   = local.sizes[1]\n  provider    = tsdb.east`), append(IMPORT_DB("tsdb"))));
+// HCL reads on past an argument's bad value: the module called after it is loaded and its own errors reported
+const BAD_ESCAPE_LOCAL = `locals {\n  t = "\\udc00x"\n}\n\nmodule "net" {`;
+def("native-files", "module-called-after-syntax-error", all(sub(`module "net" {`, BAD_ESCAPE_LOCAL), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
+def("native-files", "module-called-after-unclosed-paren", all(sub(`module "net" {`, `locals {\n  t = (4\n}\n\nmodule "net" {`), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
+
 /** The hand-written cases: each mutation on (at most two of) the bases it names that it changes. */
 export function nativeMutationCases() {
   const cases = [];
