@@ -284,14 +284,17 @@ function conditional(c: Known, a: Known, b: Known): Known {
   return v;
 }
 
-/** Known arguments of a primitive-typed parameter must convert to its type, as at validate time. */
+/** Known arguments of a primitive-typed parameter must convert to its type (and not be null), as at validate time. */
 function checkArguments(name: string, args: Known[]): void {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!;
-    if (v === UNKNOWN || v === null) continue;
+    if (v === UNKNOWN) continue;
     const p = parameterOf(name, i);
     if (p === null || p[1] === null) continue;
     const [param, type] = p;
+    // no primitive-typed parameter of Terraform's functions takes null (templatestring's template is checked otherwise)
+    if (v === null && name !== "templatestring") fail("Invalid function argument", `Invalid value for "${param}" parameter: argument must not be null.`);
+    if (v === null) continue;
     if (type === "string" && typeof v === "object") fail("Invalid function argument", `Invalid value for "${param}" parameter: string required.`);
     if (type === "number" && asNumber(v) === UNKNOWN) fail("Invalid function argument", `Invalid value for "${param}" parameter: a number is required.`);
   }
@@ -400,7 +403,7 @@ function failingCall(name: string, values: Known[]): void {
       if (values.length === 1 && (typeof a === "number" || (a !== UNKNOWN && a !== null && typeof a === "object"))) badArgument("v", "bool required");
       return;
     case "tostring":
-      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object") badArgument("v", "string required");
+      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object") badArgument("v", `cannot convert ${typeOf(a)} to string`);
       return;
     case "keys":
       if (values.length === 1 && (Array.isArray(a) || isKnownPrimitive(a))) badArgument("inputMap", "must have map or object type");
@@ -520,7 +523,7 @@ function formatVerbs(spec: string, args: Known[]): void {
     if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
     if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {
-      callFailed("format", `unsupported value for "%${verb}" at ${j}: number required`);
+      callFailed("format", `unsupported value for ${JSON.stringify(spec.slice(at, j + 1))} at ${at}: a number is required`);
     }
   }
   if (next < args.length) badArgument("args", `too many arguments; only ${next} used by format string`);
@@ -538,7 +541,7 @@ function digitsOfBase(text: string, base: number): boolean {
 /** base64decode: Go's standard (padded) alphabet, line breaks ignored, and the result must be UTF-8. */
 function base64decode(text: string): void {
   const s = text.replace(/[\r\n]/g, "");
-  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) callFailed("base64decode", "failed to decode base64 data");
+  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) callFailed("base64decode", `failed to decode base64 data ${JSON.stringify(text)}`);
   const bytes = Buffer.from(s, "base64");
   if (!isUtf8(bytes)) callFailed("base64decode", "the result of decoding the provided string is not valid UTF-8");
 }

@@ -255,6 +255,31 @@ def("native-blocks", "import-provider-other-than-resource-provider", all(sub(`  
 const BAD_ESCAPE_LOCAL = `locals {\n  t = "\\udc00x"\n}\n\nmodule "net" {`;
 def("native-files", "module-called-after-syntax-error", all(sub(`module "net" {`, BAD_ESCAPE_LOCAL), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
 def("native-files", "module-called-after-unclosed-paren", all(sub(`module "net" {`, `locals {\n  t = (4\n}\n\nmodule "net" {`), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
+// core functions on known arguments that Terraform refuses at validate (and a few it accepts)
+const FUNCTION_CALLS = {
+  "yamldecode-unclosed-flow": `yamldecode("a: [1, 2")`,
+  "yamldecode-two-documents": `yamldecode("a: 1\\n---\\nb: 2")`,
+  "yamldecode-empty": `yamldecode("")`,
+  "yamldecode-unterminated-quote": `yamldecode("a: 'x\\nb: 1\\n")`,
+  "yamldecode-valid": `yamldecode("a: [1, 2]\\nb: 'it''s'\\nc: {d: \\"e: f\\"}\\n")`,
+  "textencodebase64-unknown-encoding": `textencodebase64("x", "NOPE")`,
+  "textencodebase64-not-in-latin1": `textencodebase64("€", "latin1")`,
+  "textencodebase64-alias": `textencodebase64("é", " csISOLatin1 ")`,
+  "textdecodebase64-unpadded": `textdecodebase64("YQ", "UTF-8")`,
+  "textdecodebase64-odd-utf16": `textdecodebase64("YQ==", "UTF-16LE")`,
+  "string-function-null": `upper(null)`,
+  "join-null-element": `join(",", ["a", null])`,
+  "distinct-of-string": `distinct("a")`,
+  "compact-nested-list": `compact(["a", ["b"]])`,
+  "tolist-mixed-tuple": `tolist(["a", { b = 1 }])`,
+  "contains-of-string": `contains("abc", "a")`,
+  "setunion-of-number": `setunion(["a"], 1)`,
+  "log-not-a-number": `log(1, 1)`,
+  "indent-negative": `indent(-2, "x")`,
+  "regexall-unbalanced": `regexall("(a", "abc")`,
+  "rsadecrypt-not-a-key": `rsadecrypt("eA==", "not a key")`,
+};
+for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);
 
 /** The hand-written cases: each mutation on (at most two of) the bases it names that it changes. */
 export function nativeMutationCases() {

@@ -69,3 +69,85 @@ describe("a native file that stops at a syntax error", () => {
     expect(await errors(files)).toEqual([expect.stringMatching(/^main\.tf:3: Unbalanced parentheses/)]);
   });
 });
+
+/** The error messages of `locals { x = CALL }` with an output of it (what terraform validate evaluates). */
+async function callErrors(call: string): Promise<string[]> {
+  const found = await errors({ "main.tf": `locals {\n  x = ${call}\n}\n\noutput "o" {\n  value = local.x\n}\n` });
+  return found.map((e) => e.replace(/^main\.tf:\d+: /, ""));
+}
+const failed = (name: string, why: string) => `Error in function call: Call to function "${name}" failed: ${why}.`;
+const invalid = (param: string, why: string) => `Invalid function argument: Invalid value for "${param}" parameter: ${why}.`;
+
+describe("core functions on known arguments, in Terraform 1.11's words", () => {
+  it("yamldecode refuses text that is no single YAML document", async () => {
+    expect(await callErrors(`yamldecode("a: [1, 2")`)).toEqual([failed("yamldecode", "on line 1, column 1: did not find expected ',' or ']'")]);
+    expect(await callErrors(`yamldecode("x: 1\\na: {b: 1\\n")`)).toEqual([failed("yamldecode", "on line 2, column 1: did not find expected ',' or '}'")]);
+    expect(await callErrors(`yamldecode("a: 1\\n\\n---\\nb: 2")`)).toEqual([failed("yamldecode", "on line 2, column 1: unexpected extra content after value")]);
+    expect(await callErrors(`yamldecode("")`)).toEqual([failed("yamldecode", "on line 1, column 1: missing start of document")]);
+    expect(await callErrors(`yamldecode("\\n\\n\\n")`)).toEqual([failed("yamldecode", "on line 3, column 1: missing start of document")]);
+    expect(await callErrors(`yamldecode("x: 1\\na: 'open\\n")`)).toEqual([failed("yamldecode", "on line 3, column 1: found unexpected end of stream")]);
+    expect(await callErrors(`yamldecode("a: b: c")`)).toEqual([failed("yamldecode", "mapping values are not allowed in this context")]);
+    expect(await callErrors(`yamldecode("a: \\"x\\\\qy\\"")`)).toEqual([failed("yamldecode", "found unknown escape character")]);
+    expect(await callErrors(`yamldecode("a: [1,")`)).toEqual([failed("yamldecode", "on line 1, column 1: did not find expected node content")]);
+    expect(await callErrors(`yamldecode("x: 1\\n@a")`)).toEqual([failed("yamldecode", "on line 2, column 1: found character that cannot start any token")]);
+  });
+
+  it("yamldecode accepts what YAML allows, and leaves what it cannot tell to Terraform", async () => {
+    for (const text of [`---\\na: 1`, `a: 1\\na: 2`, `a: [x, 'y]']`, `a: 1}`, `x\\n]`, `a: |\\n  text [\\n  more {`, `a: http://x:8080/y`, `a: "multi\\n  line"`, `a: &x 1\\nb: *x`]) {
+      expect(await callErrors(`yamldecode("${text.replace(/"/g, '\\"')}")`), text).toEqual([]);
+    }
+  });
+
+  it("textencodebase64 and textdecodebase64 know Terraform's character sets, base64 and bytes", async () => {
+    expect(await callErrors(`textencodebase64("x", "ASCII")`)).toEqual([invalid("encoding", `"ASCII" is not a supported IANA encoding name or alias in this Terraform version`)]);
+    expect(await callErrors(`textdecodebase64("YQ==", "UTF-32")`)).toEqual([invalid("encoding", `"UTF-32" is not a supported IANA encoding name or alias in this Terraform version`)]);
+    expect(await callErrors(`textencodebase64("€", "latin1")`)).toEqual([invalid("string", "the given string contains characters that cannot be represented in ISO_8859-1:1987")]);
+    expect(await callErrors(`textencodebase64("héllo", "US-ASCII")`)).toEqual([invalid("string", "the given string contains characters that cannot be represented in US-ASCII")]);
+    expect(await callErrors(`textdecodebase64("aGVsbG8", "UTF-8")`)).toEqual([invalid("source", "the given value is has an invalid base64 symbol at offset 4")]);
+    expect(await callErrors(`textdecodebase64("YQ=", "UTF-8")`)).toEqual([invalid("source", "the given value is has an invalid base64 symbol at offset 3")]);
+    expect(await callErrors(`textdecodebase64("YQ==YQ==", "UTF-8")`)).toEqual([invalid("source", "the given value is has an invalid base64 symbol at offset 4")]);
+    expect(await callErrors(`textdecodebase64("7aCA", "UTF-8")`)).toEqual([invalid("source", "the given string contains symbols that are not defined for UTF-8")]);
+    expect(await callErrors(`textdecodebase64("2D3YPQ==", "UTF-16BE")`)).toEqual([invalid("source", "the given string contains symbols that are not defined for UTF-16BE")]);
+    expect(await callErrors(`textdecodebase64("gA==", "US-ASCII")`)).toEqual([invalid("source", "the given string contains symbols that are not defined for US-ASCII")]);
+    for (const ok of [`textencodebase64("hello", " utf-16le ")`, `textencodebase64("€", "windows-1252")`, `textdecodebase64("YQ==\\n", "UTF-8")`, `textdecodebase64("gA==", "windows-1252")`, `textencodebase64("é", "csISOLatin1")`]) {
+      expect(await callErrors(ok), ok).toEqual([]);
+    }
+  });
+
+  it("refuses null for any primitive-typed parameter", async () => {
+    expect(await callErrors(`upper(null)`)).toEqual([invalid("str", "argument must not be null")]);
+    expect(await callErrors(`cidrsubnet(null, 8, 1)`)).toEqual([invalid("prefix", "argument must not be null")]);
+    expect(await callErrors(`substr("abc", null, 1)`)).toEqual([invalid("offset", "argument must not be null")]);
+  });
+
+  it("refuses collection arguments Terraform cannot use", async () => {
+    expect(await callErrors(`join(",", ["a"], ["b", null])`)).toEqual([invalid("lists", "element 1 of list 2 is null; cannot concatenate null values")]);
+    expect(await callErrors(`join(",")`)).toEqual([failed("join", "at least one list is required")]);
+    expect(await callErrors(`distinct({ a = 1 })`)).toEqual([invalid("list", "list of any single type required")]);
+    expect(await callErrors(`setsubtract(1, [1])`)).toEqual([invalid("a", "set of any single type required")]);
+    expect(await callErrors(`setproduct([1], 1)`)).toEqual([invalid("sets", "a set or a list is required")]);
+    expect(await callErrors(`compact([["a"]])`)).toEqual([invalid("list", "element 0: string required")]);
+    expect(await callErrors(`toset([1, {}])`)).toEqual([invalid("v", "cannot convert tuple to set of any single type")]);
+    expect(await callErrors(`contains({ a = 1 }, 1)`)).toEqual([failed("contains", "argument must be list, tuple, or set")]);
+    expect(await callErrors(`tolist([{ a = 1 }, { b = 1 }])`)).toEqual([]);
+  });
+
+  it("refuses numbers and patterns Terraform's implementation cannot take", async () => {
+    expect(await callErrors(`log(10, -1)`)).toEqual([failed("log", "panic in function implementation: Float.SetFloat64(NaN)")]);
+    expect(await callErrors(`log(0, 10)`)).toEqual([]);
+    expect(await callErrors(`indent(-0.5, "x")`)).toEqual([failed("indent", "value must be a whole number, between -9223372036854775808 and 9223372036854775807")]);
+    expect(await callErrors(`indent(-1, "")`)).toEqual([failed("indent", "panic in function implementation: strings: negative Repeat count")]);
+    expect(await callErrors(`regexall("a)", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: unexpected ) in a)")]);
+    expect(await callErrors(`regex("((a)", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: missing closing ) in ((a)")]);
+    expect(await callErrors(`regexall("\\\\(", "x")`)).toEqual([]);
+    expect(await callErrors(`rsadecrypt("!!", "x")`)).toEqual([invalid("ciphertext", `failed to decode input "!!": cipher text must be base64-encoded`)]);
+    expect(await callErrors(`rsadecrypt("eA==", "")`)).toEqual([invalid("privatekey", "invalid private key: ssh: no key found")]);
+  });
+
+  it("words the errors it already found as Terraform does", async () => {
+    expect(await callErrors(`format("a %5d", "x")`)).toEqual([failed("format", `unsupported value for "%5d" at 2: a number is required`)]);
+    expect(await callErrors(`tostring({ a = 1 })`)).toEqual([invalid("v", "cannot convert object to string")]);
+    expect(await callErrors(`base64decode("YQ")`)).toEqual([failed("base64decode", `failed to decode base64 data "YQ"`)]);
+    expect(await callErrors(`cidrhost("10.0.0.0/30", 9)`)).toEqual([failed("cidrhost", "prefix of 30 does not accommodate a host numbered 9")]);
+  });
+});
