@@ -281,6 +281,23 @@ const FUNCTION_CALLS = {
 };
 for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);
 
+// a tuple-typed variable's index, known from its type alone
+const PAIR = (index) => `\nvariable "pair" {\n  type    = tuple([string, number])\n  default = ["a", 1]\n}\n\noutput "pair_element" {\n  value = var.pair[${index}]\n}\n`;
+def("native-values", "tuple-variable-negative-index", append(PAIR("-1")), ["single"]);
+def("native-values", "tuple-variable-string-index", append(PAIR(`"x"`)), ["single"]);
+def("native-values", "tuple-variable-numeric-string-index", append(PAIR(`"1"`)), ["single"]);
+// for_each over what a sensitive variable derives: a splat is marked, some functions drop the mark at validate
+const SECRET_SET = (forEach) => `\nvariable "secrets" {\n  type      = list(string)\n  sensitive = true\n  default   = ["a"]\n}\n\nresource "terraform_data" "per_secret" {\n  for_each = ${forEach}\n}\n`;
+def("native-values", "for-each-splat-of-sensitive", append(SECRET_SET("toset(var.secrets[*])")), ["single"]);
+def("native-values", "for-each-legacy-splat-of-sensitive", append(SECRET_SET("toset(var.secrets.*)")), ["single"]);
+def("native-values", "for-each-flatten-of-sensitive-in-tuple", append(SECRET_SET("toset(flatten([var.secrets]))")), ["single"]);
+def("native-values", "for-each-concat-of-sensitive", append(SECRET_SET("toset(concat(var.secrets, []))")), ["single"]);
+// a test run's alternate module: its source as terraform init reads it
+const RUN_MODULE = (source) => `run "alternate" {\n  command = plan\n\n  module {\n    source = ${source}\n  }\n}\n`;
+for (const [name, source] of Object.entries({ local: `"./modules/net"`, empty: `""`, "missing-directory": `"./modules/missing"`, variable: "var.where", "remote-git": `"git::https://example.com/net.git"`, "bare-relative": `"modules/net"` })) {
+  def("native-files", `test-file-run-module-source-${name}`, put("tests/alternate.tftest.hcl", RUN_MODULE(source)), ["module"]);
+}
+
 /** The hand-written cases: each mutation on (at most two of) the bases it names that it changes. */
 export function nativeMutationCases() {
   const cases = [];

@@ -151,3 +151,59 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
     expect(await callErrors(`cidrhost("10.0.0.0/30", 9)`)).toEqual([failed("cidrhost", "prefix of 30 does not accommodate a host numbered 9")]);
   });
 });
+
+describe("an index of a tuple-typed variable, known from its type", () => {
+  const indexed = (index: string) => ({ "main.tf": `variable "t" {\n  type    = tuple([string, number])\n  default = ["a", 1]\n}\n\noutput "o" {\n  value = var.t[${index}]\n}\n` });
+  const missing = "main.tf:7: Invalid index: The given key does not identify an element in this collection value";
+
+  it("refuses a negative number, which HCL reads as an index expression", async () => {
+    expect(await errors(indexed("-1"))).toEqual([`${missing}: a negative number is not a valid index for a sequence.`]);
+  });
+
+  it("refuses a string that is no number, and converts one that is", async () => {
+    expect(await errors(indexed(`"x"`))).toEqual([`${missing}: a number is required.`]);
+    expect(await errors(indexed(`"-1"`))).toEqual([`${missing}: a negative number is not a valid index for a sequence.`]);
+    expect(await errors(indexed(`"1"`))).toEqual([]);
+  });
+
+  it("leaves a negative index of a resource alone (Terraform reads no instance key there)", async () => {
+    expect(await errors({ "main.tf": `resource "terraform_data" "x" {}\n\noutput "o" {\n  value = terraform_data.x[-1]\n}\n` })).toEqual([]);
+  });
+});
+
+describe("for_each over what a sensitive variable derives", () => {
+  const SENSITIVE_FOR_EACH = "main.tf:8: Invalid for_each argument: Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
+  const forEach = (value: string) => ({ "main.tf": `variable "l" {\n  type      = list(string)\n  sensitive = true\n  default   = ["a"]\n}\n\nresource "terraform_data" "x" {\n  for_each = ${value}\n}\n` });
+
+  it("refuses a splat of it, and what flatten takes from a tuple holding it", async () => {
+    for (const value of ["toset(var.l[*])", "toset(var.l.*)", "toset(flatten([var.l]))", "toset(flatten([[var.l], []]))", "{ for v in var.l[*] : v => v }", "toset(values({ a = var.l[0] }))"]) {
+      expect(await errors(forEach(value)), value).toEqual([SENSITIVE_FOR_EACH]);
+    }
+  });
+
+  it("accepts what validate leaves unmarked: concat, slice, reverse and flatten of the unknown value itself", async () => {
+    for (const value of ["toset(concat(var.l, []))", "toset(slice(var.l, 0, 1))", "toset(reverse(var.l))", "toset(flatten(var.l))"]) {
+      expect(await errors(forEach(value)), value).toEqual([]);
+    }
+  });
+});
+
+describe("a test run's alternate module source", () => {
+  const withRun = (source: string) => ({
+    "main.tf": `terraform {\n  required_version = ">= 1.10"\n}\n\nmodule "net" {\n  source = "./modules/net"\n}\n`,
+    "modules/net/main.tf": `output "id" {\n  value = "x"\n}\n`,
+    "tests/main.tftest.hcl": `run "alternate" {\n  command = plan\n\n  module {\n    source = ${source}\n  }\n}\n`,
+  });
+
+  it("is a local directory of the module", async () => {
+    expect(await errors(withRun(`"./modules/net"`))).toEqual([]);
+    expect(await errors(withRun(`"./modules/missing"`))).toEqual([`tests/main.tftest.hcl:4: Module not installed: This module's local cache directory  could not be read. Run "terraform init" to install all modules required by this configuration.`]);
+  });
+
+  it("is a literal address Terraform can parse, from no other remote kind", async () => {
+    expect(await errors(withRun(`""`))).toEqual(["tests/main.tftest.hcl:5: Invalid module source address: Failed to parse module source address: invalid source address: ."]);
+    expect((await errors(withRun("var.where"))).sort()).toEqual(["tests/main.tftest.hcl:5: Unsuitable value type: Unsuitable value: value must be known", "tests/main.tftest.hcl:5: Variables not allowed: Variables may not be used here."]);
+    expect(await errors(withRun(`"git::https://example.com/net.git"`))).toEqual(["tests/main.tftest.hcl:5: Invalid module source address: Only local or registry module sources are currently supported from within test run blocks."]);
+    expect(await errors(withRun(`"modules/net"`))).toEqual([expect.stringContaining(`tests/main.tftest.hcl:5: Invalid module source address: Terraform failed to determine your intended installation method for remote module package "modules/net".`)]);
+  });
+});
