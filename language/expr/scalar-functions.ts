@@ -1,7 +1,7 @@
 // Scalar functions that fail on known arguments at validate time, in Terraform's words: parseint's
 // digits, uuidv5's namespace, formatdate's quoted literals, cidrnetmask's prefix, the text
 // encodings' names and bytes (text-encodings.ts), yamldecode's text (yaml-problems.ts), log's
-// and indent's numbers, regex's parentheses, rsadecrypt's inputs. Unknown arguments pass.
+// and indent's numbers, regex's brackets, rsadecrypt's inputs. Unknown arguments pass.
 import { badArgument, callFailed, type Known } from "./known.js";
 import { cidrnetmask } from "./network-functions.js";
 import { isBase64, textdecodebase64, textencodebase64 } from "./text-encodings.js";
@@ -41,8 +41,8 @@ export function scalarCallProblem(name: string, values: Known[]): void {
     case "regex":
     case "regexall":
       if (values.length === 2 && typeof a === "string") {
-        const problem = parenthesisProblem(a);
-        if (problem !== null) badArgument("pattern", `invalid regexp pattern: ${problem} in ${a}`);
+        const problem = bracketProblem(a);
+        if (problem !== null) badArgument("pattern", `invalid regexp pattern: ${problem}`);
       }
       return;
     case "rsadecrypt":
@@ -105,17 +105,26 @@ function unterminatedLiteral(format: string): boolean {
 }
 
 /**
- * RE2's refusal of a pattern's parentheses ("missing closing )", "unexpected )"), or null when
- * they balance or the pattern has what this does not follow (character classes, "(?" groups).
+ * RE2's refusal of a pattern's brackets ("missing closing ]" with the class's text, "missing
+ * closing )" or "unexpected )" with the whole pattern), as "CODE in TEXT"; null when they balance
+ * or the pattern has what this does not follow ("(?" groups, POSIX classes).
  */
-function parenthesisProblem(pattern: string): string | null {
-  if (pattern.includes("[") || pattern.includes("(?")) return null;
+function bracketProblem(pattern: string): string | null {
+  if (pattern.includes("(?") || pattern.includes("[:")) return null;
   let open = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === "\\") i++;
-    else if (c === "(") open++;
-    else if (c === ")" && --open < 0) return "unexpected )";
+    else if (c === "[") {
+      // a "]" first in the class (after "^") is one of its characters
+      let j = i + 1;
+      if (pattern[j] === "^") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      if (j >= pattern.length) return `missing closing ] in ${pattern.slice(i)}`;
+      i = j;
+    } else if (c === "(") open++;
+    else if (c === ")" && --open < 0) return `unexpected ) in ${pattern}`;
   }
-  return open > 0 ? "missing closing )" : null;
+  return open > 0 ? `missing closing ) in ${pattern}` : null;
 }

@@ -277,6 +277,8 @@ const FUNCTION_CALLS = {
   "log-not-a-number": `log(1, 1)`,
   "indent-negative": `indent(-2, "x")`,
   "regexall-unbalanced": `regexall("(a", "abc")`,
+  "regex-unclosed-class": `regex("a[b", "abc")`,
+  "regex-bracket-first-in-class": `regex("[^]a]", "abc")`,
   "rsadecrypt-not-a-key": `rsadecrypt("eA==", "not a key")`,
 };
 for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);

@@ -140,6 +140,9 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
     expect(await callErrors(`regexall("a)", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: unexpected ) in a)")]);
     expect(await callErrors(`regex("((a)", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: missing closing ) in ((a)")]);
     expect(await callErrors(`regexall("\\\\(", "x")`)).toEqual([]);
+    expect(await callErrors(`regex("a[b", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: missing closing ] in [b")]);
+    expect(await callErrors(`regexall("[a\\\\]", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: missing closing ] in [a\\]")]);
+    expect(await callErrors(`regex("[^]a]", "b")`)).toEqual([]);
     expect(await callErrors(`rsadecrypt("!!", "x")`)).toEqual([invalid("ciphertext", `failed to decode input "!!": cipher text must be base64-encoded`)]);
     expect(await callErrors(`rsadecrypt("eA==", "")`)).toEqual([invalid("privatekey", "invalid private key: ssh: no key found")]);
   });
