@@ -68,7 +68,7 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       for (const v of values) if (isPrimitive(v) || isMap(v)) badArgument("seqs", `all arguments must be lists or tuples; got ${typeName(v)}`);
       return;
     case "coalescelist":
-      if (values.some((v) => isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
+      if (values.some((v) => v === null || isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
       if (values.length > 0 && values.every((v) => Array.isArray(v) && v.length === 0)) callFailed(name, "no non-null arguments");
       return;
     case "index":
@@ -112,6 +112,9 @@ export function collectionCallProblem(name: string, values: Known[]): void {
     case "contains":
       if (values.length === 2 && a === null) badArgument("list", "argument must not be null");
       if (values.length === 2 && b !== UNKNOWN && (isPrimitive(a) || isMap(a!))) callFailed(name, "argument must be list, tuple, or set");
+      return;
+    case "lookup":
+      if (values.length >= 2 && (isPrimitive(a) || Array.isArray(a))) badArgument("inputMap", "lookup() requires a map as the first argument");
       return;
     case "distinct":
       if (values.length === 1 && (isPrimitive(a) || isMap(a!))) badArgument("list", "list of any single type required");

@@ -280,6 +280,10 @@ const FUNCTION_CALLS = {
   "regex-unclosed-class": `regex("a[b", "abc")`,
   "regex-bracket-first-in-class": `regex("[^]a]", "abc")`,
   "rsadecrypt-not-a-key": `rsadecrypt("eA==", "not a key")`,
+  "length-of-null": `length(null)`,
+  "merge-of-null": `merge(null, { a = 1 })`,
+  "lookup-of-list": `lookup(["a"], "x", "d")`,
+  "format-fraction-for-integer-verb": `format("%d", 1.5)`,
 };
 for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);
 

@@ -120,6 +120,15 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
     expect(await callErrors(`substr("abc", null, 1)`)).toEqual([invalid("offset", "argument must not be null")]);
   });
 
+  it("refuses null for the collection parameters that do not take it, and accepts it where Terraform does", async () => {
+    expect(await callErrors(`length(null)`)).toEqual([invalid("value", "argument must not be null")]);
+    expect(await callErrors(`lookup(null, "a")`)).toEqual([invalid("inputMap", "argument must not be null")]);
+    expect(await callErrors(`join(",", null)`)).toEqual([invalid("lists", "argument must not be null")]);
+    expect(await callErrors(`reverse(null)`)).toEqual([invalid("list", "argument must not be null")]);
+    expect(await callErrors(`coalescelist([], null)`)).toEqual([failed("coalescelist", "coalescelist arguments must be lists or tuples")]);
+    for (const ok of [`merge(null)`, `jsonencode(null)`, `tolist(null)`, `tostring(null)`, `format("a", null)`]) expect(await callErrors(ok), ok).toEqual([]);
+  });
+
   it("refuses collection arguments Terraform cannot use", async () => {
     expect(await callErrors(`join(",", ["a"], ["b", null])`)).toEqual([invalid("lists", "element 1 of list 2 is null; cannot concatenate null values")]);
     expect(await callErrors(`join(",")`)).toEqual([failed("join", "at least one list is required")]);
@@ -129,6 +138,7 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
     expect(await callErrors(`compact([["a"]])`)).toEqual([invalid("list", "element 0: string required")]);
     expect(await callErrors(`toset([1, {}])`)).toEqual([invalid("v", "cannot convert tuple to set of any single type")]);
     expect(await callErrors(`contains({ a = 1 }, 1)`)).toEqual([failed("contains", "argument must be list, tuple, or set")]);
+    expect(await callErrors(`lookup(["a"], "x", "d")`)).toEqual([invalid("inputMap", "lookup() requires a map as the first argument")]);
     expect(await callErrors(`tolist([{ a = 1 }, { b = 1 }])`)).toEqual([]);
   });
 
@@ -149,6 +159,10 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
 
   it("words the errors it already found as Terraform does", async () => {
     expect(await callErrors(`format("a %5d", "x")`)).toEqual([failed("format", `unsupported value for "%5d" at 2: a number is required`)]);
+    expect(await callErrors(`format("%5d", 1.5)`)).toEqual([failed("format", `unsupported value for "%5d" at 0: an integer is required`)]);
+    expect(await callErrors(`format("a %s")`)).toEqual([failed("format", `not enough arguments for "%s" at 2: need index 1 but have 0 total`)]);
+    expect(await callErrors(`format("a", 1)`)).toEqual([invalid("args", "too many arguments; no verbs in format string")]);
+    expect(await callErrors(`format("%s", "x", null)`)).toEqual([]);
     expect(await callErrors(`tostring({ a = 1 })`)).toEqual([invalid("v", "cannot convert object to string")]);
     expect(await callErrors(`base64decode("YQ")`)).toEqual([failed("base64decode", `failed to decode base64 data "YQ"`)]);
     expect(await callErrors(`cidrhost("10.0.0.0/30", 9)`)).toEqual([failed("cidrhost", "prefix of 30 does not accommodate a host numbered 9")]);
