@@ -62,7 +62,10 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "element":
       if (Array.isArray(a) && a.length > 0 && typeof b === "number" && !Number.isInteger(b)) callFailed("element", "invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807");
-      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && b < 0) callFailed("element", "cannot use element function with a negative index");
+      // go-cty takes the index modulo the length (Go's remainder keeps the sign): a negative one not a multiple of the length panics
+      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && Number.isInteger(b) && b % a.length < 0) {
+        callFailed("element", `panic in function implementation: runtime error: index out of range [${b % a.length}]`);
+      }
       return;
     case "concat":
       for (const v of values) if (isPrimitive(v) || isMap(v)) badArgument("seqs", `all arguments must be lists or tuples; got ${typeName(v)}`);

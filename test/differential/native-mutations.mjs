@@ -284,6 +284,8 @@ const FUNCTION_CALLS = {
   "merge-of-null": `merge(null, { a = 1 })`,
   "lookup-of-list": `lookup(["a"], "x", "d")`,
   "format-fraction-for-integer-verb": `format("%d", 1.5)`,
+  "element-negative-multiple-of-length": `element(["a", "b"], -2)`,
+  "element-negative-index": `element(["a", "b"], -3)`,
 };
 for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);
 

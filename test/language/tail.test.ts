@@ -145,6 +145,8 @@ describe("core functions on known arguments, in Terraform 1.11's words", () => {
   it("refuses numbers and patterns Terraform's implementation cannot take", async () => {
     expect(await callErrors(`log(10, -1)`)).toEqual([failed("log", "panic in function implementation: Float.SetFloat64(NaN)")]);
     expect(await callErrors(`log(0, 10)`)).toEqual([]);
+    expect(await callErrors(`element([1, 2, 3], -4)`)).toEqual([failed("element", "panic in function implementation: runtime error: index out of range [-1]")]);
+    expect(await callErrors(`element([1, 2, 3], -3)`)).toEqual([]);
     expect(await callErrors(`indent(-0.5, "x")`)).toEqual([failed("indent", "value must be a whole number, between -9223372036854775808 and 9223372036854775807")]);
     expect(await callErrors(`indent(-1, "")`)).toEqual([failed("indent", "panic in function implementation: strings: negative Repeat count")]);
     expect(await callErrors(`regexall("a)", "x")`)).toEqual([invalid("pattern", "invalid regexp pattern: unexpected ) in a)")]);
