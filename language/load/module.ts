@@ -126,7 +126,9 @@ export async function validateModule(allFiles: ModuleFile[], types?: TypeSource,
   const result = await validateConfiguration(files, types, options);
   if (tests.length === 0) return result;
   for (const test of tests) {
-    if (!test.contextOnly) for (const d of checkTestFile(test)) result.diagnostics.push(d);
+    // a run's local module source is a directory of the module (read from disk only when the module is)
+    const root = options.localModules && files.length > 0 ? dirname(files[0]!.name) : null;
+    if (!test.contextOnly) for (const d of checkTestFile(test, root)) result.diagnostics.push(d);
     result.sources.set(test.name, { text: test.text, sensitive: [] });
   }
   result.diagnostics.sort(compareDiagnostics);

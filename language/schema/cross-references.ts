@@ -225,7 +225,9 @@ function checkNamedReference(ctx: Ctx, found: FoundReference, declared: Declared
   } else if (root === "module") checkModuleOutputReference(ctx, found);
   else if (root === "var" && found.ref.steps.length > 1) {
     const type = variableType(ctx, declared, name);
-    const problem = type ? stepsProblem(type, found.ref.steps.slice(1)) : null;
+    const negative = found.ref.negativeIndex;
+    const steps = negative === undefined ? found.ref.steps.slice(1) : [...found.ref.steps.slice(1, -1), { kind: "index" as const, key: negative }];
+    const problem = type ? stepsProblem(type, steps) : null;
     if (problem) ctx.errorAtReference(found, "unsupported-attribute", problem);
   }
 }
