@@ -40,41 +40,27 @@ function resolveWhole(ctx: Ctx, node: number, value: string): BlockDecl | undefi
   }
   const n = o + value.length - 1; // offset of the last character
   if (n - o < 3 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125) return undefined;
-  // split "a.b.c.d" (identifiers only) into at most 4 parts
-  let i = o + 2;
-  let d0 = 0;
-  let d1 = 0;
-  let d2 = 0;
-  let parts = 1;
-  if (!isIdentStart(s.charCodeAt(i))) return undefined;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 46) {
-      if (parts > 3 || !isIdentStart(s.charCodeAt(i + 1))) return undefined;
-      if (parts === 1) d0 = i;
-      else if (parts === 2) d1 = i;
-      else d2 = i;
-      parts++;
-    } else if (!isIdentPart(c)) return undefined;
-  }
-  const rootEnd = parts > 1 ? d0 : n;
+  // The parts are found by their dots, then matched exactly: the type against our declared types,
+  // the attribute against the schema's names (identifiers both), so anything else written there
+  // (spaces, operators, indexes, a fourth part) matches nothing and takes the general path. Only
+  // the name, a label a file may spell any way, is read character by character.
   let kind: "resource" | "data" = "resource";
   let typeFrom = o + 2;
-  let typeEnd = rootEnd;
-  let nameFrom = d0 + 1;
-  let nameEnd = d1;
-  if (rootEnd - typeFrom === 4 && s.startsWith("data", typeFrom)) {
-    if (parts < 2) return undefined;
+  let dot = s.indexOf(".", typeFrom);
+  if (dot < 0 || dot >= n) return undefined;
+  if (dot - typeFrom === 4 && s.startsWith("data", typeFrom)) {
     kind = "data";
-    typeFrom = d0 + 1;
-    typeEnd = parts > 2 ? d1 : n;
-    nameFrom = d1 + 1;
-    nameEnd = d2;
+    typeFrom = dot + 1;
+    dot = s.indexOf(".", typeFrom);
+    if (dot < 0 || dot >= n) return undefined;
   }
+  const typeEnd = dot;
+  const nameFrom = dot + 1;
+  const nameEnd = s.indexOf(".", nameFrom);
+  if (nameEnd < 0 || nameEnd >= n || !isIdentStart(s.charCodeAt(nameFrom))) return undefined;
+  for (let i = nameFrom + 1; i < nameEnd; i++) if (!isIdentPart(s.charCodeAt(i))) return undefined;
   // other roots (variables, other providers' resources, iterators, …): the general path
   if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return undefined;
-  // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
-  if (parts !== (kind === "data" ? 4 : 3)) return undefined;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
   if (declared === undefined) return undefined; // not declared: the general path says so
   const decl = declared.names.find(s, nameFrom, nameEnd);
@@ -154,10 +140,14 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): Pl
   const n = o + value.length - 1;
   // "${var." + a name + "}"
   if (n - o < 7 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125 || s.charCodeAt(o + 5) !== 46 || !s.startsWith("var", o + 2)) return null;
-  const from = o + 6;
-  if (!isIdentStart(s.charCodeAt(from))) return null;
-  for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return null;
-  return plainVariable(ctx, s, from, n);
+  // the name is matched exactly against declared names that are identifiers (variablesOf): no character loop here
+  return plainVariable(ctx, s, o + 6, n);
+}
+
+function isIdentifier(name: string): boolean {
+  if (name.length === 0 || !isIdentStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
+  return true;
 }
 
 /** A declared input variable as the fast paths read it, with the last conversion judged for it. */
@@ -213,7 +203,8 @@ function variablesOf(ctx: Ctx): VariableTable {
   if (table === undefined) {
     table = { byName: new Map(), byLength: [], validated: ctx.dependencies?.hasValidatedVariables(ctx) ?? false };
     for (const b of ctx.blocks) {
-      if (b.blockType !== "variable" || table.byName.has(b.name)) continue;
+      // a variable named otherwise is refused where it is declared; a reference to it is not plain
+      if (b.blockType !== "variable" || table.byName.has(b.name) || !isIdentifier(b.name)) continue;
       const variable: PlainVariable = { name: b.name, lastTarget: undefined, lastProblem: null };
       table.byName.set(b.name, variable);
       (table.byLength[b.name.length] ??= []).push(variable);
