@@ -71,6 +71,10 @@ export function checkModuleCalls(ctx: Ctx): void {
       set.add(name);
       const variable = child.variables.get(name);
       if (variable) {
+        if (variable.required && !variable.nullable && doc.kinds[k + 1] === K_NULL) {
+          ctx.error("module-argument", `Required variable not set: The given value is not suitable for ${address}.var.${name} defined at ${variable.at}: required variable may not be set to null.`, k + 1, address, name);
+          continue;
+        }
         if (checkArgumentValue(ctx, variable, k + 1, `${address}.var.${name}`)) checkValidationRules(ctx, name, variable.type, variable.validations, k + 1, address);
         continue;
       }

@@ -3,7 +3,7 @@
 // configuration_aliases, the modules it calls in turn, and the providers its types imply. Read
 // from the child's parsed files; the directories are read by load/local-modules.ts.
 import { dirname } from "node:path";
-import { parseJson, forObjects, JsonDoc, K_TRUE } from "../syntax/json-parser.js";
+import { parseJson, forObjects, JsonDoc, K_FALSE, K_TRUE } from "../syntax/json-parser.js";
 import { type ValidationRule, validationRules } from "./variable-validation.js";
 import { hasTemplate } from "../expr/templates.js";
 import { LineMap } from "../syntax/positions.js";
@@ -48,6 +48,8 @@ export interface ChildVariable {
   validations: ValidationRule[];
   /** declared `ephemeral = true`: the only variables a value derived from an ephemeral one may be passed to */
   ephemeral: boolean;
+  /** false when declared `nullable = false`: a required one may then not be given null */
+  nullable: boolean;
   /** "modules/net/main.tf.json:10,5" */
   at: string;
 }
@@ -149,13 +151,15 @@ export function declarationsOf(doc: JsonDoc, child: ChildModule, file: string, l
     let required = true;
     let type: string | null = null;
     let ephemeral = false;
+    let nullable = true;
     for (const k of doc.members(body)) {
       if (doc.str(k) === "default") required = false;
+      else if (doc.str(k) === "nullable") nullable = doc.kinds[k + 1] !== K_FALSE;
       else if (doc.str(k) === "type" && doc.isString(k + 1)) type = doc.str(k + 1);
       else if (doc.str(k) === "ephemeral") ephemeral = doc.kinds[k + 1] === K_TRUE;
     }
     // a variable declared twice is an error of the child; the first declaration counts
-    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at), ephemeral, at: at(body) });
+    if (!child.variables.has(name)) child.variables.set(name, { required, type, validations: validationRules(doc, body, at), ephemeral, nullable, at: at(body) });
   });
   forEachLabelled(doc, "output", (name) => child.outputs.add(name));
   forEachLabelled(doc, "provider", (name, body) => {

@@ -8,6 +8,7 @@ import { compareDiagnostics, type Diagnostic } from "../syntax/diagnostics.js";
 import { suggest } from "../syntax/suggest.js";
 import { join } from "node:path";
 import { fileNamesIn } from "./config-files.js";
+import { isIdentPart, isIdentStart } from "../expr/lexer.js";
 
 /** A test file's name in a directory listing (hidden files are not read, as for configuration files). */
 export const TEST_FILE = /^[^.].*\.tftest\.hcl$/;
@@ -150,6 +151,10 @@ class TestFileReader {
 
   private run(block: NativeBlock): void {
     const address = `run.${block.labels[0]}`;
+    const name = block.labels[0] ?? "";
+    if (!isIdentifier(name)) {
+      this.error("test-file", "Invalid run block name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", block.labelRanges[0]!, address);
+    }
     // a run holds at most one of each of these
     const single = new Map<string, NativeBlock>();
     for (const item of block.body.items) {
@@ -280,4 +285,11 @@ function defRange(block: NativeBlock): Range {
 
 function blockAddress(block: NativeBlock): string {
   return block.labels.length > 0 ? `${block.type}.${block.labels.join(".")}` : block.type;
+}
+
+/** HCL's valid identifier: a letter or underscore, then letters, digits, underscores and dashes. */
+function isIdentifier(name: string): boolean {
+  if (name === "" || !isIdentStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
+  return true;
 }

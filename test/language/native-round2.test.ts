@@ -172,3 +172,58 @@ describe("providers Terraform cannot install", () => {
     expect(await errors({ "versions.tf": VERSIONS, "main.tf": `provider "random" {\n}\n` })).toEqual([]);
   });
 });
+
+describe("probed beside round native2", () => {
+  const aliasing = `terraform {
+  required_providers {
+    tsdb = {
+      source                = "schemaform/tsdb"
+      configuration_aliases = [tsdb.peer]
+    }
+  }
+}
+
+resource "tsdb_vpcs" "a" {
+  provider    = tsdb.peer
+  cidr        = "10.0.0.0/16"
+  region_code = "us-east-1"
+}
+`;
+
+  it("reads configuration_aliases and a providers map keyed by an alias as references, as Terraform does", async () => {
+    const main = `provider "tsdb" {\n  alias = "p"\n}\n\nmodule "m" {\n  source = "./m"\n  providers = {\n    tsdb.peer = tsdb.p\n  }\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main, "m/main.tf": aliasing })).toEqual([]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": `module "m" {\n  source = "./m"\n}\n`, "m/main.tf": aliasing })).toEqual([
+      expect.stringMatching(/^main\.tf:1: Missing required provider configuration/),
+    ]);
+  });
+
+  it("refuses join() of something that is not a list", async () => {
+    expect(await errors({ "main.tf": `locals {\n  b = join(",", "abc")\n}\n` })).toEqual([`main.tf:2: Invalid function argument: Invalid value for "lists" parameter: list of string required.`]);
+  });
+
+  it("refuses an attribute of a list of objects, and a string key that is no number into a list", async () => {
+    const main = (ref: string) => `data "tsdb_vpcs" "all" {}\n\noutput "p" {\n  value = ${ref}\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`data.tsdb_vpcs.all.vpcs.cidr`) })).toEqual([
+      `main.tf:4: Unsupported attribute: Can't access attributes on a list of objects. Did you mean to access attribute "cidr" for a specific element of the list, or across all elements of the list?`,
+    ]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`data.tsdb_vpcs.all.vpcs["first"].cidr`) })).toEqual([
+      "main.tf:4: Invalid index: The given key does not identify an element in this collection value: a number is required.",
+    ]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`data.tsdb_vpcs.all.vpcs["0"].cidr`) })).toEqual([]);
+  });
+
+  it("refuses null for a required variable declared nullable = false", async () => {
+    const child = `variable "size" {\n  type     = number\n  nullable = false\n}\n`;
+    expect(await errors({ "main.tf": `module "m" {\n  source = "./m"\n  size   = null\n}\n`, "m/main.tf": child })).toEqual([
+      expect.stringMatching(/^main\.tf:3: Required variable not set: The given value is not suitable for module\.m\.var\.size defined at .*: required variable may not be set to null\.$/),
+    ]);
+    expect(await errors({ "main.tf": `module "m" {\n  source = "./m"\n  size   = null\n}\n`, "m/main.tf": child.replace("nullable = false", "nullable = false\n  default  = 1") })).toEqual([]);
+  });
+
+  it("refuses a run block whose name is not an identifier", async () => {
+    expect(await errors({ "main.tf": `output "o" {\n  value = 1\n}\n`, "tests/a.tftest.hcl": `run "1x" {\n  command = plan\n}\n` })).toEqual([
+      "tests/a.tftest.hcl:1: Invalid run block name: A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.",
+    ]);
+  });
+});
