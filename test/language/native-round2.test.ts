@@ -227,3 +227,17 @@ resource "tsdb_vpcs" "a" {
     ]);
   });
 });
+
+describe("probed beside round native2: references validate types", () => {
+  it("refuses depends_on naming a module call that is not declared", async () => {
+    const main = `resource "tsdb_vpcs" "a" {\n  cidr        = "10.0.0.0/16"\n  region_code = "us-east-1"\n  depends_on  = [module.nope]\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main })).toEqual([expect.stringMatching(/^main\.tf:4: Reference to undeclared module: No module call named "nope" is declared in the root module\./)]);
+  });
+
+  it("refuses a count given a variable whose declared type is no number", async () => {
+    const main = (type: string) => `variable "n" {\n  type    = ${type}\n  default = null\n}\n\nresource "tsdb_vpcs" "a" {\n  count       = var.n\n  cidr        = "10.0.0.0/16"\n  region_code = "us-east-1"\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main("list(string)") })).toEqual(["main.tf:7: Incorrect value type: Invalid expression value: number required."]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main("bool") })).toEqual(["main.tf:7: Incorrect value type: Invalid expression value: number required."]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main("string") })).toEqual([]);
+  });
+});
