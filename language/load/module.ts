@@ -117,7 +117,9 @@ export async function validateModule(allFiles: ModuleFile[], types?: TypeSource,
   const result = await validateConfiguration(files, types, options);
   if (tests.length === 0) return result;
   for (const test of tests) {
-    if (!test.contextOnly) for (const d of checkTestFile(test)) result.diagnostics.push(d);
+    // a run's local module is looked for in the module's directory, when the module is read from disk
+    const moduleDir = options.localModules && files.length > 0 ? dirname(files[0]!.name) : null;
+    if (!test.contextOnly) for (const d of checkTestFile(test, moduleDir)) result.diagnostics.push(d);
     result.sources.set(test.name, { text: test.text, sensitive: [] });
   }
   result.diagnostics.sort(compareDiagnostics);

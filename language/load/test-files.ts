@@ -6,7 +6,8 @@
 import { parseNative, type NativeBlock, type NativeBody, type NativeFile, type Range } from "../syntax/native/parser.js";
 import { compareDiagnostics, type Diagnostic } from "../syntax/diagnostics.js";
 import { suggest } from "../syntax/suggest.js";
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { join, normalize } from "node:path";
 import { fileNamesIn } from "./config-files.js";
 import { isIdentPart, isIdentStart } from "../expr/lexer.js";
 
@@ -79,9 +80,9 @@ const TEST_FILE_SPEC: BlockSpec = {
 };
 
 /** The diagnostics of one test file, Terraform's words and positions. */
-export function checkTestFile(file: { name: string; text: string }): Diagnostic[] {
+export function checkTestFile(file: { name: string; text: string }, moduleDir: string | null = null): Diagnostic[] {
   const parsed = parseNative(file.text, file.name);
-  const reader = new TestFileReader(parsed.file);
+  const reader = new TestFileReader(parsed.file, moduleDir);
   for (const p of parsed.problems) reader.error("syntax", p.summary, p.detail, p.range, null);
   // an argument set twice leaves the structure known (the parser reads on); after any other
   // syntax error the tree is cut short and decoding it would report what is not there
@@ -94,7 +95,11 @@ class TestFileReader {
   /** per block read against its spec, its nested blocks whose labels fit */
   private readonly nested = new Map<NativeBlock, NativeBlock[]>();
 
-  constructor(private readonly native: NativeFile) {}
+  /** moduleDir: the module's directory when it is read from disk (a run's local module source must be there) */
+  constructor(
+    private readonly native: NativeFile,
+    private readonly moduleDir: string | null,
+  ) {}
 
   error(code: string, summary: string, detail: string, range: Range, address: string | null): void {
     const start = this.native.lines.position(range.start);
@@ -172,9 +177,10 @@ class TestFileReader {
       }
       if (inner.type === "plan_options") this.planOptions(inner, address);
       else if (inner.type === "module") {
-        if (!inner.body.items.some((i) => i.kind === "attribute" && i.name === "source")) {
+        const source = inner.body.items.find((i) => i.kind === "attribute" && i.name === "source");
+        if (!source) {
           this.error("test-file", `Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", defRange(inner), address);
-        }
+        } else if (source.kind === "attribute") this.runModuleSource(source.source.trim(), source.exprRange, address);
       } else if (inner.type === "assert") {
         for (const item of inner.body.items) {
           // an assertion that refers to nothing checks nothing (evaluated only by `terraform test`)
@@ -202,6 +208,19 @@ class TestFileReader {
         this.error("test-file", "Incompatible plan options", `The "refresh" option cannot be set to false when running a test in "refresh-only" mode.`, item.range, address);
       }
     }
+  }
+
+  /** A run's local module ("./x", relative to the module's directory) must be a directory: terraform init reads it. */
+  private runModuleSource(text: string, range: Range, address: string): void {
+    const source = /^"(\.\.?\/[^"\\$%]*)"$/.exec(text)?.[1];
+    if (this.moduleDir === null || source === undefined) return;
+    let directory = false;
+    try {
+      directory = statSync(join(this.moduleDir, source)).isDirectory();
+    } catch {
+      // missing: not a directory
+    }
+    if (!directory) this.error("test-file", "Unreadable module directory", `Unable to evaluate directory symlink: lstat ${normalize(source)}: no such file or directory`, range, address);
   }
 
   /** override_resource, override_data and override_module blocks name what they override. */

@@ -12,6 +12,7 @@ import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIt
 import { fastReference, fastVariableReference } from "./cross-references.js";
 import { parseBoolString, parseNumberString, type TypeExpr } from "../expr/type-expressions.js";
 import { isForEachInstanceReference } from "../config/module-calls.js";
+import { callResultType } from "../expr/result-types.js";
 import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
 import { conversionProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
@@ -368,11 +369,21 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
     // an output of a for_each call without an instance key: an instance, an object at validate
     const problem = conversionProblem(ANY_OBJECT, t);
     if (problem !== null) return typeError(ctx, st, t, path, problem);
+  } else if (info.whole === null && info.expr !== null && info.expr.t === "call") {
+    // a function's unknown result still has the type the function declares
+    const declared = callResultType(info.expr);
+    const problem = declared === null ? null : conversionProblem(declared, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
+  } else if (info.whole !== null && info.whole.root === "count" && info.whole.steps.length === 1 && info.whole.steps[0]!.kind === "attr" && info.whole.steps[0]!.name === "index") {
+    // count.index is an unknown number at validate
+    const problem = conversionProblem(NUMBER_TYPE, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
   }
   return UNKNOWN_VALUE;
 }
 
 const ANY_OBJECT: TypeExpr = { kind: "object", attributes: new Map() };
+const NUMBER_TYPE: TypeExpr = { kind: "number" };
 
 /** A known value whose shape can never convert to the type (a list for a string, a map, or an object). */
 const MISMATCH: unique symbol = Symbol("mismatch");

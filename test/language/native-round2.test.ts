@@ -241,3 +241,28 @@ describe("probed beside round native2: references validate types", () => {
     expect(await errors({ "versions.tf": VERSIONS, "main.tf": main("string") })).toEqual([]);
   });
 });
+
+describe("probed beside round native2: unknown values of known types", () => {
+  const service = (argument: string) => `variable "csv" {\n  type    = string\n  default = "a,b"\n}\n\nresource "tsdb_service" "s" {\n  count = 2\n  ${argument}\n}\n`;
+
+  it("refuses a function's result whose declared type cannot convert to the argument's", async () => {
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`name = split(",", var.csv)`) })).toEqual([`main.tf:8: Incorrect attribute value type: Inappropriate value for attribute "name": string required.`]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`paused = length(var.csv)`) })).toEqual([`main.tf:8: Incorrect attribute value type: Inappropriate value for attribute "paused": bool required.`]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`name = upper(var.csv)`) })).toEqual([]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`ha_replicas = lookup({}, var.csv, 0)`) })).toEqual([]);
+  });
+
+  it("knows count.index is a number", async () => {
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`paused = count.index`) })).toEqual([`main.tf:8: Incorrect attribute value type: Inappropriate value for attribute "paused": bool required.`]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": service(`name = count.index`) })).toEqual([]);
+  });
+
+  it("refuses a run block's local module that is not there (terraform init reads it)", async () => {
+    const test = (dir: string) => `run "setup" {\n  module {\n    source = "./tests/${dir}"\n  }\n}\n`;
+    const files = { "main.tf": `output "o" {\n  value = 1\n}\n`, "tests/helper/main.tf": `output "p" {\n  value = 2\n}\n` };
+    expect(await errors({ ...files, "tests/a.tftest.hcl": test("helper") })).toEqual([]);
+    expect(await errors({ ...files, "tests/a.tftest.hcl": test("nope") })).toEqual([
+      "tests/a.tftest.hcl:3: Unreadable module directory: Unable to evaluate directory symlink: lstat tests/nope: no such file or directory",
+    ]);
+  });
+});
