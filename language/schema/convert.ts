@@ -14,7 +14,7 @@ import { parseBoolString, parseNumberString, type TypeExpr } from "../expr/type-
 import { isForEachInstanceReference } from "../config/module-calls.js";
 import { callResultType } from "../expr/result-types.js";
 import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
-import { conversionProblem } from "./declared-conversion.js";
+import { conversionProblem, missingAttributesProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
 import { forEachInstance, blockElementError, blockShapeError, forEachLabel } from "../config/block-shapes.js";
@@ -342,7 +342,7 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   if (fastVariableReference(ctx, node, s)) {
     // "${var.NAME}": an unknown value of the variable's declared type, which may not convert
     const declared = declaredVariableType(ctx, s.slice(6, -1));
-    const problem = declared === null ? null : conversionProblem(declared, t);
+    const problem = declared === null ? null : declaredProblem(declared, t, attr);
     return problem === null ? UNKNOWN_VALUE : typeError(ctx, st, t, path, problem);
   }
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
@@ -363,7 +363,7 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   if (info.whole !== null && (info.whole.root === "var" || info.whole.root === "local")) {
     // a variable (or a part of one, or a local value that is one) is unknown at validate, but of its declared type
     const declared = variableTypeOf(ctx, info);
-    const problem = declared === null ? null : conversionProblem(declared, t);
+    const problem = declared === null ? null : declaredProblem(declared, t, attr);
     if (problem !== null) return typeError(ctx, st, t, path, problem);
   } else if (info.whole !== null && info.whole.root === "module" && isForEachInstanceReference(ctx, info.whole)) {
     // an output of a for_each call without an instance key: an instance, an object at validate
@@ -380,6 +380,16 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
     if (problem !== null) return typeError(ctx, st, t, path, problem);
   }
   return UNKNOWN_VALUE;
+}
+
+/**
+ * Why a value known only by its declared type cannot convert to `t`; an object type lacking a
+ * single nested attribute's required attributes does not convert either.
+ */
+function declaredProblem(declared: TypeExpr, t: CtyType, attr: AttributeModel | null): string | null {
+  const problem = conversionProblem(declared, t);
+  if (problem !== null || attr === null || attr.type !== t || attr.nested?.nesting !== "single") return problem;
+  return missingAttributesProblem(declared, attr.nested.block);
 }
 
 const ANY_OBJECT: TypeExpr = { kind: "object", attributes: new Map() };

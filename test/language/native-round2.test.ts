@@ -266,3 +266,13 @@ describe("probed beside round native2: unknown values of known types", () => {
     ]);
   });
 });
+
+describe("probed beside round native2: an object variable given to a nested attribute", () => {
+  it("lacks the nested attribute's required attributes: cty's 'attributes … are required'", async () => {
+    const main = (type: string) => `variable "cm" {\n  type = ${type}\n}\n\nresource "tsdb_log_exporter" "l" {\n  region   = "us-east-1"\n  cloudmon = var.cm\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`object({ region = string })`) })).toEqual([
+      `main.tf:7: Incorrect attribute value type: Inappropriate value for attribute "cloudmon": attributes "log_group_name" and "log_stream_name" are required.`,
+    ]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`object({ region = string, log_group_name = string, log_stream_name = string, role_arn = optional(string) })`) })).toEqual([]);
+  });
+});
