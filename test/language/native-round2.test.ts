@@ -276,3 +276,23 @@ describe("probed beside round native2: an object variable given to a nested attr
     expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`object({ region = string, log_group_name = string, log_stream_name = string, role_arn = optional(string) })`) })).toEqual([]);
   });
 });
+
+describe("probed beside round native2: heredocs after an operator, newlines in a conditional", () => {
+  it("reads a heredoc that ends the expression after an operator", async () => {
+    expect(await errors({ "main.tf": `locals {\n  t = true ? "a" : <<EOT\nb\nEOT\n}\n` })).toEqual([]);
+    expect(await errors({ "main.tf": `locals {\n  t = 1 + <<EOT\n2\nEOT\n}\n` })).toEqual(["main.tf:2: Invalid operand: Unsuitable value for right operand: a number is required."]);
+  });
+
+  it("ends a conditional at a newline before its colon (outside brackets)", async () => {
+    expect(await errors({ "main.tf": `locals {\n  t = true ? <<EOT\na\nEOT\n  : "b"\n}\n` })).toEqual([
+      "main.tf:4: Missing false expression in conditional: The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+    ]);
+    expect(await errors({ "main.tf": `locals {\n  t = (true ? 1\n  : 2)\n}\n` })).toEqual([]);
+  });
+
+  it("knows toset() of a tuple holding a sensitive value is sensitive as a whole (no for_each over it)", async () => {
+    const main = (set: string) => `variable "s" {\n  type      = string\n  sensitive = true\n  default   = "x"\n}\n\nresource "tsdb_service" "a" {\n  for_each = ${set}\n}\n`;
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`toset(["a", var.s])`) })).toEqual([expect.stringMatching(/^main\.tf:8: Invalid for_each argument: Sensitive values/)]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`{ a = var.s }`) })).toEqual([]);
+  });
+});

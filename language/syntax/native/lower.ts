@@ -133,8 +133,9 @@ class Writer {
   /** The template "${source}" of the expression at [from, to). */
   template(from: number, to: number): void {
     const source = this.text.slice(from, to);
-    // a heredoc's end marker must stand on its own line before the closing brace
-    const close = source.startsWith("<<") ? "\n}" : "}";
+    // a heredoc's end marker must stand on its own line before the closing brace (a heredoc may
+    // end the expression after an operator too: `x == <<EOT`); a newline in an interpolation is nothing
+    const close = source.includes("<<") ? "\n}" : "}";
     const json = JSON.stringify(`\${${source}${close}`);
     // "${" shifts the source by two (plus the quote): the first characters map to the expression's start
     if (json.length === source.length + close.length + 4) {
