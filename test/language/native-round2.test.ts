@@ -296,3 +296,14 @@ describe("probed beside round native2: heredocs after an operator, newlines in a
     expect(await errors({ "versions.tf": VERSIONS, "main.tf": main(`{ a = var.s }`) })).toEqual([]);
   });
 });
+
+describe("probed beside round native2: provider blocks", () => {
+  it("refuse the arguments Terraform reserves (count, for_each, depends_on, source) and a lifecycle block", async () => {
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": `provider "tsdb" {\n  count = 1\n}\n` })).toEqual([
+      `main.tf:2: Reserved argument name in provider block: The provider argument name "count" is reserved for use by Terraform in a future version.`,
+    ]);
+    expect(await errors({ "versions.tf": VERSIONS, "main.tf": `provider "tsdb" {\n  lifecycle {}\n}\n` })).toEqual([
+      `main.tf:2: Reserved block type name in provider block: The block type name "lifecycle" is reserved for use by Terraform in a future version.`,
+    ]);
+  });
+});
