@@ -177,6 +177,12 @@ function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Refer
     if (rest[0]?.kind === "index") rest = rest.slice(1);
     if (rest[0]?.kind === "attr") rest = rest.slice(1);
     if (rest.length > 0) ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
+    else {
+      // the call must be declared (resolved with the other references to module calls)
+      const text = ctx.doc.str(node);
+      const start = text.length - text.trimStart().length;
+      ctx.addNamedReference({ file: ctx.fileIndex, node, ref: { root: "module", steps: t.steps.slice(0, 1), start, end: text.trimEnd().length }, whole: false, address, path });
+    }
     return;
   }
   if (t.root === "ephemeral" && t.steps[0]?.kind === "attr" && t.steps[1]?.kind === "attr") {

@@ -125,6 +125,8 @@ function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
         const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
         if (name === "sensitive") return true;
         if (name === "nonsensitive" || name === "issensitive") break;
+        // a set cannot hold a marked element: toset() marks the whole set with its elements' marks
+        if (name === "toset") for (const arg of e.args) if (arg.t === "tuple") stack.push(...arg.items);
         if (!ELEMENTWISE.has(name)) {
           stack.push(...e.args);
           break;

@@ -1,7 +1,7 @@
 // provider blocks: alias and version, and for our providers the configuration converted and
 // validated like a resource body, but only when something uses the configuration (Terraform prunes
 // an unused one from its graph and neither decodes nor evaluates it).
-import { type Ctx } from "./context.js";
+import { quote, type Ctx } from "./context.js";
 import { K_NUMBER, K_OBJECT } from "../syntax/json-parser.js";
 import { childOf } from "./module-calls.js";
 import { addressOf, type BlockDecl } from "./declarations.js";
@@ -16,6 +16,8 @@ import { validateCanonical } from "../schema/canonical-issues.js";
 import { type TypeSource, type ConvertState, resetState, newAccumulator } from "../schema/convert-state.js";
 
 const PROVIDER_META = ["alias", "version"];
+/** arguments Terraform keeps for itself in provider blocks */
+const RESERVED = new Set(["count", "depends_on", "for_each", "source"]);
 
 export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const doc = ctx.doc;
@@ -30,6 +32,15 @@ export function checkProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   for (const k of doc.members(decl.body)) {
     const name = doc.str(k);
     if (name === "//") continue;
+    if (name === "lifecycle" && ctx.files[decl.file]!.blockKeys?.has(doc.start(k))) {
+      ctx.error("reserved-name", `Reserved block type name in provider block: The block type name "lifecycle" is reserved for use by Terraform in a future version.`, k, address, name);
+      continue;
+    }
+    if (RESERVED.has(name)) {
+      // Terraform's loader refuses these in any provider block, used or not
+      ctx.error("reserved-name", `Reserved argument name in provider block: The provider argument name ${quote(name)} is reserved for use by Terraform in a future version.`, k, address, name);
+      continue;
+    }
     if (name === "alias" || name === "version") {
       seen ??= new Map();
       const first = seen.get(name);

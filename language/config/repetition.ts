@@ -25,7 +25,17 @@ export function checkCount(ctx: Ctx, value: number, address: string | null, path
     if (hasTemplate(s)) {
       const before = ctx.diagnostics.length;
       checkString(ctx, value, address, path);
-      if (ctx.diagnostics.length === before) checkKnownCount(ctx, value, templateKnownValue(ctx, analyzeTemplate(s)), address, path);
+      if (ctx.diagnostics.length !== before) return;
+      const info = analyzeTemplate(s);
+      const known = templateKnownValue(ctx, info);
+      if (known !== UNKNOWN) checkKnownCount(ctx, value, known, address, path);
+      else {
+        // a variable is unknown at validate, but of its declared type: a collection, object or bool is no number
+        const declared = variableTypeOf(ctx, info);
+        if (declared !== null && declared.kind !== "number" && declared.kind !== "string" && declared.kind !== "any") {
+          ctx.error("count", "Incorrect value type: Invalid expression value: number required.", value, address, path);
+        }
+      }
       return;
     }
     n = parseNumberString(s);

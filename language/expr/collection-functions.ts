@@ -17,6 +17,8 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       // every list's elements must be strings: a list or object among them cannot be
       const lists = values.slice(1);
       for (const list of lists) {
+        // a string, number, bool or object is no list at all
+        if (isPrimitive(list) || isMap(list)) badArgument("lists", "list of string required");
         if (!Array.isArray(list)) continue;
         const at = list.findIndex(isStructural);
         if (at >= 0) badArgument("lists", `element ${at}: string required`);

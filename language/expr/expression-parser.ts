@@ -59,7 +59,8 @@ export abstract class ExpressionParser extends Lexer {
     }
     this.next();
     const a = this.expression();
-    if (!this.isPunct(":")) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.here());
+    // a newline outside brackets ends the expression before the colon (after a heredoc too)
+    if (!this.isPunct(":") || (this.nlEnds && this.nl)) fail("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", this.here());
     this.next();
     const b = this.expression();
     this.depth--;

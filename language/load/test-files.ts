@@ -8,8 +8,9 @@ import { compareDiagnostics, type Diagnostic } from "../syntax/diagnostics.js";
 import { suggest } from "../syntax/suggest.js";
 import { statSync } from "node:fs";
 import { bareRelativePathDetail, looksLikeBareRelativePath } from "../config/module-source.js";
-import { join } from "node:path";
+import { join, normalize } from "node:path";
 import { fileNamesIn } from "./config-files.js";
+import { isIdentPart, isIdentStart } from "../expr/lexer.js";
 
 /** A test file's name in a directory listing (hidden files are not read, as for configuration files). */
 export const TEST_FILE = /^[^.].*\.tftest\.hcl$/;
@@ -158,6 +159,10 @@ class TestFileReader {
 
   private run(block: NativeBlock): void {
     const address = `run.${block.labels[0]}`;
+    const name = block.labels[0] ?? "";
+    if (!isIdentifier(name)) {
+      this.error("test-file", "Invalid run block name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", block.labelRanges[0]!, address);
+    }
     // a run holds at most one of each of these
     const single = new Map<string, NativeBlock>();
     for (const item of block.body.items) {
@@ -178,7 +183,7 @@ class TestFileReader {
         const source = inner.body.items.find((i) => i.kind === "attribute" && i.name === "source");
         if (source === undefined) {
           this.error("test-file", `Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", defRange(inner), address);
-        } else this.moduleSource(inner, source as NativeAttribute, address);
+        } else this.moduleSource(source as NativeAttribute, address);
       } else if (inner.type === "assert") {
         for (const item of inner.body.items) {
           // an assertion that refers to nothing checks nothing (evaluated only by `terraform test`)
@@ -194,7 +199,7 @@ class TestFileReader {
    * A run's module source, as terraform init reads it: a literal, local (a directory of the module
    * that exists) or from a registry (not looked up: that needs the network), no other remote kind.
    */
-  private moduleSource(block: NativeBlock, source: NativeAttribute, address: string): void {
+  private moduleSource(source: NativeAttribute, address: string): void {
     if (source.refs.length > 0) {
       this.error("test-file", "Variables not allowed", "Variables may not be used here.", source.exprRange, address);
       this.error("test-file", "Unsuitable value type", "Unsuitable value: value must be known", source.exprRange, address);
@@ -206,7 +211,8 @@ class TestFileReader {
       this.error("test-file", "Invalid module source address", "Failed to parse module source address: invalid source address: .", source.exprRange, address);
     } else if (/^\.\.?\//.test(value)) {
       if (this.root !== null && !isDirectory(join(this.root, value))) {
-        this.error("test-file", "Module not installed", `This module's local cache directory  could not be read. Run "terraform init" to install all modules required by this configuration.`, defRange(block), address);
+        // terraform init stops at it (its first words, which carry no position: shown at the source); validate would say "Module not installed"
+        this.error("test-file", "Unreadable module directory", `Unable to evaluate directory symlink: lstat ${normalize(value)}: no such file or directory`, source.exprRange, address);
       }
     } else if (looksLikeBareRelativePath(value)) {
       this.error("test-file", "Invalid module source address", bareRelativePathDetail(value), source.exprRange, address);
@@ -325,4 +331,11 @@ function defRange(block: NativeBlock): Range {
 
 function blockAddress(block: NativeBlock): string {
   return block.labels.length > 0 ? `${block.type}.${block.labels.join(".")}` : block.type;
+}
+
+/** HCL's valid identifier: a letter or underscore, then letters, digits, underscores and dashes. */
+function isIdentifier(name: string): boolean {
+  if (name === "" || !isIdentStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
+  return true;
 }

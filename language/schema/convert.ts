@@ -12,10 +12,12 @@ import { analyzeTemplate, hasTemplate } from "../expr/templates.js";
 import { asString, jsonValue, knownIterator, templateKnownValue, UNKNOWN, withIteratorElement, type IteratorElement, type Known, type Value } from "../config/known-values.js";
 import { fastReference, fastVariableReference, variableConversionProblem } from "./reference-fast-paths.js";
 import { fastPlainTemplate } from "./plain-template.js";
+import { MISMATCH, structuralAs } from "./known-conversion.js";
 import { parseBoolString, parseNumberString, type TypeExpr } from "../expr/type-expressions.js";
 import { isForEachInstanceReference } from "../config/module-calls.js";
-import { variableTypeOf } from "../config/for-each-values.js";
-import { conversionProblem } from "./declared-conversion.js";
+import { callResultType } from "../expr/result-types.js";
+import { declaredVariableType, variableTypeOf } from "../config/for-each-values.js";
+import { conversionProblem, missingAttributesProblem } from "./declared-conversion.js";
 import { addressOf } from "../config/declarations.js";
 import { unknownName, duplicateArgument, where } from "../config/common-errors.js";
 import { forEachInstance, blockElementError, blockShapeError, forEachLabel } from "../config/block-shapes.js";
@@ -352,7 +354,9 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   const variable = fastVariableReference(ctx, node, s);
   if (variable !== null) {
     // "${var.NAME}": an unknown value of the variable's declared type, which may not convert
-    const problem = variableConversionProblem(ctx, variable, t);
+    // the verdict is kept per variable; a single nested object also needs its required attributes (declaredProblem)
+    const declared = attr !== null && attr.nested?.nesting === "single" ? declaredVariableType(ctx, variable.name) : null;
+    const problem = declared !== null ? declaredProblem(declared, t, attr) : variableConversionProblem(ctx, variable, t);
     return problem === null ? UNKNOWN_VALUE : typeError(ctx, st, t, path, problem);
   }
   if (ctx.referenceSink !== null && fastReference(ctx, st.decl, node, s, attr ? attr.name : undefined, t)) return UNKNOWN_VALUE;
@@ -375,60 +379,37 @@ function templateValue(ctx: Ctx, st: ConvertState, node: number, s: string, path
   if (info.whole !== null && (info.whole.root === "var" || info.whole.root === "local")) {
     // a variable (or a part of one, or a local value that is one) is unknown at validate, but of its declared type
     const declared = variableTypeOf(ctx, info);
-    const problem = declared === null ? null : conversionProblem(declared, t);
+    const problem = declared === null ? null : declaredProblem(declared, t, attr);
     if (problem !== null) return typeError(ctx, st, t, path, problem);
   } else if (info.whole !== null && info.whole.root === "module" && isForEachInstanceReference(ctx, info.whole)) {
     // an output of a for_each call without an instance key: an instance, an object at validate
     const problem = conversionProblem(ANY_OBJECT, t);
     if (problem !== null) return typeError(ctx, st, t, path, problem);
+  } else if (info.whole === null && info.expr !== null && info.expr.t === "call") {
+    // a function's unknown result still has the type the function declares
+    const declared = callResultType(info.expr);
+    const problem = declared === null ? null : conversionProblem(declared, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
+  } else if (info.whole !== null && info.whole.root === "count" && info.whole.steps.length === 1 && info.whole.steps[0]!.kind === "attr" && info.whole.steps[0]!.name === "index") {
+    // count.index is an unknown number at validate
+    const problem = conversionProblem(NUMBER_TYPE, t);
+    if (problem !== null) return typeError(ctx, st, t, path, problem);
   }
   return UNKNOWN_VALUE;
 }
 
-const ANY_OBJECT: TypeExpr = { kind: "object", attributes: new Map() };
-
-/** A known value whose shape can never convert to the type (a list for a string, a map, or an object). */
-const MISMATCH: unique symbol = Symbol("mismatch");
-
 /**
- * A known list, set, map or object value as the canonical value of type `t` (a local holding
- * `{ type = "Private" }` for an object attribute); whatever does not convert plainly stays unknown.
+ * Why a value known only by its declared type cannot convert to `t`; an object type lacking a
+ * single nested attribute's required attributes does not convert either.
  */
-function structuralAs(v: Known, t: CtyType): unknown {
-  if (v === UNKNOWN || v === null) return UNKNOWN_VALUE;
-  if (typeof t === "string") {
-    if (typeof v === "object") return MISMATCH;
-    if (t === "string") return asString(v) === UNKNOWN ? UNKNOWN_VALUE : asString(v);
-    if (t === "number") return typeof v === "number" ? v : typeof v === "string" ? (parseNumberString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
-    return typeof v === "boolean" ? v : typeof v === "string" ? (parseBoolString(v) ?? UNKNOWN_VALUE) : UNKNOWN_VALUE;
-  }
-  const [shape, inner] = t;
-  if (shape === "list" || shape === "set") {
-    if (typeof v !== "object") return MISMATCH;
-    if (!Array.isArray(v)) return MISMATCH;
-    const items = v.map((e) => (e === null ? null : structuralAs(e, inner as CtyType)));
-    return items.includes(MISMATCH) ? MISMATCH : items;
-  }
-  if (typeof v !== "object" || Array.isArray(v)) return MISMATCH;
-  const out: Record<string, unknown> = {};
-  if (shape === "map") {
-    for (const [k, e] of Object.entries(v)) {
-      const item = e === null ? null : structuralAs(e, inner as CtyType);
-      if (item === MISMATCH) return MISMATCH;
-      setOwn(out, k, item);
-    }
-    return out;
-  }
-  const attrs = inner as { [n: string]: CtyType };
-  for (const [k, e] of Object.entries(v)) {
-    // an attribute the object type lacks is discarded by the conversion, as cty converts objects
-    if (!Object.prototype.hasOwnProperty.call(attrs, k) || e === null) continue;
-    const item = structuralAs(e, attrs[k]!);
-    if (item === MISMATCH) return MISMATCH;
-    setOwn(out, k, item);
-  }
-  return out;
+function declaredProblem(declared: TypeExpr, t: CtyType, attr: AttributeModel | null): string | null {
+  const problem = conversionProblem(declared, t);
+  if (problem !== null || attr === null || attr.type !== t || attr.nested?.nesting !== "single") return problem;
+  return missingAttributesProblem(declared, attr.nested.block);
 }
+
+const ANY_OBJECT: TypeExpr = { kind: "object", attributes: new Map() };
+const NUMBER_TYPE: TypeExpr = { kind: "number" };
 
 /** A known value converted to a primitive attribute type as Terraform converts it, or its conversion error. */
 function knownAs(ctx: Ctx, st: ConvertState, v: Value, t: "string" | "number" | "bool", path: string): unknown {

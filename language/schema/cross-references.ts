@@ -12,7 +12,7 @@ import { builtinType } from "./builtin-types.js";
 import { formatTraversal, type TraversalStep } from "../expr/templates.js";
 import { parseTypeExpression, stepsProblem, type TypeExpr } from "../expr/type-expressions.js";
 import { addressOf, type BlockDecl, type RegionCheck } from "../config/declarations.js";
-import { blockStepProblem, indexProblem } from "./schema-traversal.js";
+import { blockStepProblem, collectionStepProblem, indexProblem } from "./schema-traversal.js";
 import { declaredLocals } from "../config/local-names.js";
 import { REGION_REFERENCES, regionMismatch } from "./region-rules.js";
 
@@ -324,7 +324,7 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     for (let i = at; i < steps.length; i++) {
       const step = steps[i]!;
       if (step.kind === "splat") afterSplat = true;
-      const problem = afterSplat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
+      const problem = afterSplat ? null : atBlock ? blockStepProblem(step) : (indexProblem(t, step) ?? collectionStepProblem(t, step));
       if (problem) {
         ctx.errorAtReference(found, "invalid-index", problem);
         return null;

@@ -3,7 +3,7 @@
 // alone: a list(string) variable given to a string argument is "string required" before any value
 // exists. Only what cty can never convert is judged; anything that may convert is left alone.
 import type { TypeExpr } from "../expr/type-expressions.js";
-import type { CtyType } from "./model-types.js";
+import type { BlockModel, CtyType } from "./model-types.js";
 
 /** cty's words for a required type (FriendlyNameForConstraint), as Terraform's messages print it. */
 function required(t: CtyType): string {
@@ -57,4 +57,20 @@ function firstElementProblem(elements: [string, TypeExpr][], element: CtyType): 
     if (problem !== null) return `element ${key}: ${problem}`;
   }
   return null;
+}
+
+/**
+ * Why a value of object type `from` cannot convert to a single nested attribute's object (its
+ * required attributes that `from` lacks, in cty's words), or null.
+ */
+export function missingAttributesProblem(from: TypeExpr, block: BlockModel): string | null {
+  if (from.kind !== "object") return null;
+  const missing = Object.keys(block.attributes)
+    .filter((name) => block.attributes[name]!.required === true && !from.attributes.has(name))
+    .sort()
+    .map((name) => JSON.stringify(name));
+  if (missing.length === 0) return null;
+  if (missing.length === 1) return `attribute ${missing[0]} is required`;
+  const list = missing.length === 2 ? `${missing[0]} and ${missing[1]}` : `${missing.slice(0, -1).join(", ")}, and ${missing[missing.length - 1]}`;
+  return `attributes ${list} are required`;
 }

@@ -41,12 +41,37 @@ export function attributeTraversalProblem(type: CtyType, steps: readonly Travers
     }
     const problem = indexProblem(t, step);
     if (problem) return problem;
+    const collection = collectionStepProblem(t, step);
+    if (collection) return collection;
     const [kind, inner]: [string, unknown] = t;
     if (kind === "object") {
       t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? (inner as Record<string, CtyType>)[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
     } else t = inner as CtyType;
   }
   return null;
+}
+
+/**
+ * Why a step cannot be taken on a list or set value, or null: an attribute of the collection
+ * (the element was meant), a list index that is a string but no number.
+ */
+export function collectionStepProblem(t: CtyType | undefined, step: TraversalStep): string | null {
+  if (t === undefined || typeof t === "string" || (t[0] !== "list" && t[0] !== "set")) return null;
+  if (step.kind === "attr") return collectionAttributeProblem(t[0], t[1] as CtyType, step.name);
+  // a list's index is a number: a string converts only when it is one
+  if (t[0] === "list" && step.kind === "index" && typeof step.key === "string" && !/^-?[0-9]+(\.[0-9]+)?$/.test(step.key.trim())) {
+    return "Invalid index: The given key does not identify an element in this collection value: a number is required.";
+  }
+  return null;
+}
+
+/** hcl's words for an attribute taken of a list or set (of objects: the element was meant). */
+function collectionAttributeProblem(kind: "list" | "set", element: CtyType, name: string): string {
+  const objects = Array.isArray(element) && element[0] === "object";
+  if (!objects) return "Unsupported attribute: This value does not have any attributes.";
+  return kind === "list"
+    ? `Unsupported attribute: Can't access attributes on a list of objects. Did you mean to access attribute ${JSON.stringify(name)} for a specific element of the list, or across all elements of the list?`
+    : "Unsupported attribute: Can't access attributes on a set of objects. Did you mean to access an attribute for a specific element of the set, or across all elements of the set?";
 }
 
 /**

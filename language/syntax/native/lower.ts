@@ -133,8 +133,9 @@ class Writer {
   /** The template "${source}" of the expression at [from, to). */
   template(from: number, to: number): void {
     const source = this.text.slice(from, to);
-    // a heredoc's end marker must stand on its own line before the closing brace
-    const close = source.startsWith("<<") ? "\n}" : "}";
+    // a heredoc's end marker must stand on its own line before the closing brace (a heredoc may
+    // end the expression after an operator too: `x == <<EOT`); a newline in an interpolation is nothing
+    const close = source.includes("<<") ? "\n}" : "}";
     const json = JSON.stringify(`\${${source}${close}`);
     // "${" shifts the source by two (plus the quote): the first characters map to the expression's start
     if (json.length === source.length + close.length + 4) {
@@ -206,7 +207,7 @@ function writeBody(w: Writer, body: NativeBody, blockType: string, root: boolean
     if (item.kind === "attribute") {
       w.key(item.name, item.nameRange.start, item.nameRange.end);
       const statics = (STATIC[blockType]?.has(item.name) ?? false) || (!root && STATIC["*"]!.has(item.name));
-      writeValue(w, item.exprRange.start, item.exprRange.end, statics, 0);
+      writeValue(w, item.exprRange.start, item.exprRange.end, statics, 0, blockType === "required_providers" ? REQUIREMENT_STATICS : null);
     } else writeBlock(w, item);
   }
 }
@@ -227,10 +228,17 @@ function writeBlock(w: Writer, block: NativeBlock): void {
   for (let i = 0; i < block.labels.length; i++) w.put("}", block.closeBraceRange.start);
 }
 
-/** The expression at [from, to): its JSON shape (see the file's comment). `statics`: bare strings for references and keywords. */
-function writeValue(w: Writer, from: number, to: number, statics: boolean, depth: number): void {
+/** A provider requirement's entries that hold static references (`configuration_aliases = [tsdb.peer]`). */
+const REQUIREMENT_STATICS: ReadonlySet<string> = new Set(["configuration_aliases"]);
+
+/**
+ * The expression at [from, to): its JSON shape (see the file's comment). `statics`: bare strings
+ * for references and keywords (and an object's keys may be references: `providers = { tsdb.peer
+ * = tsdb.p }`); `staticKeys`: an object's entries whose values are static.
+ */
+function writeValue(w: Writer, from: number, to: number, statics: boolean, depth: number, staticKeys: ReadonlySet<string> | null = null): void {
   const text = w.text;
-  const shape = depth < 200 ? shapeOf(text, from, to) : null;
+  const shape = depth < 200 ? shapeOf(text, from, to, statics) : null;
   if (shape?.kind === "literal") {
     // HCL reads a number with leading zeros (`04`) as JSON cannot: the same number without them
     const literal = text.slice(from, to).replace(/^0+(?=\d)/, "");
@@ -261,7 +269,7 @@ function writeValue(w: Writer, from: number, to: number, statics: boolean, depth
         w.template(e.keyFrom, e.keyTo);
         w.put(":", e.keyTo);
       }
-      writeValue(w, e.valueFrom, e.valueTo, statics, depth + 1);
+      writeValue(w, e.valueFrom, e.valueTo, statics || (staticKeys !== null && e.key !== null && staticKeys.has(e.key)), depth + 1);
     });
     w.put("}", to - 1);
     return;
@@ -287,7 +295,7 @@ type Shape =
   | { kind: "object"; entries: { key: string | null; keyFrom: number; keyTo: number; valueFrom: number; valueTo: number }[] };
 
 /** What the expression at [from, to) is, when it is a literal or a plain tuple or object (null otherwise). */
-function shapeOf(text: string, from: number, to: number): Shape | null {
+function shapeOf(text: string, from: number, to: number, referenceKeys = false): Shape | null {
   const lx = new Lexer(text);
   lx.limit = to;
   // every "}" is punctuation here (there is no interpolation to close)
@@ -304,7 +312,7 @@ function shapeOf(text: string, from: number, to: number): Shape | null {
       return literalString(text, lx.b, close);
     }
     if (lx.isPunct("[")) return tupleOf(lx, to);
-    if (lx.isPunct("{")) return objectOf(lx, text, to);
+    if (lx.isPunct("{")) return objectOf(lx, text, to, referenceKeys);
   } catch {
     // a token the lexer refuses: the expression grammar reports it, as a template
   }
@@ -367,7 +375,7 @@ function tupleOf(lx: Lexer, to: number): Shape | null {
   return lx.k === T.EOF ? { kind: "tuple", items } : null;
 }
 
-function objectOf(lx: Lexer, text: string, to: number): Shape | null {
+function objectOf(lx: Lexer, text: string, to: number, referenceKeys: boolean): Shape | null {
   lx.next();
   if (lx.isWord("for")) return null;
   const entries: { key: string | null; keyFrom: number; keyTo: number; valueFrom: number; valueTo: number }[] = [];
@@ -377,6 +385,15 @@ function objectOf(lx: Lexer, text: string, to: number): Shape | null {
     if (lx.k === T.Ident) {
       key = text.slice(lx.a, lx.b);
       lx.next();
+      if (referenceKeys && lx.isPunct(".")) {
+        // a reference as the key (a provider's local name and alias): its text
+        while (lx.isPunct(".")) {
+          lx.next();
+          if (lx.k !== T.Ident) return null;
+          lx.next();
+        }
+        key = text.slice(keyFrom, lx.last);
+      }
     } else if (lx.k === T.Quote) {
       const close = quoteEnd(text, lx.b, to);
       if (close < 0) return null;
