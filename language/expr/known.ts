@@ -66,15 +66,6 @@ export function literalNumber(raw: string, v: number): number | typeof UNKNOWN {
   return Number.isFinite(v) && decimalDigits(raw) === decimalDigits(String(v)) ? v : UNKNOWN;
 }
 
-/**
- * Whether two different doubles may be one cty number: cty computes in 512-bit precision and
- * calls numbers equal when their decimal texts are (0.1 + 0.2 == 0.3 there), so doubles that
- * differ only past their 15th significant digit are not known to differ.
- */
-export function differOnlyPastDoubles(l: number, r: number): boolean {
-  return Number.isFinite(l) && Number.isFinite(r) && l.toPrecision(15) === r.toPrecision(15);
-}
-
 /** A decimal text as its significant digits and an exponent ("12.50e1" and "125" are both "125e3"). */
 function decimalDigits(text: string): string {
   const m = /^[-+]?([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);

@@ -23,6 +23,12 @@ describe("arithmetic over number literals is cty's, in 512-bit binary floats", (
     expect(await counted("${1.1 * 1.1 == 1.21 ? 1 : -1}", "${0.3 - 0.1 == 0.2 ? 1 : -1}")).toEqual([`main.tf.json:5: ${negative}`, `main.tf.json:8: ${negative}`]);
   });
 
+  it("computes known local values from the decimals they were written as: 4.35 * 100 is 435, not 434.99999999999994", async () => {
+    const locals = { a: 4.35, k: 100, h: 0.5 };
+    const found = await errors({ "main.tf.json": { locals, resource: { terraform_data: { t0: { count: "${local.a * local.k}" }, t1: { count: "${local.h * 3}" } } } } });
+    expect(found).toEqual([expect.stringMatching(/^main\.tf\.json:13: Invalid count argument: .*value must be a whole number/)]);
+  });
+
   it("divides Go's logarithms as log() does: log(1000, 10) is 2.9999999999999996, no whole count", async () => {
     expect(await counted("${log(1000, 10)}")).toEqual([expect.stringMatching(/^main\.tf\.json:5: Invalid count argument/)]);
     expect(await counted("${log(8, 2)}")).toEqual([]);
