@@ -62,6 +62,26 @@ describe("for_each over a set of objects", () => {
   });
 });
 
+describe("for_each and count by the type of what they are given (probed beside round 15)", () => {
+  const forEach = (expr: string, extra: object = {}) => errors({ "main.tf.json": { ...extra, resource: { terraform_data: { t: { for_each: expr } } } } });
+  const setOf = (type: string) => `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${type}.`;
+
+  it("names the set's element type as cty unifies the known elements", async () => {
+    expect(await forEach("${toset(local.objs)}", { locals: { objs: [{ a: "x" }] } })).toEqual([`main.tf.json:12: ${setOf("object")}`]);
+    expect(await forEach('${toset([for n in ["a", "b"] : { n = n }])}')).toEqual([`main.tf.json:5: ${setOf("object")}`]);
+    expect(await forEach('${toset([["a"], ["b"]])}')).toEqual([`main.tf.json:5: ${setOf("tuple")}`]);
+    expect(await forEach("${toset([{ a = 1 }, { b = 2 }])}")).toEqual([`main.tf.json:5: ${setOf("map of number")}`]);
+    expect(await forEach('${toset(["a", "b"])}')).toEqual([]);
+  });
+
+  it("refuses a count given a collection variable, unknown as it is", async () => {
+    const count = (type: string) => errors({ "main.tf.json": { variable: { n: { type } }, resource: { terraform_data: { t: { count: "${var.n}" } } } } });
+    expect(await count("list(number)")).toEqual(["main.tf.json:10: Incorrect value type: Invalid expression value: number required."]);
+    expect(await count("string")).toEqual([]);
+    expect(await count("number")).toEqual([]);
+  });
+});
+
 describe("module calls: a null argument for a variable that refuses null", () => {
   const child = (variable: object) => ({ "modules/c/main.tf.json": { variable: { zone: { type: "string", ...variable } } } });
   const call = (zone: unknown) => ({ "main.tf.json": { module: { c: { source: "./modules/c", zone } } } });
@@ -70,6 +90,11 @@ describe("module calls: a null argument for a variable that refuses null", () =>
     expect(await errors({ ...child({ nullable: false }), ...call(null) })).toEqual([
       "main.tf.json:5: Required variable not set: The given value is not suitable for module.c.var.zone defined at modules/c/main.tf.json:3,13: required variable may not be set to null.",
     ]);
+  });
+
+  it("knows a template's null value as null (a local value set to null)", async () => {
+    const found = await errors({ ...child({ nullable: false }), "main.tf.json": { locals: { z: null }, module: { c: { source: "./modules/c", zone: "${local.z}" } } } });
+    expect(found).toEqual([expect.stringMatching(/^main\.tf\.json:8: Required variable not set: /)]);
   });
 
   it("takes the default of one that has a default, and passes null to a nullable one", async () => {
