@@ -35,6 +35,16 @@ describe("arithmetic over number literals is cty's, in 512-bit binary floats", (
   });
 });
 
+describe("a number in a string is written with every digit, as cty writes it", () => {
+  it("writes 1e200 as 201 digits and 1e-7 as 0.0000001 (the provider's rules then see them)", async () => {
+    expect(await errors(service({ name: "${1e200}" }))).toEqual(["main.tf.json:15: name must be at most 128 characters long"]);
+    const channel = { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", name: "ch-${1e-7}" };
+    expect(await errors({ "main.tf.json": { terraform, resource: { containerbackup_restore_channel: { c: channel } } } })).toEqual([
+      expect.stringMatching(/^main\.tf\.json:18: name must be 1-63 lowercase letters.*got "ch-0\.0000001"$/),
+    ]);
+  });
+});
+
 describe("strings are cty's: grapheme lengths, Go's case mapping, NFC keys", () => {
   it("counts a string's user-perceived characters (a flag is one)", async () => {
     expect(await errors(service({ ha_replicas: '${length("🇺🇸🇬🇧")}' }))).toEqual([]);
