@@ -136,3 +136,20 @@ describe("override files", () => {
     expect(await errors(replaced)).toEqual(["main_override.tf.json:6: sync_replicas = 1 requires ha_replicas = 2"]);
   });
 });
+
+describe("positions inside a JSON string with line breaks (probed beside round 15)", () => {
+  // Terraform reads a JSON string's template with lines of its own: each "\n" in the decoded value starts one
+  const local = async (template: string) => (await errors({ "main.tf.json": { locals: { a: 1, x: template } } })).map((e) => e.replace(/: .*/, ""));
+
+  it("counts the decoded value's lines to a syntax error, a reference or a failing call", async () => {
+    expect(await local("first\n${var.nope}")).toEqual(["main.tf.json:5"]);
+    expect(await local('first\nsecond ${tonumber("x")}')).toEqual(["main.tf.json:5"]);
+    expect(await local("first\nsecond ${1 +}")).toEqual(["main.tf.json:5"]);
+  });
+
+  it("reports a heredoc without its closing marker at the end of the value, an unclosed interpolation at its start", async () => {
+    expect(await local("${<<EOT\nhello\nEND\n}")).toEqual(["main.tf.json:7"]);
+    expect(await local("${<<EOT\nhello\nEOT}")).toEqual(["main.tf.json:6"]);
+    expect(await local("first\nsecond\nthird ${1")).toEqual(["main.tf.json:4"]);
+  });
+});
