@@ -153,3 +153,13 @@ describe("positions inside a JSON string with line breaks (probed beside round 1
     expect(await local("first\nsecond\nthird ${1")).toEqual(["main.tf.json:4"]);
   });
 });
+
+describe("terraform.applying is an ephemeral value (probed beside round 15)", () => {
+  it("may not reach an output through a local value, unless the output is ephemeral or ephemeralasnull drops it", async () => {
+    expect(await errors({ "main.tf.json": { locals: { a: "${terraform.applying}" }, output: { o: { value: "${local.a}" } } } })).toEqual([
+      expect.stringMatching(/^main\.tf\.json:7: Ephemeral value not allowed: This output value is not declared as returning an ephemeral value/),
+    ]);
+    expect(await errors({ "main.tf.json": { output: { o: { value: "${ephemeralasnull(terraform.applying)}" } } } })).toEqual([]);
+    expect(await errors({ "modules/a/main.tf.json": { output: { o: { value: "${terraform.applying}", ephemeral: true } } }, "main.tf.json": { module: { a: { source: "./modules/a" } } } })).toEqual([]);
+  });
+});
