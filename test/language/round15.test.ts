@@ -163,3 +163,12 @@ describe("terraform.applying is an ephemeral value (probed beside round 15)", ()
     expect(await errors({ "modules/a/main.tf.json": { output: { o: { value: "${terraform.applying}", ephemeral: true } } }, "main.tf.json": { module: { a: { source: "./modules/a" } } } })).toEqual([]);
   });
 });
+
+describe("a provider's finding about a nested object (probed beside round 15)", () => {
+  it("is at the object's closing brace: Terraform looks the name up inside the object it walked into", async () => {
+    const definition = { type: "CSV", parquet: { auto_column_mapping: true } };
+    const store = { service_id: "svc-1", bucket: "bkt-one", pattern: "*.csv", credentials: { type: "Public" }, definition, table_identifier: { table_name: "t" } };
+    // "parquet": { is line 23, its closing brace line 25
+    expect(await errors({ "main.tf.json": { terraform, resource: { tsdb_connector_obj_store: { o: store } } } })).toEqual(["main.tf.json:25: definition.parquet can only be set when definition.type is PARQUET"]);
+  });
+});
