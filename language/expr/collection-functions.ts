@@ -137,6 +137,13 @@ export function collectionValue(name: string, values: Known[]): Known {
       const n = parseInt(a, b);
       return Number.isSafeInteger(n) && /^[+-]?[0-9a-z]+$/i.test(a) ? n : UNKNOWN;
     }
+    case "merge": {
+      // maps and objects (nulls skipped), a later key replacing an earlier one
+      if (values.length === 0 || !values.every((v) => v === null || (typeof v === "object" && !Array.isArray(v)))) return UNKNOWN;
+      const merged: { [key: string]: Known } = {};
+      for (const v of values) if (v !== null) Object.assign(merged, v);
+      return merged;
+    }
     case "coalesce": {
       // arguments of one kind (numbers or bools; strings are stringValue's): the first not null
       const present = values.filter((v) => v !== null);

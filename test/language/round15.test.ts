@@ -172,3 +172,19 @@ describe("a provider's finding about a nested object (probed beside round 15)", 
     expect(await errors({ "main.tf.json": { terraform, resource: { tsdb_connector_obj_store: { o: store } } } })).toEqual(["main.tf.json:25: definition.parquet can only be set when definition.type is PARQUET"]);
   });
 });
+
+describe("merge() of known maps, and where a finding about one of its keys is (probed beside round 15)", () => {
+  const channel = (labels: string, extra: object = {}) =>
+    errors({ "main.tf.json": { terraform, ...extra, resource: { containerbackup_restore_channel: { c: { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", labels } } } } });
+
+  it("knows the merged map: a key or a value the provider refuses is found", async () => {
+    expect(await channel('${merge({ team = "a" }, { Bad = "b" })}')).toEqual([expect.stringMatching(/^main\.tf\.json:18: labels key "Bad" must start with a lowercase letter/)]);
+    expect(await channel('${merge({ team = "a" }, { env = "b" })}')).toEqual([]);
+    expect(await channel('${merge(null, { team = "a" })}')).toEqual([]);
+  });
+
+  it("points at the attribute for a value of a map set by a template (a map key is Terraform's index step)", async () => {
+    const found = await channel('${merge(local.l, { team = "A B" })}', { locals: { l: { team: "a" } } });
+    expect(found).toEqual([expect.stringMatching(/^main\.tf\.json:23: labels\.team must hold only lowercase letters/)]);
+  });
+});
