@@ -117,7 +117,7 @@ function rangeLength(args: number[]): number {
 /**
  * The value of a numeric or collection function on known arguments, where it is plain to compute
  * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN
- * otherwise. Our value rules then see it (a size chosen with sum, one, index, …).
+ * otherwise. Our value rules then see it (a size chosen with sum, one, index, labels built with merge, …).
  */
 export function collectionValue(name: string, values: Known[]): Known {
   const [a, b] = values;
