@@ -1,7 +1,7 @@
 // Shared state of one validation run over a module (one or more *.tf.json files).
 import type { ModuleFiles } from "../expr/module-files.js";
 import type { BlockNames } from "./block-names.js";
-import type { RawDiagnostic, Severity } from "../syntax/diagnostics.js";
+import { decodedLines, type RawDiagnostic, type Severity } from "../syntax/diagnostics.js";
 import type { AttributeModel, CtyType, TypeModel } from "../schema/model-types.js";
 import { K_STRING, K_STRING_ESC, rawOffset, type JsonDoc } from "../syntax/json-parser.js";
 import { LineMap } from "../syntax/positions.js";
@@ -138,8 +138,8 @@ export class Ctx {
     this.doc = this.files[file]!.doc!;
     this.text = this.files[file]!.text;
   }
-  report(severity: Severity, code: string, message: string, start: number, end: number, address: string | null, path: string | null, file = this.fileIndex): void {
-    this.diagnostics.push({ severity, code, message, file, start, end, address, path });
+  report(severity: Severity, code: string, message: string, start: number, end: number, address: string | null, path: string | null, file = this.fileIndex, within?: RawDiagnostic["within"]): void {
+    this.diagnostics.push(within ? { severity, code, message, file, start, end, address, path, within } : { severity, code, message, file, start, end, address, path });
   }
   /** Error at a node (its whole range). */
   error(code: string, message: string, node: number, address: string | null, path: string | null): void {
@@ -169,16 +169,18 @@ export class Ctx {
     const doc = this.doc;
     let start = doc.start(found.node);
     let end = doc.end(found.node);
+    let within: RawDiagnostic["within"];
     if (doc.kinds[found.node] === K_STRING || (doc.kinds[found.node] === K_STRING_ESC && this.files[found.file]!.native === undefined)) {
       // Terraform's columns in a JSON string count the decoded value's characters (escapes as one)
       end = start + 1 + found.ref.end;
       start = start + 1 + found.ref.start;
+      within = doc.kinds[found.node] === K_STRING_ESC ? decodedLines(doc.str(found.node), found.ref.start) : undefined;
     } else if (doc.kinds[found.node] === K_STRING_ESC) {
       // a native expression lowered into a JSON string: through its escapes, back to the .tf text
       end = rawOffset(doc.text, start + 1, found.ref.end);
       start = rawOffset(doc.text, start + 1, found.ref.start);
     }
-    this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file);
+    this.report("error", code, message, start, end, found.address ?? (found.from ? addressOf(found.from) : null), found.path, found.file, within);
   }
   addNamedReference(found: FoundReference): void {
     this.dependencies?.add(this, found);

@@ -4,6 +4,7 @@
 import { nfc } from "../expr/known.js";
 import { Ctx, quote, joinPath, repetitionOf, type FoundReference } from "./context.js";
 import { K_OBJECT, K_ARRAY, K_NULL, K_STRING, rawOffset } from "../syntax/json-parser.js";
+import { decodedLines } from "../syntax/diagnostics.js";
 import { where } from "./common-errors.js";
 import { hasTemplate, analyzeTemplate } from "../expr/templates.js";
 import { type BlockDecl } from "./declarations.js";
@@ -63,7 +64,8 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
   // an operation on local values of the wrong type, or a file that is not there, fails when validate
   // evaluates it with the module's values and files (known-values.ts)
   const evaluation = info.problem === null && (s.includes("local.") || (ctx.moduleFiles !== null && s.includes("file("))) ? evaluationError(ctx, info) : null;
-  let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: 0 });
+  // an evaluation error is Terraform's at the failing expression: near enough, the first interpolation
+  let problem = info.problem ?? (evaluation && { summary: evaluation.summary, detail: evaluation.detail, offset: Math.max(s.search(/[$%]\{/), 0) });
   // a check block's assertions are evaluated at plan (as warnings), not by validate: a failure
   // to evaluate one is no error here (a syntax error or an unknown function still is)
   if (problem && address !== null && address.startsWith("check.") && path !== null && path.startsWith("assert") && parseTemplate(s).ok) problem = null;
@@ -72,8 +74,13 @@ export function checkString(ctx: Ctx, node: number, address: string | null, path
     // Terraform's columns in a JSON string count the decoded value's characters; a native
     // expression lowered into one maps through its escapes back to the .tf text
     const body = doc.start(node) + 1;
-    const start = doc.kinds[node] === K_STRING || ctx.files[ctx.fileIndex]!.native === undefined ? body + problem.offset : rawOffset(doc.text, body, problem.offset);
-    ctx.report("error", "template-syntax", `${problem.summary}: ${problem.detail}`, start, start + 1, address, path);
+    const json = doc.kinds[node] === K_STRING || ctx.files[ctx.fileIndex]!.native === undefined;
+    // HCL's JSON reading reports an unclosed interpolation from the template's start
+    const offset = json && problem.summary === "Unclosed template interpolation sequence" ? 0 : problem.offset;
+    const start = json ? body + offset : rawOffset(doc.text, body, offset);
+    // and their lines: a line break in the decoded value (a heredoc's "\n") starts a new one
+    const within = json && doc.kinds[node] !== K_STRING ? decodedLines(s, offset) : undefined;
+    ctx.report("error", "template-syntax", `${problem.summary}: ${problem.detail}`, start, start + 1, address, path, ctx.fileIndex, within);
     return;
   }
   for (const ref of info.references) {

@@ -70,7 +70,7 @@ export function checkModuleCalls(ctx: Ctx): void {
       if (META_ARGUMENTS.has(name)) continue;
       set.add(name);
       const variable = child.variables.get(name);
-      if (variable?.nullRefused && doc.kinds[k + 1] === K_NULL) {
+      if (variable?.nullRefused && isKnownNull(ctx, k + 1)) {
         ctx.error("module-argument", `Required variable not set: The given value is not suitable for ${address}.var.${name} defined at ${variable.at}: required variable may not be set to null.`, k + 1, address, name);
         continue;
       }
@@ -99,6 +99,13 @@ export function checkModuleCalls(ctx: Ctx): void {
       ctx.report("error", "module-argument", `Missing required argument: The argument ${quote(name)} is required, but no definition was found.`, close, close + 1, `module.${decl.name}`, name);
     }
   }
+}
+
+/** A null argument, written so or a template whose value validate knows to be null (`${local.none}`). */
+function isKnownNull(ctx: Ctx, node: number): boolean {
+  const doc = ctx.doc;
+  if (doc.kinds[node] === K_NULL) return true;
+  return doc.isString(node) && hasTemplate(doc.str(node)) && templateKnownValue(ctx, analyzeTemplate(doc.str(node))) === null;
 }
 
 /** A known value whose shape can never convert to the type (a list for a string, a map for a list, …); null when it may. */

@@ -144,9 +144,16 @@ function checkForEachValue(ctx: Ctx, text: string, value: number, address: strin
     return;
   }
   const e = info.expr;
-  if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand && e.args[0]!.t === "tuple") {
-    checkLiteralSet(ctx, e.args[0]!.items, value, address, path);
-    return;
+  if (e !== null && e.t === "call" && (e.name === "toset" || e.name === "core::toset") && e.args.length === 1 && !e.expand) {
+    const structure = structuredElementType(expressionKnownValue(ctx, e.args[0]!));
+    if (structure !== null) {
+      ctx.error("for-each", `Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${structure}.`, value, address, path);
+      return;
+    }
+    if (e.args[0]!.t === "tuple") {
+      checkLiteralSet(ctx, e.args[0]!.items, value, address, path);
+      return;
+    }
   }
   // a tuple for expression over a collection validate knows is a tuple (without an `if`, whose value it may not know)
   if (e !== null && e.t === "for" && e.result === "tuple" && e.cond === null) {
@@ -165,11 +172,6 @@ function checkForEachValue(ctx: Ctx, text: string, value: number, address: strin
 
 /** `toset([…])` of literals: the set's element type as cty unifies them (strings win over numbers and bools), then its nulls. */
 function checkLiteralSet(ctx: Ctx, items: Expr[], value: number, address: string | null, path: string | null): void {
-  if (items.length > 0 && items.every((item) => item.t === "object") && sameAttributeNames(items as Extract<Expr, { t: "object" }>[])) {
-    // a set of objects (one object type: each has the same attribute names)
-    ctx.error("for-each", 'Invalid for_each set argument: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type object.', value, address, path);
-    return;
-  }
   if (items.length === 0 || items.some((item) => item.t !== "lit")) return;
   const kinds = new Set(items.map((item) => (item as { v: unknown }).v).filter((v) => v !== null).map((v) => typeof v));
   // numbers and bools together have no common type: toset itself fails (not judged here)
@@ -182,17 +184,20 @@ function checkLiteralSet(ctx: Ctx, items: Expr[], value: number, address: string
   }
 }
 
-/** Whether object constructors all have the same constant attribute names (then cty unifies them into one object type). */
-function sameAttributeNames(objects: Extract<Expr, { t: "object" }>[]): boolean {
-  const namesOf = (o: Extract<Expr, { t: "object" }>): string | null => {
-    const names: string[] = [];
-    for (const k of o.keys) {
-      const name = k.t === "lit" && typeof k.v === "string" ? k.v : null;
-      if (name === null) return null;
-      names.push(name);
-    }
-    return names.sort().join("\u0000");
-  };
-  const first = namesOf(objects[0]!);
-  return first !== null && objects.every((o) => namesOf(o) === first);
+/**
+ * The element type toset gives a known tuple of structures, as cty unifies it and Terraform names
+ * it: objects with the same attributes are "object", with different ones of one primitive type a
+ * "map of" it, tuples of one length "tuple"; null for anything else (strings and primitives are
+ * checkLiteralSet's, and what does not unify is toset's own error).
+ */
+function structuredElementType(v: Known): string | null {
+  if (!Array.isArray(v) || v.length === 0 || v.some((e) => e === UNKNOWN || e === null || typeof e !== "object")) return null;
+  const elements = v as (Known[] | { [key: string]: Known })[];
+  if (elements.every(Array.isArray)) return elements.every((t) => (t as Known[]).length === (elements[0] as Known[]).length) ? "tuple" : null;
+  if (elements.some(Array.isArray)) return null;
+  const objects = elements as { [key: string]: Known }[];
+  const names = (o: { [key: string]: Known }) => Object.keys(o).sort().join("\u0000");
+  if (objects.every((o) => names(o) === names(objects[0]!))) return "object";
+  const kinds = new Set(objects.flatMap((o) => Object.values(o).map((x) => (x === UNKNOWN || x === null ? "?" : typeof x))));
+  return kinds.size === 1 && ["string", "number", "boolean"].includes([...kinds][0]!) ? `map of ${[...kinds][0] === "boolean" ? "bool" : [...kinds][0]}` : null;
 }

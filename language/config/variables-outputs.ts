@@ -186,6 +186,8 @@ class LocalMarks {
       let m: Marks | undefined;
       if (r.ref.root === "ephemeral") m = { sensitive: false, ephemeral: true };
       else if (step?.kind !== "attr") continue;
+      // true only during apply: an ephemeral value (Terraform 1.10)
+      else if (r.ref.root === "terraform" && step.name === "applying") m = { sensitive: false, ephemeral: true };
       else if (r.ref.root === "var") m = this.variables.get(step.name);
       else if (r.ref.root === "local") m = this.local(step.name);
       if (!m) continue;

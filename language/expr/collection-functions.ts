@@ -161,7 +161,7 @@ function rangeLength(args: number[]): number {
 /**
  * The value of a numeric or collection function on known arguments, where it is plain to compute
  * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN
- * otherwise. Our value rules then see it (a size chosen with sum, one, index, …).
+ * otherwise. Our value rules then see it (a size chosen with sum, one, index, labels built with merge, …).
  */
 export function collectionValue(name: string, values: Known[]): Known {
   const [a, b] = values;
@@ -180,6 +180,13 @@ export function collectionValue(name: string, values: Known[]): Known {
       if (values.length !== 2 || typeof a !== "string" || typeof b !== "number" || !Number.isInteger(b) || b < 2 || b > 36) return UNKNOWN;
       const n = parseInt(a, b);
       return Number.isSafeInteger(n) && /^[+-]?[0-9a-z]+$/i.test(a) ? n : UNKNOWN;
+    }
+    case "merge": {
+      // maps and objects (nulls skipped), a later key replacing an earlier one
+      if (values.length === 0 || !values.every((v) => v === null || (typeof v === "object" && !Array.isArray(v)))) return UNKNOWN;
+      const merged: { [key: string]: Known } = {};
+      for (const v of values) if (v !== null) Object.assign(merged, v);
+      return merged;
     }
     case "coalesce": {
       // arguments of one kind (numbers or bools; strings are stringValue's): the first not null

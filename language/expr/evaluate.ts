@@ -7,9 +7,9 @@ export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, t
 import type { Expr } from "./syntax-tree.js";
 import { parameterOf, refusesNull } from "./functions.js";
 import { durationError } from "./time-functions.js";
-import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, differOnlyPastDoubles, literalNumber, type Value, type Known, type Locals } from "./known.js";
+import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, literalNumber, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
-import { exactLiteralArithmetic } from "./exact-numbers.js";
+import { exactLiteralArithmetic, exactOperation } from "./exact-numbers.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { caseMapped, csvdecode, formatlist, graphemeCount, replaceRegex, stringValue } from "./string-functions.js";
@@ -220,6 +220,8 @@ function binary(op: string, l: Known, r: Known): Known {
     const a = operand(l, "left");
     const b = operand(r, "right");
     if (a === UNKNOWN || b === UNKNOWN) return UNKNOWN;
+    const exact = exactOperation(op, a, b);
+    if (exact !== null) return exact;
     switch (op) {
       case "<":
         return a < b;
@@ -250,7 +252,7 @@ function binary(op: string, l: Known, r: Known): Known {
   }
   // == and !=: values of different types are not equal; only primitives are compared here
   if (l === UNKNOWN || r === UNKNOWN || (l !== null && typeof l === "object") || (r !== null && typeof r === "object")) return UNKNOWN;
-  if (typeof l === "number" && typeof r === "number" && l !== r && differOnlyPastDoubles(l, r)) return UNKNOWN;
+  if (typeof l === "number" && typeof r === "number") return exactOperation(op, l, r) ?? (op === "==" ? l === r : l !== r);
   return op === "==" ? l === r : l !== r;
 }
 

@@ -1,8 +1,8 @@
-// Arithmetic over number literals as cty does it: numbers are binary floats of 512 bits (Go's
-// big.Float, rounding to nearest even), so `1000 * 1.0000000000000001` is not 1000 and
-// `9007199254740993 - 9007199254740992` is 1, where doubles say otherwise. Only small trees of
-// +, -, * and comparisons over literals are computed here (what a configuration writes inline);
-// anything else is left to the double arithmetic of evaluate.ts.
+// Arithmetic as cty does it: numbers are binary floats of 512 bits (Go's big.Float, rounding to
+// nearest even), so `1000 * 1.0000000000000001` is not 1000, `9007199254740993 - 9007199254740992`
+// is 1 and `1.1 * 1000` is 1100, where doubles say otherwise. Small trees of +, -, * and
+// comparisons over literals are computed from the literals' own text; an operation on two known
+// values from the decimals their doubles were written as. Division is left to the doubles.
 import type { Expr } from "./syntax-tree.js";
 import { UNKNOWN } from "./known.js";
 
@@ -35,16 +35,54 @@ export function exactLiteralArithmetic(e: Arithmetic): boolean | number | typeof
   if (COMPARISON.has(e.op)) {
     const l = value(e.l);
     const r = value(e.r);
-    if (l === null || r === null) return null;
-    const c = compare(l, r);
-    return e.op === "==" ? c === 0 : e.op === "!=" ? c !== 0 : e.op === "<" ? c < 0 : e.op === ">" ? c > 0 : e.op === "<=" ? c <= 0 : c >= 0;
+    return l === null || r === null ? null : compared(e.op, l, r);
   }
   const v = value(e);
-  if (v === null) return null;
+  return v === null ? null : asDouble(v);
+}
+
+/**
+ * A binary operation on two known numbers as cty computes it, each taken at the decimal its double
+ * was written as (a local value `1.1` is cty's 1.1 at 512 bits): null when doubles are exact
+ * already (whole numbers within 2^53) or the operator is not +, -, * or a comparison.
+ */
+export function exactOperation(op: string, a: number, b: number): boolean | number | typeof UNKNOWN | null {
+  if (!ARITHMETIC.has(op) && !COMPARISON.has(op)) return null;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    if (COMPARISON.has(op)) return null;
+    const plain = op === "+" ? a + b : op === "-" ? a - b : a * b;
+    if (Number.isSafeInteger(plain)) return null;
+  }
+  const l = parseDecimal(String(a));
+  const r = parseDecimal(String(b));
+  if (l === null || r === null) return null;
+  // a value no double holds is unknown here: it may meet a comparison that its double would mislead
+  return COMPARISON.has(op) ? compared(op, l, r) : asDouble(operate(op, l, r), true);
+}
+
+function compared(op: string, l: BigFloat, r: BigFloat): boolean {
+  const c = compare(l, r);
+  return op === "==" ? c === 0 : op === "!=" ? c !== 0 : op === "<" ? c < 0 : op === ">" ? c > 0 : op === "<=" ? c <= 0 : c >= 0;
+}
+
+function operate(op: string, l: BigFloat, r: BigFloat): BigFloat {
+  if (op === "*") return round(l.m * r.m, l.e + r.e, false);
+  const at = Math.min(l.e, r.e);
+  const lm = l.m << BigInt(l.e - at);
+  const rm = r.m << BigInt(r.e - at);
+  return round(op === "+" ? lm + rm : lm - rm, at, false);
+}
+
+/**
+ * cty's value as the double the provider receives; unknown when that double is whole but the value
+ * is not (count and rules would misjudge it), or when no double holds it and `strict`.
+ */
+function asDouble(v: BigFloat, strict = false): number | typeof UNKNOWN | null {
   const d = toDouble(v);
   if (d === null) return null;
   if (heldByDouble(v)) return d;
-  return Number.isInteger(d) ? UNKNOWN : d;
+  return strict || Number.isInteger(d) ? UNKNOWN : d;
 }
 
 /** Whether `e` is +, - and * (and one comparison at the top) over number literals, in at most MAX_NODES nodes. */
@@ -73,12 +111,7 @@ function value(e: Expr): BigFloat | null {
   if (e.t !== "bin") return null;
   const l = value(e.l);
   const r = value(e.r);
-  if (l === null || r === null) return null;
-  if (e.op === "*") return round(l.m * r.m, l.e + r.e, false);
-  const at = Math.min(l.e, r.e);
-  const lm = l.m << BigInt(l.e - at);
-  const rm = r.m << BigInt(r.e - at);
-  return round(e.op === "+" ? lm + rm : lm - rm, at, false);
+  return l === null || r === null ? null : operate(e.op, l, r);
 }
 
 function bitLength(a: bigint): number {

@@ -38,8 +38,8 @@ export function fail(summary: string, detail: string): never {
 /** A primitive as a string, as Terraform converts it in a template or to a string attribute. */
 export function asString(v: Known): string | typeof UNKNOWN {
   if (typeof v === "string") return v;
-  // where JavaScript would write an exponent, Terraform writes every digit: left unknown
-  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
+  // where JavaScript would write an exponent, Terraform writes every digit (cty's Text('f', -1))
+  if (typeof v === "number") return Number.isFinite(v) ? plainDecimal(String(v)) : UNKNOWN;
   if (typeof v === "boolean") return v ? "true" : "false";
   return UNKNOWN;
 }
@@ -66,15 +66,6 @@ export function literalNumber(raw: string, v: number): number | typeof UNKNOWN {
   return Number.isFinite(v) && decimalDigits(raw) === decimalDigits(String(v)) ? v : UNKNOWN;
 }
 
-/**
- * Whether two different doubles may be one cty number: cty computes in 512-bit precision and
- * calls numbers equal when their decimal texts are (0.1 + 0.2 == 0.3 there), so doubles that
- * differ only past their 15th significant digit are not known to differ.
- */
-export function differOnlyPastDoubles(l: number, r: number): boolean {
-  return Number.isFinite(l) && Number.isFinite(r) && l.toPrecision(15) === r.toPrecision(15);
-}
-
 /** A decimal text as its significant digits and an exponent ("12.50e1" and "125" are both "125e3"). */
 function decimalDigits(text: string): string {
   const m = /^[-+]?([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);
@@ -88,4 +79,14 @@ function decimalDigits(text: string): string {
 /** A string as cty holds it: in Unicode normalization form C (so "e\u0301" and "\u00e9" are one key). */
 export function nfc(s: string): string {
   return /^[\x00-\x7f]*$/.test(s) ? s : s.normalize("NFC");
+}
+
+/** A number's shortest text without an exponent, as cty writes it in a string ("1e+21" → "1000000000000000000000"). */
+function plainDecimal(text: string): string {
+  const m = /^(-?)([0-9])(?:\.([0-9]+))?e([-+][0-9]+)$/.exec(text);
+  if (m === null) return text;
+  const digits = m[2]! + (m[3] ?? "");
+  const point = 1 + Number(m[4]);
+  if (point >= digits.length) return m[1]! + digits + "0".repeat(point - digits.length);
+  return point <= 0 ? `${m[1]}0.${"0".repeat(-point)}${digits}` : `${m[1]}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

@@ -428,8 +428,8 @@ class Parser extends ExpressionParser {
       }
       line = eol + 1;
     }
-    // HCL reads to the end of the file looking for the marker, and says so there
-    fail("Unterminated template string", "No closing marker was found for the string.", this.native ? this.limit : this.a);
+    // HCL reads to the end of the file (a JSON string's value) looking for the marker, and says so there
+    fail("Unterminated template string", "No closing marker was found for the string.", this.limit);
   }
 
   /**

@@ -104,7 +104,8 @@ export function analyzeTemplate(s: string): TemplateInfo {
         evaluate(parsed.expr, null);
       } catch (error) {
         if (!(error instanceof EvaluationError)) throw error;
-        info.problem = { summary: error.summary, detail: error.detail, offset: 0 };
+        // Terraform reports it at the failing expression: near enough, the first interpolation (its line in a heredoc)
+        info.problem = { summary: error.summary, detail: error.detail, offset: Math.max(s.search(/[$%]\{/), 0) };
       }
     }
   }

@@ -8,6 +8,7 @@ import { describeInside } from "./convert.js";
 import { presentNull, locate, locateMissing, insideTemplate, closingBraceIfAbsent, attributeHolding } from "./locate.js";
 import { type ConvertState, type TypeSource } from "./convert-state.js";
 import { nativeFindingLocation } from "./native-finding.js";
+import { K_OBJECT } from "../syntax/json-parser.js";
 
 function formatIssuePath(path: (string | number)[]): string {
   let out: string | null = null;
@@ -28,7 +29,7 @@ export function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, 
   for (const issue of issues) {
     const path = formatIssuePath(issue.path);
     if (isCovered(st, path)) continue;
-    let loc: { start: number; end: number };
+    let loc: { start: number; end: number } | null;
     let message = issue.message;
     const within = issue.missing ? attributeHolding(model.block, issue.path) : null;
     const nullValue = issue.missing ? presentNull(ctx, st.decl, model.block, issue.path) : -1;
@@ -55,10 +56,22 @@ export function validateCanonical(ctx: Ctx, st: ConvertState, model: TypeModel, 
       // lacks one an override file added: it points at the end of the primary block's body
       const close = ctx.doc.end(st.decl.body) - 1;
       loc = { start: close, end: close + 1 };
+    } else if ((loc = nestedObjectEnd(ctx, st, model, issue.path)) !== null) {
+      // Terraform walks a nested object as a block body and looks the last name up inside it: not
+      // there, it points at that body's end
     } else loc = nativeFindingLocation(ctx, st.decl, issue.path, model.block) ?? insideTemplate(ctx, st.decl, model.block, issue.path) ?? closingBraceIfAbsent(ctx, st.decl, model.block, issue.path) ?? locate(ctx, st.decl, model.block, issue.path);
     const code = issue.severity === "warning" ? "deprecated" : "schema";
     ctx.report(issue.severity, code, message, loc.start, loc.end, addressOf(st.decl), path === "" ? null : path);
   }
+}
+
+/** The closing brace of a nested attribute's object value a path (deeper than one name) ends at, or null. */
+function nestedObjectEnd(ctx: Ctx, st: ConvertState, model: TypeModel, path: (string | number)[]): { start: number; end: number } | null {
+  if (path.length < 2 || typeof path[path.length - 1] !== "string" || ctx.files[ctx.fileIndex]!.native !== undefined) return null;
+  const found = locate(ctx, st.decl, model.block, path);
+  if (found.node < 0 || ctx.doc.kinds[found.node + 1] !== K_OBJECT) return null;
+  const close = ctx.doc.end(found.node + 1) - 1;
+  return { start: close, end: close + 1 };
 }
 
 /** Whether a top-level argument's path names one an override file added to the block (load/merge-overrides.ts). */

@@ -57,6 +57,8 @@ export function closingBraceIfAbsent(ctx: Ctx, decl: BlockDecl, block: BlockMode
 export function insideTemplate(ctx: Ctx, decl: BlockDecl, block: BlockModel, path: (string | number)[]): { start: number; end: number } | null {
   const within = attributeHolding(block, path);
   if (within === null) return null;
+  // an element or key of a list, set or map of primitives is Terraform's index step: it points at the attribute
+  if (Array.isArray(within.type) && within.type[0] !== "object" && typeof within.type[1] === "string") return null;
   const attribute = path.slice(0, within.depth + 1);
   const found = locate(ctx, decl, block, attribute);
   if (found.node < 0 || !ctx.doc.isString(found.node + 1) || !hasTemplate(ctx.doc.str(found.node + 1))) return null;

@@ -67,6 +67,20 @@ export interface RawDiagnostic {
   address: string | null;
   path: string | null;
   code: string;
+  /**
+   * inside a JSON string whose decoded value has line breaks before the position: Terraform counts
+   * the decoded value's lines, so the diagnostic is this many lines below `start`, at this column
+   */
+  within?: { lines: number; column: number };
+}
+
+/** Where Terraform puts an offset of a JSON string's decoded value, when a line break ("\n") comes before it. */
+export function decodedLines(decoded: string, offset: number): { lines: number; column: number } | undefined {
+  const before = decoded.lastIndexOf("\n", offset - 1);
+  if (before < 0) return undefined;
+  let lines = 0;
+  for (let i = decoded.indexOf("\n"); i >= 0 && i < offset; i = decoded.indexOf("\n", i + 1)) lines++;
+  return { lines, column: offset - before };
 }
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
