@@ -84,8 +84,43 @@ export function stringValue(name: string, values: Known[]): Known {
       return values.find((v) => v !== null && v !== "") ?? UNKNOWN;
     case "format":
       return typeof a === "string" ? plainFormat(a, values.slice(1)) : UNKNOWN;
+    case "title":
+      // Go's strings.Title over ASCII: a letter after anything but a letter, digit or "_" is upper-cased
+      return values.length === 1 && typeof a === "string" && isAscii(a) ? a.replace(/(^|[^A-Za-z0-9_])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase()) : UNKNOWN;
+    case "jsonencode":
+      return values.length === 1 ? jsonText(a!) : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+/**
+ * jsonencode's text of a known value, where it is plain to write as cty does: no whitespace,
+ * object keys sorted, numbers with every digit (left unknown where JavaScript would write an
+ * exponent), strings of printable ASCII without the characters Go escapes for HTML.
+ */
+function jsonText(v: Known): string | typeof UNKNOWN {
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
+  if (typeof v === "string") return isAscii(v) && !/[<>&]/.test(v) ? JSON.stringify(v) : UNKNOWN;
+  const parts: string[] = [];
+  if (Array.isArray(v)) {
+    for (const e of v) {
+      const text = jsonText(e);
+      if (text === UNKNOWN) return UNKNOWN;
+      parts.push(text);
+    }
+    return `[${parts.join(",")}]`;
+  }
+  const keys = Object.keys(v);
+  if (!keys.every(isAscii)) return UNKNOWN;
+  for (const key of keys.sort()) {
+    const name = jsonText(key);
+    const text = jsonText(v[key]!);
+    if (name === UNKNOWN || text === UNKNOWN) return UNKNOWN;
+    parts.push(`${name}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 /** format() with %s, %d and %% only, no flags or widths: strings for %s, whole numbers for %d. */

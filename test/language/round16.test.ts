@@ -1,0 +1,96 @@
+// Disagreements the sixteenth differential round found (test/differential/mutations-round16.mjs,
+// stacks as `cdktf synth` writes them), each as Terraform 1.11.4 decides it at validate (every
+// expectation was run through it).
+import { describe, expect, it } from "vitest";
+import { jsonFiles, modulesOnDisk } from "./module-on-disk.js";
+
+const disk = modulesOnDisk("round16");
+const errors = (files: Record<string, unknown>) => disk.errors(jsonFiles(files));
+
+const terraform = { required_providers: { tsdb: { source: "schemaform/tsdb" }, containerbackup: { source: "schemaform/containerbackup" } } };
+const NAME_RULE = "name must be 1-63 lowercase letters, digits and dashes, starting with a letter and ending with a letter or digit";
+/** restore channels named by each expression, their names on lines 18, 24, 30, … */
+const channelsNamed = (...names: string[]) =>
+  errors({
+    "main.tf.json": {
+      terraform,
+      resource: { containerbackup_restore_channel: Object.fromEntries(names.map((name, i) => [`c${i}`, { destination_project: "projects/restore-target", location: "us-central1", project: "my-project", name }])) },
+    },
+  });
+
+describe("title() and jsonencode() on known arguments are known values our rules see", () => {
+  it("title-cases as Go's strings.Title: a letter after anything but a letter, digit or underscore", async () => {
+    expect(await channelsNamed('${title("nightly restores")}', '${title("don\'t stop")}', '${title("a_b-c.d")}', '${title("nightly")}')).toEqual([
+      `main.tf.json:18: ${NAME_RULE}, got "Nightly Restores"`,
+      `main.tf.json:24: ${NAME_RULE}, got "Don'T Stop"`,
+      `main.tf.json:30: ${NAME_RULE}, got "A_b-C.D"`,
+      `main.tf.json:36: ${NAME_RULE}, got "Nightly"`,
+    ]);
+  });
+
+  it("writes jsonencode's text as cty does: no spaces, keys sorted, every digit", async () => {
+    expect(await channelsNamed('${jsonencode(["a", 1.5, null])}', "${jsonencode({ b = 1, a = true })}", "${jsonencode(1e3)}x", '${jsonencode("q")}')).toEqual([
+      `main.tf.json:18: ${NAME_RULE}, got "[\\"a\\",1.5,null]"`,
+      `main.tf.json:24: ${NAME_RULE}, got "{\\"a\\":true,\\"b\\":1}"`,
+      `main.tf.json:30: ${NAME_RULE}, got "1000x"`,
+      `main.tf.json:36: ${NAME_RULE}, got "\\"q\\""`,
+    ]);
+  });
+
+  it("converts a jsonencoded number for a number argument: 1000 fits, 1001 is off the enum", async () => {
+    const service = (cpu: string) => errors({ "main.tf.json": { terraform, resource: { tsdb_service: { s: { milli_cpu: cpu, memory_gb: 4, region_code: "us-east-1" } } } } });
+    expect(await service("${jsonencode(1000)}")).toEqual([]);
+    const found = await service("${jsonencode(1001)}");
+    expect(found).toContain("main.tf.json:15: milli_cpu must be one of 500, 1000, 2000, 4000, 8000, 16000, 32000, 48000, 64000, got 1001");
+  });
+});
+
+describe("ignore_changes paths into an attribute's type", () => {
+  const exporter = (ignored: string[]) =>
+    errors({
+      "main.tf.json": {
+        terraform,
+        resource: {
+          tsdb_log_exporter: {
+            l: {
+              region: "us-east-1",
+              cloudmon: { region: "us-east-1", log_group_name: "/t", log_stream_name: "pg", role_arn: "arn:aws:iam::123456789012:role/logs" },
+              lifecycle: { ignore_changes: ignored },
+            },
+          },
+        },
+      },
+    });
+
+  it("refuses an attribute a nested object lacks (not a key of an index: that is not judged)", async () => {
+    expect(await exporter(["cloudmon.role"])).toEqual(['main.tf.json:24: Unsupported attribute: This object does not have an attribute named "role".']);
+    expect(await exporter(['cloudmon["role"]', "cloudmon.role_arn"])).toEqual([]);
+  });
+
+  it("refuses an attribute of a list of objects, of a set of strings, of a string", async () => {
+    const src = { service_id: "x", display_name: "d", connection_string: "postgres://a@b/c", tables: [{ schema_name: "public", table_name: "t" }] };
+    const peering = { platform_vpc_id: 1, peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_tgw_id: "tgw-0123456789abcdef0", peer_cidr_blocks: ["10.0.0.0/16"] };
+    const found = await errors({
+      "main.tf.json": {
+        terraform,
+        resource: {
+          tsdb_connector_src_db: { s: { ...src, lifecycle: { ignore_changes: ["tables.table_name", "tables[0].table_name"] } } },
+          tsdb_peering_connection: { p: { ...peering, lifecycle: { ignore_changes: ["peer_cidr_blocks.x"] } } },
+          tsdb_service: { v: { parameters: { jit: "on" }, lifecycle: { ignore_changes: ["parameters.jit.x", "parameters.jit"] } } },
+        },
+      },
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/: Unsupported attribute: Can't access attributes on a list of objects\. Did you mean to access attribute "table_name"/),
+      expect.stringMatching(/: Unsupported attribute: This value does not have any attributes\.$/),
+      expect.stringMatching(/: Unsupported attribute: Can't access attributes on a primitive-typed value \(string\)\.$/),
+    ]);
+  });
+});
+
+describe("ignore_changes paths into a dynamic value", () => {
+  it("takes any attribute after terraform_data's output or input", async () => {
+    const found = await errors({ "main.tf.json": { resource: { terraform_data: { t: { input: { a: 1 }, lifecycle: { ignore_changes: ["input.a.b", "output.x"] } } } } } });
+    expect(found).toEqual([]);
+  });
+});
