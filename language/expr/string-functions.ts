@@ -1,6 +1,7 @@
 // String functions that fail on known arguments at validate time, in Terraform's words:
 // formatlist with lists of different lengths, replace with an unparsable /regex/, csvdecode of
 // rows with a different number of fields than the header.
+import { createHash } from "node:crypto";
 import { UNKNOWN, badArgument, callFailed, type Known } from "./known.js";
 
 /** formatlist(format, args…): every list argument must have the length of the first one. */
@@ -89,8 +90,38 @@ export function stringValue(name: string, values: Known[]): Known {
       return values.length === 1 && typeof a === "string" && isAscii(a) ? a.replace(/(^|[^A-Za-z0-9_])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase()) : UNKNOWN;
     case "jsonencode":
       return values.length === 1 ? jsonText(a!) : UNKNOWN;
+    case "strrev":
+      return values.length === 1 && typeof a === "string" && isAscii(a) ? [...a].reverse().join("") : UNKNOWN;
+    case "trim":
+      return values.length === 2 && strings && isAscii(a as string) && isAscii(b as string) ? trimmed(a as string, b as string) : UNKNOWN;
+    case "chomp":
+      return values.length === 1 && typeof a === "string" ? a.replace(/(?:\r\n|\r|\n)+$/, "") : UNKNOWN;
+    case "base64encode":
+      return values.length === 1 && typeof a === "string" ? Buffer.from(a, "utf8").toString("base64") : UNKNOWN;
+    case "base64decode": {
+      if (values.length !== 1 || typeof a !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(a)) return UNKNOWN;
+      const text = Buffer.from(a, "base64").toString("latin1");
+      return isAscii(text) ? text : UNKNOWN;
+    }
+    case "urlencode":
+      // Go's url.QueryEscape: letters, digits and -_.~ stay, a space is "+", any other byte %XX
+      return values.length === 1 && typeof a === "string" ? [...Buffer.from(a, "utf8")].map((c) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(c)) ? String.fromCharCode(c) : c === 32 ? "+" : `%${c.toString(16).toUpperCase().padStart(2, "0")}`)).join("") : UNKNOWN;
+    case "md5":
+    case "sha1":
+    case "sha256":
+    case "sha512":
+      return values.length === 1 && typeof a === "string" ? createHash(name).update(a, "utf8").digest("hex") : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+/** trim(str, cutset): every character of the cutset taken off both ends. */
+function trimmed(s: string, cutset: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && cutset.includes(s[start]!)) start++;
+  while (end > start && cutset.includes(s[end - 1]!)) end--;
+  return s.slice(start, end);
 }
 
 /**

@@ -94,3 +94,49 @@ describe("ignore_changes paths into a dynamic value", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("collection, string and hash functions on known arguments are known values our rules see", () => {
+  /** the errors of one service whose ha_replicas is the expression (its line is 18) */
+  const replicas = (expr: string) =>
+    errors({ "main.tf.json": { terraform, resource: { tsdb_service: { s: { milli_cpu: 1000, memory_gb: 4, region_code: "us-east-1", ha_replicas: `\${${expr}}` } } } } });
+  const nameOf = async (expr: string) => (await channelsNamed(`\${${expr}}`)).map((e) => e.replace(`main.tf.json:18: ${NAME_RULE}, got `, ""));
+
+  it("counts the lists they build: range, keys, distinct, concat, flatten, compact, zipmap, slice, chunklist", async () => {
+    for (const expr of [
+      "length(range(3))",
+      "length(keys({a=1,b=2,c=3}))",
+      "length(distinct([1,2,3,3]))",
+      "length(concat([1],[2,3]))",
+      'length(flatten([["a"],["b"],["c"]]))',
+      'length(compact(["a","","b","c"]))',
+      'length(zipmap(["a","b","c"],[1,2,3]))',
+      "length(slice([1,2,3,4],0,3))",
+      "length(chunklist([1,2,3,4,5,6],2))",
+      "length(range(0, 6, 2))",
+      'length(trim("xxabcxx","x"))',
+      'length(strrev("abc"))',
+      'length(urlencode("a b"))',
+    ]) {
+      expect(await replicas(expr), expr).toEqual(["main.tf.json:18: ha_replicas must be at most 2, got 3"]);
+    }
+    expect(await replicas("signum(-1)")).toEqual(["main.tf.json:18: ha_replicas must be at least 0, got -1"]);
+    expect(await replicas('length(base64encode("ab"))')).toEqual(["main.tf.json:18: ha_replicas must be at most 2, got 4"]);
+    expect(await replicas("length(range(2))")).toEqual([]);
+  });
+
+  it("gives the strings and elements they return: strrev, trim, chomp, base64encode, md5, urlencode, sort, keys, values, slice", async () => {
+    expect(await nameOf('strrev("abC")')).toEqual(['"Cba"']);
+    expect(await nameOf('trim("xAbcx","x")')).toEqual(['"Abc"']);
+    expect(await nameOf('chomp("Abc\\n")')).toEqual(['"Abc"']);
+    expect(await nameOf('base64encode("ab")')).toEqual(['"YWI="']);
+    expect(await nameOf('md5("x")')).toEqual(['"9dd4e461268c8034f5c8564e155c67a6"']);
+    expect(await nameOf('urlencode("a b")')).toEqual(['"a+b"']);
+    expect(await nameOf('sort(["B","a"])[0]')).toEqual(['"B"']);
+    expect(await nameOf("keys({B=1})[0]")).toEqual(['"B"']);
+    expect(await nameOf('values({a="B"})[0]')).toEqual(['"B"']);
+    expect(await nameOf('slice(["a","B"],1,2)[0]')).toEqual(['"B"']);
+    // and a fitting value passes
+    expect(await nameOf('sort(["b","a"])[0]')).toEqual([]);
+    expect(await nameOf('keys({nightly = 1, weekly = 2})[1]')).toEqual([]);
+  });
+});
