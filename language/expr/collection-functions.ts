@@ -114,6 +114,15 @@ function rangeLength(args: number[]): number {
   return Math.ceil((limit - start) / step);
 }
 
+/** Functions whose arguments are all of one variadic parameter: `f(list...)` is `f` of its elements. */
+const ALL_VARIADIC = new Set(["max", "min", "concat", "merge", "coalesce", "coalescelist"]);
+
+/** The arguments of `f(a, list...)` with a known list spread, or null where the call is left unknown. */
+export function expandedArguments(name: string, values: Known[]): Known[] | null {
+  const last = values[values.length - 1];
+  return ALL_VARIADIC.has(name) && Array.isArray(last) ? [...values.slice(0, -1), ...last] : null;
+}
+
 /**
  * The value of a numeric or collection function on known arguments, where it is plain to compute
  * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN

@@ -140,3 +140,24 @@ describe("collection, string and hash functions on known arguments are known val
     expect(await nameOf('keys({nightly = 1, weekly = 2})[1]')).toEqual([]);
   });
 });
+
+describe("a call with its last argument expanded (f(list...)) over a known list, and tobool", () => {
+  it("spreads the list into max, merge and the like", async () => {
+    const channel = (labels: string) => ({ destination_project: "projects/restore-target", location: "us-central1", project: "my-project", labels });
+    const found = await errors({
+      "main.tf.json": {
+        terraform,
+        locals: { label_sets: [{ team: "data" }, { Owner: "ops" }], ok_sets: [{ team: "data" }, { owner: "ops" }], sizes: [1, 2, 3] },
+        resource: {
+          containerbackup_restore_channel: { a: channel("${merge(local.label_sets...)}"), b: channel("${merge(local.ok_sets...)}") },
+          tsdb_service: { s: { milli_cpu: 1000, memory_gb: 4, ha_replicas: "${max(local.sizes...)}" }, t: { milli_cpu: 1000, memory_gb: 4, ha_replicas: '${tobool("true") ? 3 : 0}' } },
+        },
+      },
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^main\.tf\.json:\d+: labels key "Owner" must start with a lowercase letter/),
+      expect.stringMatching(/^main\.tf\.json:\d+: ha_replicas must be at most 2, got 3$/),
+      expect.stringMatching(/^main\.tf\.json:\d+: ha_replicas must be at most 2, got 3$/),
+    ]);
+  });
+});
