@@ -161,3 +161,14 @@ describe("a call with its last argument expanded (f(list...)) over a known list,
     ]);
   });
 });
+
+describe("a string that does not convert to an argument's number or bool type", () => {
+  it("gets cty's words for a string: a number is required, a bool is required", async () => {
+    const found = await errors({ "main.tf.json": { terraform, resource: { tsdb_service: { a: { paused: "yes" }, b: { vpc_id: "0x1" }, c: { paused: "TRUE" } } } } });
+    expect(found).toEqual([
+      'main.tf.json:15: Incorrect attribute value type: Inappropriate value for attribute "paused": a bool is required.',
+      'main.tf.json:18: Incorrect attribute value type: Inappropriate value for attribute "vpc_id": a number is required.',
+      'main.tf.json:21: Incorrect attribute value type: Inappropriate value for attribute "paused": a bool is required; to convert from string, use lowercase "true".',
+    ]);
+  });
+});
