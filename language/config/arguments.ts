@@ -197,10 +197,12 @@ function checkDependency(ctx: Ctx, node: number, t: { root: string; steps: Refer
     ctx.error("invalid-reference", `Invalid reference: A reference to a ${kind} type must be followed by at least one attribute access, specifying the ${kind} name.`, node, address, path);
     return;
   }
-  if (t.steps.length <= nameAt || t.steps.slice(0, nameAt + 1).some((s) => s.kind !== "attr")) return;
-  let rest = t.steps.slice(nameAt + 1);
-  if (rest[0]?.kind === "index") rest = rest.slice(1);
-  if (rest.length > 0) {
+  if (t.steps.length <= nameAt) return;
+  for (let i = 0; i <= nameAt; i++) if (t.steps[i]!.kind !== "attr") return;
+  // after the name, an instance key at most (indexes, not copies of the steps: one reference per block of a generated file)
+  let rest = nameAt + 1;
+  if (t.steps[rest]?.kind === "index") rest++;
+  if (rest < t.steps.length) {
     ctx.error("reference-only", "Invalid depends_on reference: References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", node, address, path);
     return;
   }

@@ -17,8 +17,15 @@ export class BlockNames {
    * Two entries per slot: the name's hash, then 0 when the slot is empty or else 1 + the block's
    * index in `decls` (side by side: a probe reads one cache line).
    */
-  private slots: Int32Array = new Int32Array(128);
+  private slots: Int32Array;
   private readonly decls: BlockDecl[] = [];
+
+  /** `expected`: how many names are coming, when known (a table sized for them is never rehashed on the way) */
+  constructor(expected = 0) {
+    let length = 128;
+    while (expected * 4 > length) length *= 2;
+    this.slots = new Int32Array(length);
+  }
 
   get size(): number {
     return this.decls.length;

@@ -2,7 +2,7 @@
 // nested blocks and their labels, required arguments, conditions that refer to something; and the
 // bodies we know nothing about, whose values are only expressions.
 import { Ctx, joinPath, quote, type FoundReference, repetitionOf } from "./context.js";
-import { type BodySpec } from "./body-specs.js";
+import { type BlockSpec, type BodySpec } from "./body-specs.js";
 import { scope, judgeRepetition } from "./scope.js";
 import { duplicateArgument, where, unknownName } from "./common-errors.js";
 import { checkAttribute } from "./arguments.js";
@@ -49,21 +49,7 @@ export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string |
     }
     const block = s.blocks.get(name);
     if (block) {
-      const each = (instance: number) => {
-        if (block.single) {
-          singles ??= new Map();
-          const first = singles.get(name);
-          if (first !== undefined) {
-            ctx.error("duplicate-block", `Duplicate ${name} block: Only one "${name}" block is allowed here; another was defined at ${where(ctx, first)}.`, instance, address, path);
-            return;
-          }
-          singles.set(name, instance);
-        }
-        if (block.body === "literal") return;
-        checkBody(ctx, instance, block.body, address, path, k);
-      };
-      if (block.labels > 0) walkNestedLabels(ctx, k + 1, name, block.labels, address, path, each);
-      else forEachInstance(ctx, k + 1, name, address, path, each);
+      singles = checkNestedBlocks(ctx, k, name, block, address, path, singles);
       continue;
     }
     unknownName(ctx, name, k, [...s.attrs.keys(), ...s.blocks.keys()], address, path);
@@ -77,6 +63,30 @@ export function checkBody(ctx: Ctx, body: number, s: BodySpec, address: string |
   }
   if (s.isCondition && seen !== null) checkConditionRefers(ctx, seen, address, base);
   return seen ?? NOTHING_SEEN;
+}
+
+/**
+ * The blocks of one nested-block member (`k`) of a body; returns the single blocks seen so far in
+ * that body (`singles`, made here when first needed). Apart from checkBody: the closure would
+ * make V8 allocate a context on every call of checkBody and every member.
+ */
+function checkNestedBlocks(ctx: Ctx, k: number, name: string, block: BlockSpec, address: string | null, path: string, singles: Map<string, number> | null): Map<string, number> | null {
+  const each = (instance: number) => {
+    if (block.single) {
+      singles ??= new Map();
+      const first = singles.get(name);
+      if (first !== undefined) {
+        ctx.error("duplicate-block", `Duplicate ${name} block: Only one "${name}" block is allowed here; another was defined at ${where(ctx, first)}.`, instance, address, path);
+        return;
+      }
+      singles.set(name, instance);
+    }
+    if (block.body === "literal") return;
+    checkBody(ctx, instance, block.body, address, path, k);
+  };
+  if (block.labels > 0) walkNestedLabels(ctx, k + 1, name, block.labels, address, path, each);
+  else forEachInstance(ctx, k + 1, name, address, path, each);
+  return singles;
 }
 
 /**

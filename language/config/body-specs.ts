@@ -29,7 +29,7 @@ interface AttrSpec {
   required?: boolean;
 }
 
-interface BlockSpec {
+export interface BlockSpec {
   labels: number;
   body: BodySpec | "literal";
   /** at most one block */

@@ -128,6 +128,7 @@ export class Ctx {
     add(ctx: Ctx, found: FoundReference): void;
     edge(from: BlockDecl, to: BlockDecl): void;
     localEdge(from: BlockDecl, name: string): void;
+    edgeAt(ctx: Ctx, address: string | null, path: string | null, to: BlockDecl): void;
     hasValidatedVariables(ctx: Ctx): boolean;
     bare(ctx: Ctx, root: string, steps: Reference["steps"], address: string | null): void;
   } | null = null;

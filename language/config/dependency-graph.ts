@@ -84,6 +84,25 @@ function reportSelfReference(ctx: Ctx, found: FoundReference, name: string): voi
   ctx.errorAtReference(found, "cycle", `Self-referencing local value: Local value local.${name} cannot use its own result as part of its expression.`);
 }
 
+/** A growable list of edges between node numbers, kept in typed arrays (no element for the collector to trace). */
+class Edges {
+  from = new Int32Array(1024);
+  to = new Int32Array(1024);
+  length = 0;
+  add(source: number, target: number): void {
+    if (this.length === this.from.length) {
+      const from = new Int32Array(this.length * 2);
+      from.set(this.from);
+      this.from = from;
+      const to = new Int32Array(this.length * 2);
+      to.set(this.to);
+      this.to = to;
+    }
+    this.from[this.length] = source;
+    this.to[this.length++] = target;
+  }
+}
+
 type GraphNode =
   | { kind: "block"; decl: BlockDecl }
   | { kind: "local"; name: string }
@@ -98,8 +117,8 @@ export class DependencyGraph {
   private readonly locals = new Map<string, number>();
   /** the module-output nodes (each depends on inputs of its call, added by checkCycles) */
   readonly moduleOutputs: number[] = [];
-  readonly from: number[] = [];
-  readonly to: number[] = [];
+  /** the edges "from depends on to", two typed arrays: a module's references add tens of thousands */
+  readonly edges = new Edges();
 
   add(ctx: Ctx, found: FoundReference): void {
     // the target first: a reference to nothing in the graph (a variable, a literal root) adds no node
@@ -109,8 +128,7 @@ export class DependencyGraph {
     if (source < 0) return;
     if (target === source && this.nodes[source]!.kind === "local") reportSelfReference(ctx, found, (this.nodes[source] as { name: string }).name);
     if (target >= 0 && target !== source) {
-      this.from.push(source);
-      this.to.push(target);
+      this.edges.add(source, target);
     }
   }
 
@@ -123,22 +141,19 @@ export class DependencyGraph {
     if (source < 0) return;
     const target = this.targetOf(ctx, root, steps);
     if (target >= 0 && target !== source) {
-      this.from.push(source);
-      this.to.push(target);
+      this.edges.add(source, target);
     }
   }
 
   /** a reference from one block to another that crossref.ts resolved on its fast path */
   edge(from: BlockDecl, to: BlockDecl): void {
     if (from === to) return;
-    this.from.push(this.block(from));
-    this.to.push(this.block(to));
+    this.edges.add(this.block(from), this.block(to));
   }
 
   /** a reference from a block to a local value that referenceFastPaths resolved without a reference object */
   localEdge(from: BlockDecl, name: string): void {
-    this.from.push(this.block(from));
-    this.to.push(this.namedNode("local", "", name));
+    this.edges.add(this.block(from), this.namedNode("local", "", name));
   }
 
   /** Whether a reference to some variable is an edge (its validation refers to other objects). */
@@ -199,14 +214,28 @@ export class DependencyGraph {
   }
 
   private sourceOf(ctx: Ctx, found: FoundReference): number {
+    return this.sourceAt(ctx, found.address, found.path);
+  }
+
+  /** a reference to a block that a fast path resolved, made at `address` and `path`: the edge add() makes for it */
+  edgeAt(ctx: Ctx, address: string | null, path: string | null, to: BlockDecl): void {
+    const source = this.sourceAt(ctx, address, path);
+    if (source < 0) return;
+    const target = this.block(to);
+    if (target !== source) {
+      this.edges.add(source, target);
+    }
+  }
+
+  /** The node a reference made at `address` and `path` starts from (-1: none): the block being checked, else by the address. */
+  private sourceAt(ctx: Ctx, address: string | null, path: string | null): number {
     if (ctx.currentBlock) return this.block(ctx.currentBlock);
-    const address = found.address;
-    if (address !== null && address.startsWith("var.") && found.path?.startsWith("validation")) {
+    if (address !== null && address.startsWith("var.") && path?.startsWith("validation")) {
       const name = address.slice(4);
       return this.validatedVariables(ctx).has(name) ? this.validation(name) : -1;
     }
-    if (address === "locals" && found.path) return this.namedNode("local", "", firstSegment(found.path));
-    if (address !== null && address.startsWith("module.") && found.path) return this.namedNode("module-var", address.slice(7), firstSegment(found.path));
+    if (address === "locals" && path) return this.namedNode("local", "", firstSegment(path));
+    if (address !== null && address.startsWith("module.") && path) return this.namedNode("module-var", address.slice(7), firstSegment(path));
     return -1;
   }
 
@@ -262,18 +291,16 @@ export function checkCycles(ctx: Ctx): void {
   if (!graph) return;
   addModuleOutputs(ctx, graph);
   addProviders(ctx, graph);
-  if (graph.from.length === 0 || !someTargetDependsOnMore(graph)) return;
+  if (graph.edges.length === 0 || !someTargetDependsOnMore(graph)) return;
   for (const component of stronglyConnected(graph)) reportCycle(ctx, graph, component);
 }
 
 /** A ring needs a node that is depended on and depends on something itself: when none is, there is none (the usual case, checked cheaply). */
 function someTargetDependsOnMore(graph: DependencyGraph): boolean {
   const isSource = new Uint8Array(graph.nodes.length);
-  // indexed loops: run once per module, these are not optimised, and for…of would allocate a result per edge
-  const from = graph.from;
-  const to = graph.to;
-  for (let i = 0; i < from.length; i++) isSource[from[i]!] = 1;
-  for (let i = 0; i < to.length; i++) if (isSource[to[i]!] === 1) return true;
+  const { from, to, length } = graph.edges;
+  for (let i = 0; i < length; i++) isSource[from[i]!] = 1;
+  for (let i = 0; i < length; i++) if (isSource[to[i]!] === 1) return true;
   return false;
 }
 
@@ -289,8 +316,7 @@ function addModuleOutputs(ctx: Ctx, graph: DependencyGraph): void {
     for (const v of [...variables, "depends_on"]) {
       const input = graph.namedNode("module-var", node.module, v, false);
       if (input >= 0) {
-        graph.from.push(id);
-        graph.to.push(input);
+        graph.edges.add(id, input);
       }
     }
   }
@@ -314,8 +340,7 @@ function addProviders(ctx: Ctx, graph: DependencyGraph): void {
     for (const k of doc.members(decl.body)) if (doc.str(k) === "provider" && doc.isString(k + 1)) provider = doc.str(k + 1);
     const id = providers.get(provider);
     if (id !== undefined) {
-      graph.from.push(graph.block(decl));
-      graph.to.push(id);
+      graph.edges.add(graph.block(decl), id);
     }
   }
 }
@@ -390,11 +415,12 @@ function stronglyConnected(graph: DependencyGraph): number[][] {
   const n = graph.nodes.length;
   // edges grouped by source (counting sort): first[v] .. first[v + 1] in targets
   const first = new Int32Array(n + 1);
-  for (let i = 0; i < graph.from.length; i++) first[graph.from[i]! + 1]!++;
+  const { from, to, length } = graph.edges;
+  for (let i = 0; i < length; i++) first[from[i]! + 1]!++;
   for (let v = 0; v < n; v++) first[v + 1]! += first[v]!;
-  const targets = new Int32Array(graph.from.length);
+  const targets = new Int32Array(length);
   const fill = first.slice(0, n);
-  for (let i = 0; i < graph.from.length; i++) targets[fill[graph.from[i]!]!++] = graph.to[i]!;
+  for (let i = 0; i < length; i++) targets[fill[from[i]!]!++] = to[i]!;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);

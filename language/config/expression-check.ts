@@ -12,6 +12,7 @@ import { parseTemplate } from "../expr/template-parser.js";
 import { scope, REPETITION_WORDING } from "./scope.js";
 import { builtinType } from "../schema/builtin-types.js";
 import { suggest } from "../syntax/suggest.js";
+import { fastOutsideReference } from "../schema/reference-fast-paths.js";
 
 export const LITERAL_WORDS = new Set(["true", "false", "null"]);
 
@@ -56,6 +57,8 @@ function isPrimitive(kind: number): boolean {
 export function checkString(ctx: Ctx, node: number, address: string | null, path: string | null, from?: BlockDecl, attribute?: string, expects?: import("../schema/model-types.js").CtyType): void {
   const s = ctx.doc.str(node);
   if (!hasTemplate(s)) return;
+  // "${TYPE.NAME.ATTR}" of our types where no argument's rule applies (an output, a local value): judged from the text
+  if (from === undefined && scope.iterators.length === 0 && fastOutsideReference(ctx, node, s, address, path)) return;
   const info = analyzeTemplate(s);
   // an operation on local values of the wrong type, or a file that is not there, fails when validate
   // evaluates it with the module's values and files (known-values.ts)

@@ -67,9 +67,10 @@ function localTemplate(ctx: Ctx, name: string): TemplateInfo | null {
 /**
  * Whether a template's value is sensitive as a whole (cty marks the value itself, not only an
  * element): a sensitive variable, `sensitive(…)`, and what operators, functions, indexes,
- * attributes, templates, conditionals and for expressions derive from them; `nonsensitive(…)`
- * and `issensitive(…)` drop the mark; a tuple or object constructor holds marked elements
- * without being marked. What cannot be told (splats, module outputs) counts as unmarked.
+ * attributes, templates, conditionals, splats and for expressions derive from them; `nonsensitive(…)`
+ * and `issensitive(…)` drop the mark, and a few functions carry only their constructors' elements'
+ * marks (ELEMENTWISE); a tuple or object constructor holds marked elements without being marked.
+ * What cannot be told (module outputs) counts as unmarked.
  */
 export function isSensitiveTemplate(ctx: Ctx, info: TemplateInfo): boolean {
   return info.expr !== null ? isSensitiveExpr(ctx, info.expr) : info.whole !== null && isSensitiveReference(ctx, info.whole.root, info.whole.steps[0]);
@@ -99,6 +100,13 @@ function isSensitiveReference(ctx: Ctx, root: string, first: Reference["steps"][
 const MAX_LOCAL_DEPTH = 500;
 let localDepth = 0;
 
+/**
+ * Functions that carry marks element by element (checked with terraform validate): the marked
+ * elements of a tuple or object constructor given to them mark the result, the marks of an unknown
+ * collection (a sensitive variable at validate) do not.
+ */
+const ELEMENTWISE = new Set(["values", "concat", "slice", "reverse", "flatten"]);
+
 /** Walked with a stack, not recursion: an expression may be a chain of any length. */
 function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
   const stack: Expr[] = [root];
@@ -116,7 +124,17 @@ function isSensitiveExpr(ctx: Ctx, root: Expr): boolean {
       case "call": {
         const name = e.name.startsWith("core::") ? e.name.slice(6) : e.name;
         if (name === "sensitive") return true;
-        if (name !== "nonsensitive" && name !== "issensitive") stack.push(...e.args);
+        if (name === "nonsensitive" || name === "issensitive") break;
+        if (!ELEMENTWISE.has(name)) {
+          stack.push(...e.args);
+          break;
+        }
+        // the elements of a constructor keep their marks into the result; an unknown collection's marks are not carried
+        const constructors = e.args.filter((arg) => arg.t === "tuple" || arg.t === "object");
+        while (constructors.length > 0) {
+          const c = constructors.pop()!;
+          for (const item of c.t === "tuple" ? c.items : c.t === "object" ? c.values : []) (name === "flatten" && item.t === "tuple" ? constructors : stack).push(item);
+        }
         break;
       }
       case "un":

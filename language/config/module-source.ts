@@ -16,7 +16,7 @@ export function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, a
     return;
   }
   if (looksLikeBareRelativePath(path)) {
-    ctx.error("module-source", `Invalid module source address: Terraform failed to determine your intended installation method for remote module package ${quote(path)}. If you intended this as a path relative to the current module, use ${quote(`./${path}`)} instead. The "./" prefix indicates that the address is a relative filesystem path.`, source + 1, address, "source");
+    ctx.error("module-source", `Invalid module source address: ${bareRelativePathDetail(path)}`, source + 1, address, "source");
     return;
   }
   const version = seen.get("version");
@@ -36,8 +36,13 @@ export function checkModuleSource(ctx: Ctx, seen: ReadonlyMap<string, number>, a
  * optional host), and no remote form (a scheme, a "::" forced getter, user@host, a host name
  * with a dot): nothing Terraform can install it with.
  */
-function looksLikeBareRelativePath(path: string): boolean {
+export function looksLikeBareRelativePath(path: string): boolean {
   if (path === "" || path.startsWith(".") || path.startsWith("/") || /[:@?]/.test(path)) return false;
   const parts = path.split("/");
   return parts.length <= 2 && !parts[0]!.includes(".") && parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p));
+}
+
+/** Terraform's words for a source that looksLikeBareRelativePath. */
+export function bareRelativePathDetail(path: string): string {
+  return `Terraform failed to determine your intended installation method for remote module package ${quote(path)}. If you intended this as a path relative to the current module, use ${quote(`./${path}`)} instead. The "./" prefix indicates that the address is a relative filesystem path.`;
 }

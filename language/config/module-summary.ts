@@ -20,6 +20,8 @@ export interface ParsedFile {
   nativeProblems?: { summary: string; detail: string; offset: number; endOffset: number }[];
   /** a `.tf.json` file's syntax error when `result` is the rest of it as Terraform reads it anyway (json-repair.ts) */
   jsonProblem?: { summary: string; detail: string; offset: number; endOffset: number };
+  /** a native file that stopped: what HCL reads past its problems (load/parse-file.ts); only its module calls are read */
+  recovered?: JsonDoc;
 }
 
 /** What a local module call leads to. */

@@ -134,7 +134,8 @@ function checkImportTarget(ctx: Ctx, decl: BlockDecl, judged: Set<BlockDecl>): v
     }
     return;
   }
-  if (provider !== null && provider !== providerOf(ctx, target)) {
+  // Terraform takes the provider from the resource block: an import may only repeat the resource's own provider argument
+  if (provider !== null && normalReference(provider) !== providerArgumentOf(ctx, target)) {
     ctx.use(decl.file);
     ctx.errorAtProperty("import", "Invalid import provider argument: The provider argument can only be specified in import blocks that will generate configuration. Use the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration.", providerKey!, "import", "provider");
   }
@@ -191,12 +192,16 @@ function literalMapForEach(doc: JsonDoc, key: number | undefined): boolean {
   return key !== undefined && doc.kinds[key + 1] === K_OBJECT;
 }
 
-/** The provider configuration a resource uses: its `provider` argument, or its type's prefix. */
-function providerOf(ctx: Ctx, target: BlockDecl): string {
+/** A resource's own `provider` argument ("tsdb.east"), or null without one (the implied default does not count). */
+function providerArgumentOf(ctx: Ctx, target: BlockDecl): string | null {
   const doc = ctx.files[target.file]!.doc!;
-  for (const k of doc.members(target.body)) if (doc.str(k) === "provider" && doc.isString(k + 1)) return doc.str(k + 1);
-  const underscore = target.type.indexOf("_");
-  return underscore > 0 ? target.type.slice(0, underscore) : target.type;
+  for (const k of doc.members(target.body)) if (doc.str(k) === "provider" && doc.isString(k + 1)) return normalReference(doc.str(k + 1));
+  return null;
+}
+
+/** A provider reference without the spaces a traversal may have around its dot ("tsdb .west"). */
+function normalReference(reference: string): string {
+  return reference.replace(/\s+/g, "");
 }
 
 /** "tsdb" (a default configuration is implied) or "tsdb.ALIAS" with a provider block of that alias. */

@@ -3,7 +3,7 @@
 // goes to our types' conversion (schema/convert.ts), to the built-in provider's schemas
 // (schema/builtin-types.ts), or, for another provider's type, is read as expressions.
 import { quote, writtenTogether, type Ctx } from "./context.js";
-import { type BlockModel, type CtyType } from "../schema/model-types.js";
+import { type BlockModel, type CtyType, type TypeModel } from "../schema/model-types.js";
 import { attributeTraversalProblem, nestedBlockTraversalProblem } from "../schema/schema-traversal.js";
 import { forObjects, K_ARRAY, K_NULL, K_OBJECT, someString, type JsonDoc } from "../syntax/json-parser.js";
 import { suggest } from "../syntax/suggest.js";
@@ -27,27 +27,43 @@ const RESOURCE_META = ["count", "for_each", "provider", "depends_on", "lifecycle
 
 const DATA_META = ["count", "for_each", "provider", "depends_on", "lifecycle", "dynamic"];
 
+/**
+ * What a block's members other than its type's arguments and nested blocks need: the meta-arguments
+ * seen so far and the bodies found for the checks at the end. Made when the first such member is
+ * met (a generated body may have none); the closures that read them live in checkMetaMember, not in
+ * checkResource's loop, where V8 would allocate a context for them on every block and member.
+ */
+class MemberState {
+  metaSeen: Map<string, number> | null = null;
+  lifecycleSeen = -1;
+  escape = -1;
+  looseSeen: Map<string, number> | null = null;
+  /** the resource's connection body, and each provisioner's own (-1: none) */
+  connectionBody = -1;
+  provisionerConnections: number[] | null = null;
+  constructor(
+    readonly decl: BlockDecl,
+    readonly model: TypeModel | undefined,
+    readonly builtin: ReturnType<typeof builtinType>,
+    readonly st: ConvertState | null,
+    readonly out: Record<string, unknown> | null,
+    readonly acc: Accumulator | null,
+  ) {}
+}
+
 export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   const doc = ctx.doc;
   const kind = decl.blockType;
   // set when the block was declared (module.ts); looked up here for callers that skip that
   const model = decl.model ?? types.model(`${kind}.${decl.type}`);
   if (model) decl.model = model;
-  const isResource = kind === "resource";
   const table = model ? tableOf(model.block) : null;
-  let metaSeen: Map<string, number> | null = null;
-  let lifecycleSeen = -1;
-  let escape = -1;
-  let looseSeen: Map<string, number> | null = null;
-  /** the resource's connection body, and each provisioner's own (-1: none) */
-  let connectionBody = -1;
-  let provisionerConnections: number[] | null = null;
   const st: ConvertState | null = model ? resetState(ctx, decl) : null;
   const out: Record<string, unknown> | null = table !== null ? new table.Body() : null;
   const acc: Accumulator | null = model ? topAccumulator(decl.body) : null;
-  const metaNames = isResource ? RESOURCE_META : DATA_META;
   // Terraform's built-in provider's types: hand-written schemas (builtin-types.ts), not converted
   const builtin = model ? undefined : builtinType(kind, decl.type);
+  let members: MemberState | null = null;
   const end = doc.nexts[decl.body]!;
   const text = doc.text;
   for (let k = decl.body + 1; k < end; k = doc.nexts[k + 1]!) {
@@ -61,113 +77,11 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
     // "//" comments (on every resource cdktf writes) are skipped without slicing the name
     const from = doc.starts[k]!;
     if (doc.ends[k]! - from === 4 && text.charCodeAt(from + 1) === 47 && text.charCodeAt(from + 2) === 47) continue;
-    const name = doc.str(k);
-    switch (name) {
-      case "//":
-        continue;
-      case "count":
-      case "for_each":
-      case "provider":
-      case "depends_on": {
-        metaSeen ??= new Map();
-        const first = metaSeen.get(name);
-        if (first !== undefined) {
-          duplicateArgument(ctx, name, k, first, addressOf(decl), name);
-          continue;
-        }
-        metaSeen.set(name, k);
-        checkAttribute(ctx, k + 1, name === "provider" ? "provider-ref" : name === "depends_on" ? "refs" : name, name, addressOf(decl), name);
-        if (name === "provider") checkProviderConfigured(ctx, k + 1, addressOf(decl), decl);
-        continue;
-      }
-      case "lifecycle":
-        forEachInstance(ctx, k + 1, "lifecycle", addressOf(decl), "lifecycle", (body) => {
-          // Terraform names a block by its key: for blocks in one JSON array, the array's key
-          if (lifecycleSeen >= 0) {
-            ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, lifecycleSeen)}.`, k, addressOf(decl), "lifecycle");
-            return;
-          }
-          lifecycleSeen = body;
-          const seen = checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
-          const ignored = seen.get("ignore_changes");
-          const block = model?.block ?? builtin?.block;
-          if (block && ignored !== undefined) checkIgnoredNames(ctx, ignored + 1, block, addressOf(decl));
-        });
-        continue;
-      case "provisioner":
-        if (!isResource) break;
-        // {"local-exec": {…}}: one label (the provisioner type)
-        forEachLabel(ctx, k + 1, "provisioner", 0, addressOf(decl), "provisioner", (p) => {
-          const path = `provisioner.${doc.str(p)}`;
-          checkProvisionerType(ctx, p, addressOf(decl));
-          forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => {
-            const type = doc.str(p);
-            const seen = checkBody(ctx, body, provisionerSpec(type), addressOf(decl), path, p);
-            checkProvisionerArguments(ctx, type, seen, body, addressOf(decl), path);
-            (provisionerConnections ??= []).push(connectionOf(doc, body));
-            checkDestroyProvisionerRefs(ctx, body, addressOf(decl), path);
-          });
-        });
-        continue;
-      case "connection":
-        if (!isResource) break;
-        forEachInstance(ctx, k + 1, "connection", addressOf(decl), "connection", (body) => {
-          connectionBody = body;
-          // with a provisioner to use it, the connection is decoded against the communicators' arguments
-          checkBody(ctx, body, hasMember(doc, decl.body, "provisioner") ? CONNECTION_USED : CONNECTION, addressOf(decl), "connection", k);
-        });
-        continue;
-      case "locals":
-        ctx.error("reserved-name", 'Reserved block type name in resource block: The block type name "locals" is reserved for use by Terraform in a future version.', k, addressOf(decl), null);
-        continue;
-      case "_":
-        if (kind === "data" || isResource || kind === "ephemeral") {
-          if (escape >= 0) {
-            ctx.error("duplicate-block", `Duplicate escaping block: The special block type "_" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each ${kind} block can have only one such block; another was defined at ${where(ctx, escape)}.`, k, addressOf(decl), "_");
-            continue;
-          }
-          escape = k;
-          if (acc) acc.escape = k + 1;
-          if (doc.kinds[k + 1] !== K_OBJECT) {
-            blockShapeError(ctx, k + 1, "_", addressOf(decl), "_");
-            continue;
-          }
-          if (model) {
-            const eend = doc.nexts[k + 1]!;
-            for (let e = k + 2; e < eend; e = doc.nexts[e + 1]!) {
-              if (doc.str(e) === "//") continue;
-              convertMember(ctx, st!, e, model.block, null, out!, acc!, true);
-            }
-          } else if (builtin) {
-            // the escape block holds arguments of the type, named as meta-arguments may be
-            for (const e of doc.members(k + 1)) if (doc.str(e) !== "//" && checkBuiltinArgument(ctx, builtin, e, addressOf(decl))) checkLooseMember(ctx, e, addressOf(decl));
-          } else checkLooseBody(ctx, k + 1, addressOf(decl), null);
-          continue;
-        }
-        break;
-      case "dynamic":
-        if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!);
-        else if (builtin) checkBuiltinDynamic(ctx, k + 1, addressOf(decl));
-        else checkLooseDynamic(ctx, k + 1, addressOf(decl));
-        continue;
-      default:
-        break;
-    }
-    if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!, false, metaNames);
-    else if (builtin && !checkBuiltinArgument(ctx, builtin, k, addressOf(decl))) continue;
-    else {
-      // another provider's type: a string, number, bool or null can only be an argument, set once
-      const vk = doc.kinds[k + 1];
-      if (vk !== K_OBJECT && vk !== K_ARRAY) {
-        looseSeen ??= new Map();
-        const first = looseSeen.get(name);
-        if (first !== undefined) duplicateArgument(ctx, name, k, first, addressOf(decl), name);
-        else looseSeen.set(name, k);
-      }
-      checkLooseMember(ctx, k, addressOf(decl));
-    }
+    members ??= new MemberState(decl, model, builtin, st, out, acc);
+    checkMetaMember(ctx, members, k);
   }
-  if (provisionerConnections !== null) checkConnectionHost(ctx, decl, connectionBody, provisionerConnections);
+  const metaSeen = members?.metaSeen ?? null;
+  if (members !== null && members.provisionerConnections !== null) checkConnectionHost(ctx, decl, members.connectionBody, members.provisionerConnections);
   // what references to this block need to know (saves repetitionOf a scan of the body)
   if (decl.repetition === undefined) {
     const count = metaSeen?.get("count");
@@ -184,6 +98,119 @@ export function checkResource(ctx: Ctx, decl: BlockDecl, types: TypeSource): voi
   const region = model.kind === "resource" ? regionOf(model.type, out!) : undefined;
   decl.region = typeof region === "string" && !hasTemplate(region) ? region : null;
   validateCanonical(ctx, st!, model, out!, types);
+}
+
+/** A member of a block that is not one of its type's arguments or nested blocks: a meta-argument, or another provider's argument. */
+function checkMetaMember(ctx: Ctx, m: MemberState, k: number): void {
+  const doc = ctx.doc;
+  const { decl, model, builtin, st, out, acc } = m;
+  const kind = decl.blockType;
+  const isResource = kind === "resource";
+  const name = doc.str(k);
+  switch (name) {
+    case "//":
+      return;
+    case "count":
+    case "for_each":
+    case "provider":
+    case "depends_on": {
+      m.metaSeen ??= new Map();
+      const first = m.metaSeen.get(name);
+      if (first !== undefined) {
+        duplicateArgument(ctx, name, k, first, addressOf(decl), name);
+        return;
+      }
+      m.metaSeen.set(name, k);
+      checkAttribute(ctx, k + 1, name === "provider" ? "provider-ref" : name === "depends_on" ? "refs" : name, name, addressOf(decl), name);
+      if (name === "provider") checkProviderConfigured(ctx, k + 1, addressOf(decl), decl);
+      return;
+    }
+    case "lifecycle":
+      forEachInstance(ctx, k + 1, "lifecycle", addressOf(decl), "lifecycle", (body) => {
+        // Terraform names a block by its key: for blocks in one JSON array, the array's key
+        if (m.lifecycleSeen >= 0) {
+          ctx.error("duplicate-block", `Duplicate lifecycle block: Only one "lifecycle" block is allowed per ${kind === "data" ? "data source" : "resource"}; another was defined at ${where(ctx, m.lifecycleSeen)}.`, k, addressOf(decl), "lifecycle");
+          return;
+        }
+        m.lifecycleSeen = body;
+        const seen = checkBody(ctx, body, isResource ? LIFECYCLE_RESOURCE : LIFECYCLE_DATA, addressOf(decl), "lifecycle", k);
+        const ignored = seen.get("ignore_changes");
+        const block = model?.block ?? builtin?.block;
+        if (block && ignored !== undefined) checkIgnoredNames(ctx, ignored + 1, block, addressOf(decl));
+      });
+      return;
+    case "provisioner":
+      if (!isResource) break;
+      // {"local-exec": {…}}: one label (the provisioner type)
+      forEachLabel(ctx, k + 1, "provisioner", 0, addressOf(decl), "provisioner", (p) => {
+        const path = `provisioner.${doc.str(p)}`;
+        checkProvisionerType(ctx, p, addressOf(decl));
+        forEachInstance(ctx, p + 1, "provisioner", addressOf(decl), path, (body) => {
+          const type = doc.str(p);
+          const seen = checkBody(ctx, body, provisionerSpec(type), addressOf(decl), path, p);
+          checkProvisionerArguments(ctx, type, seen, body, addressOf(decl), path);
+          (m.provisionerConnections ??= []).push(connectionOf(doc, body));
+          checkDestroyProvisionerRefs(ctx, body, addressOf(decl), path);
+        });
+      });
+      return;
+    case "connection":
+      if (!isResource) break;
+      forEachInstance(ctx, k + 1, "connection", addressOf(decl), "connection", (body) => {
+        m.connectionBody = body;
+        // with a provisioner to use it, the connection is decoded against the communicators' arguments
+        checkBody(ctx, body, hasMember(doc, decl.body, "provisioner") ? CONNECTION_USED : CONNECTION, addressOf(decl), "connection", k);
+      });
+      return;
+    case "locals":
+      ctx.error("reserved-name", 'Reserved block type name in resource block: The block type name "locals" is reserved for use by Terraform in a future version.', k, addressOf(decl), null);
+      return;
+    case "_":
+      if (kind === "data" || isResource || kind === "ephemeral") {
+        if (m.escape >= 0) {
+          ctx.error("duplicate-block", `Duplicate escaping block: The special block type "_" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each ${kind} block can have only one such block; another was defined at ${where(ctx, m.escape)}.`, k, addressOf(decl), "_");
+          return;
+        }
+        m.escape = k;
+        if (acc) acc.escape = k + 1;
+        if (doc.kinds[k + 1] !== K_OBJECT) {
+          blockShapeError(ctx, k + 1, "_", addressOf(decl), "_");
+          return;
+        }
+        if (model) {
+          const eend = doc.nexts[k + 1]!;
+          for (let e = k + 2; e < eend; e = doc.nexts[e + 1]!) {
+            if (doc.str(e) === "//") continue;
+            convertMember(ctx, st!, e, model.block, null, out!, acc!, true);
+          }
+        } else if (builtin) {
+          // the escape block holds arguments of the type, named as meta-arguments may be
+          for (const e of doc.members(k + 1)) if (doc.str(e) !== "//" && checkBuiltinArgument(ctx, builtin, e, addressOf(decl))) checkLooseMember(ctx, e, addressOf(decl));
+        } else checkLooseBody(ctx, k + 1, addressOf(decl), null);
+        return;
+      }
+      break;
+    case "dynamic":
+      if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!);
+      else if (builtin) checkBuiltinDynamic(ctx, k + 1, addressOf(decl));
+      else checkLooseDynamic(ctx, k + 1, addressOf(decl));
+      return;
+    default:
+      break;
+  }
+  if (model) convertMember(ctx, st!, k, model.block, null, out!, acc!, false, isResource ? RESOURCE_META : DATA_META);
+  else if (builtin && !checkBuiltinArgument(ctx, builtin, k, addressOf(decl))) return;
+  else {
+    // another provider's type: a string, number, bool or null can only be an argument, set once
+    const vk = doc.kinds[k + 1];
+    if (vk !== K_OBJECT && vk !== K_ARRAY) {
+      m.looseSeen ??= new Map();
+      const first = m.looseSeen.get(name);
+      if (first !== undefined) duplicateArgument(ctx, name, k, first, addressOf(decl), name);
+      else m.looseSeen.set(name, k);
+    }
+    checkLooseMember(ctx, k, addressOf(decl));
+  }
 }
 
 export function checkLooseMember(ctx: Ctx, k: number, address: string): void {

@@ -56,12 +56,18 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
       continue;
     }
     if (key === "resource" || key === "data" || key === "ephemeral") forEachTypeKey(doc, k + 1, (t) => checkOurType(ctx, key, t));
+    // the block type as the literal it equals: every later `decl.blockType === "resource"` compares
+    // two internalized strings, by reference, instead of reading a string sliced from the text
+    const blockType = BLOCK_TYPES.get(key) ?? key;
+    // decided once per key, not per block
+    const isResource = labels === 2 && key !== "action";
+    const isEphemeral = key === "ephemeral";
+    const visit = isResource ? VISIT_RESOURCE : key === "provider" ? VISIT_PROVIDER : key === "check" ? VISIT_CHECK : VISIT_NONE;
     walkLabels(ctx, k + 1, key, labels, [], k, (prefix, last, header, body) => {
-      const isResource = labels === 2 && key !== "action";
       // resources are many: their decl keeps type and name, and builds labels and address lazily
       const decl = isResource
-        ? newBlockDecl(key, prefix[0]!, last, null, ctx.fileIndex, header, body, null)
-        : newBlockDecl(key, labels === 0 ? "" : (prefix[0] ?? last), last, labels === 0 ? [] : [...prefix, last], ctx.fileIndex, header, body, null);
+        ? newBlockDecl(blockType, prefix[0]!, last, null, ctx.fileIndex, header, body, null)
+        : newBlockDecl(blockType, labels === 0 ? "" : (prefix[0] ?? last), last, labels === 0 ? [] : [...prefix, last], ctx.fileIndex, header, body, null);
       if (labels > 0) {
         if (prefix.length > 0 && prefix[0] !== lastTypeChecked) {
           lastTypeChecked = prefix[0]!;
@@ -70,18 +76,16 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
         checkLabel(ctx, decl, labels - 1, last);
       }
       if (!isResource) ctx.blocks.push(decl);
-      if (key === "ephemeral" && !ctx.ephemeralBlocks.has(`${prefix[0]}.${last}`)) ctx.ephemeralBlocks.set(`${prefix[0]}.${last}`, decl);
-      switch (key) {
-        case "resource":
-        case "data":
-        case "ephemeral":
+      if (isEphemeral && !ctx.ephemeralBlocks.has(`${prefix[0]}.${last}`)) ctx.ephemeralBlocks.set(`${prefix[0]}.${last}`, decl);
+      switch (visit) {
+        case VISIT_RESOURCE:
           visitor.resource(decl);
           break;
-        case "provider":
+        case VISIT_PROVIDER:
           if (last !== last.toLowerCase()) invalidLocalName(ctx, last, header);
           visitor.provider(decl);
           break;
-        case "check":
+        case VISIT_CHECK:
           // declares the data source scoped to it, which its own asserts refer to
           checkCheck(ctx, decl, visitor);
           break;
@@ -89,6 +93,15 @@ function checkTopLevel(ctx: Ctx, object: number, visitor: BlockVisitor): void {
     });
   }
 }
+
+/** Each top-level block type to itself: the literal, for a string sliced from the text that equals it. */
+const BLOCK_TYPES: ReadonlyMap<string, string> = new Map([...TOP_LEVEL.keys()].map((k) => [k, k]));
+
+/** What checkTopLevel does with each block of a key: resource, data and ephemeral blocks and providers go to the visitor. */
+const VISIT_NONE = 0;
+const VISIT_RESOURCE = 1;
+const VISIT_PROVIDER = 2;
+const VISIT_CHECK = 3;
 
 /** The last type checkOurType found fine, and its block kind. */
 let lastTypeFine = "";

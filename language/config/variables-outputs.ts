@@ -119,26 +119,36 @@ function checkEphemeralArguments(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): 
 
 function checkOutput(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
   const doc = ctx.doc;
-  const args = argumentsOf(doc, decl.body);
-  const ephemeral = isTrue(doc, args.get("ephemeral"));
+  // the last of each name, as argumentsOf (without a map per output)
+  let ephemeralKey: number | undefined;
+  let value: number | undefined;
+  let sensitiveKey: number | undefined;
+  const end = doc.nexts[decl.body]!;
+  for (let k = decl.body + 1; k < end; k = doc.nexts[k + 1]!) {
+    const name = doc.str(k);
+    if (name === "value") value = k;
+    else if (name === "ephemeral") ephemeralKey = k;
+    else if (name === "sensitive") sensitiveKey = k;
+  }
+  const ephemeral = isTrue(doc, ephemeralKey);
   if (ephemeral && !ctx.isChild) {
     ctx.report("error", "output", "Ephemeral output not allowed: Ephemeral outputs are not allowed in context of a root module", doc.start(decl.body), doc.start(decl.body) + 1, addressOf(decl), null);
     return;
   }
-  const value = args.get("value");
   if (value === undefined) return;
   const refs = referencesIn(doc, value + 1);
+  const all = marks.of(refs);
   // issensitive(x) is an unmarked bool, nonsensitive(x) x unmarked: only the sensitive mark of what they read is dropped
-  const derived = { ephemeral: marks.of(refs).ephemeral, sensitive: marks.of(refs.filter((r) => !insideUnmarkingCall(r.text, r.ref.start))).sensitive };
+  // (what fewer references carry, all of them carry: without the mark in all, none to look for)
+  const derived = { ephemeral: all.ephemeral, sensitive: all.sensitive && marks.of(refs.filter((r) => !insideUnmarkingCall(r.text, r.ref.start))).sensitive };
   ctx.use(decl.file);
   // a child's ephemeral output needs an ephemeral value: judged only when the value is a literal or
   // comes straight from declared variables (module outputs and local values may carry the mark)
-  const plainValue = refs.every((r) => r.ref.root === "var" && r.ref.steps[0]?.kind === "attr" && marks.declares(r.ref.steps[0].name));
-  if (ephemeral && !derived.ephemeral && plainValue) {
+  if (ephemeral && !derived.ephemeral && fromDeclaredVariables(refs, marks)) {
     ctx.error("output", "Value not allowed in ephemeral output: This output value is declared as returning an ephemeral value, so it can only be set to an ephemeral value.", value + 1, addressOf(decl), "value");
   } else if (derived.ephemeral && !ephemeral) {
     ctx.error("output", "Ephemeral value not allowed: This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.", value + 1, addressOf(decl), "value");
-  } else if ((derived.sensitive || someString(doc, value + 1, callsSensitive, false)) && !ctx.isChild && !isTrue(doc, args.get("sensitive"))) {
+  } else if ((derived.sensitive || someString(doc, value + 1, callsSensitive, false)) && !ctx.isChild && !isTrue(doc, sensitiveKey)) {
     ctx.report(
       "error",
       "output",
@@ -149,6 +159,12 @@ function checkOutput(ctx: Ctx, decl: BlockDecl, marks: LocalMarks): void {
       null,
     );
   }
+}
+
+/** Whether every reference is to a declared variable (a value of nothing else, or a literal). */
+function fromDeclaredVariables(refs: ValueReference[], marks: LocalMarks): boolean {
+  for (const r of refs) if (!(r.ref.root === "var" && r.ref.steps[0]?.kind === "attr" && marks.declares(r.ref.steps[0].name))) return false;
+  return true;
 }
 
 /** The marks values derive from variables, ephemeral resources and local values (memoized per local value). */
@@ -211,6 +227,8 @@ const UNMARKING_CALL = /(?<![\w:-])(?:core::)?(?:issensitive|nonsensitive)\s*\(/
 
 /** Whether offset `at` of template `s` lies within the arguments of a call to issensitive or nonsensitive. */
 function insideUnmarkingCall(s: string, at: number): boolean {
+  // both names end in "sensitive": most templates are answered without a regular expression
+  if (!s.includes("sensitive")) return false;
   for (const m of s.matchAll(UNMARKING_CALL)) {
     const open = m.index + m[0].length;
     if (open > at) return false;

@@ -1,5 +1,6 @@
 // Collection functions that fail on known arguments at validate time, in Terraform's words (the
-// lists' elements and lengths, range's limit of 1,024 values). Unknown arguments pass.
+// lists' elements and lengths, range's limit of 1,024 values, arguments that are no collection).
+// Unknown arguments pass.
 import { UNKNOWN, asNumber, badArgument, callFailed, type Known } from "./known.js";
 
 const isStructural = (v: Known): boolean => v !== UNKNOWN && v !== null && typeof v === "object";
@@ -12,14 +13,23 @@ const typeName = (v: Known): string => (Array.isArray(v) ? "tuple" : typeof v ==
 export function collectionCallProblem(name: string, values: Known[]): void {
   const [a, b, c] = values;
   switch (name) {
-    case "join":
+    case "join": {
       // every list's elements must be strings: a list or object among them cannot be
-      for (const list of values.slice(1)) {
+      const lists = values.slice(1);
+      for (const list of lists) {
         if (!Array.isArray(list)) continue;
         const at = list.findIndex(isStructural);
         if (at >= 0) badArgument("lists", `element ${at}: string required`);
       }
+      // the join itself runs only on wholly known lists
+      if (typeof a !== "string" || !lists.every((l) => Array.isArray(l) && !l.includes(UNKNOWN))) return;
+      if (lists.length === 0) callFailed(name, "at least one list is required");
+      lists.forEach((list, i) => {
+        const at = (list as Known[]).indexOf(null);
+        if (at >= 0) badArgument("lists", `element ${at}${lists.length > 1 ? ` of list ${i + 1}` : ""} is null; cannot concatenate null values`);
+      });
       return;
+    }
     case "sort":
       if (Array.isArray(a) && values.length === 1) {
         const at = a.findIndex(isStructural);
@@ -52,13 +62,16 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "element":
       if (Array.isArray(a) && a.length > 0 && typeof b === "number" && !Number.isInteger(b)) callFailed("element", "invalid index: value must be a whole number, between -9223372036854775808 and 9223372036854775807");
-      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && b < 0) callFailed("element", "cannot use element function with a negative index");
+      // go-cty takes the index modulo the length (Go's remainder keeps the sign): a negative one not a multiple of the length panics
+      if (Array.isArray(a) && a.length > 0 && typeof b === "number" && Number.isInteger(b) && b % a.length < 0) {
+        callFailed("element", `panic in function implementation: runtime error: index out of range [${b % a.length}]`);
+      }
       return;
     case "concat":
       for (const v of values) if (isPrimitive(v) || isMap(v)) badArgument("seqs", `all arguments must be lists or tuples; got ${typeName(v)}`);
       return;
     case "coalescelist":
-      if (values.some((v) => isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
+      if (values.some((v) => v === null || isPrimitive(v) || isMap(v))) callFailed(name, "coalescelist arguments must be lists or tuples");
       if (values.length > 0 && values.every((v) => Array.isArray(v) && v.length === 0)) callFailed(name, "no non-null arguments");
       return;
     case "index":
@@ -80,10 +93,13 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "setproduct":
       if (values.length < 2) callFailed(name, "at least two arguments are required");
+      if (values.some(isPrimitive)) badArgument("sets", "a set or a list is required");
       return;
     case "tolist":
     case "toset":
-      if (values.length === 1 && (isPrimitive(a) || (name === "toset" && isMap(a)))) badArgument("v", `cannot convert ${typeName(a!)} to ${name === "tolist" ? "list" : "set"} of any single type`);
+      if (values.length === 1 && (isPrimitive(a) || (name === "toset" && isMap(a)) || (Array.isArray(a) && !unifies(a)))) {
+        badArgument("v", `cannot convert ${typeName(a!)} to ${name === "tolist" ? "list" : "set"} of any single type`);
+      }
       return;
     case "tomap":
       if (values.length === 1 && (isPrimitive(a) || Array.isArray(a))) badArgument("v", `cannot convert ${typeName(a!)} to map of any single type`);
@@ -98,6 +114,26 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       return;
     case "contains":
       if (values.length === 2 && a === null) badArgument("list", "argument must not be null");
+      if (values.length === 2 && b !== UNKNOWN && (isPrimitive(a) || isMap(a!))) callFailed(name, "argument must be list, tuple, or set");
+      return;
+    case "lookup":
+      if (values.length >= 2 && (isPrimitive(a) || Array.isArray(a))) badArgument("inputMap", "lookup() requires a map as the first argument");
+      return;
+    case "distinct":
+      if (values.length === 1 && (isPrimitive(a) || isMap(a!))) badArgument("list", "list of any single type required");
+      return;
+    case "setunion":
+    case "setintersection":
+    case "setsubtract":
+      values.forEach((v, i) => {
+        if (isPrimitive(v) || isMap(v)) badArgument(name === "setsubtract" ? (i === 0 ? "a" : "b") : i === 0 ? "first_set" : "other_sets", "set of any single type required");
+      });
+      return;
+    case "compact":
+      if (values.length === 1 && Array.isArray(a)) {
+        const at = a.findIndex(isStructural);
+        if (at >= 0) badArgument("list", `element ${at}: string required`);
+      }
       return;
     case "range":
       if (values.length >= 1 && values.length <= 3 && values.every((v) => typeof v === "number") && rangeLength(values as number[]) > 1024) {
@@ -105,6 +141,12 @@ export function collectionCallProblem(name: string, values: Known[]): void {
       }
       return;
   }
+}
+
+/** Whether a tuple's known elements can convert to one element type: primitives, tuples and objects do not mix. */
+function unifies(elements: Known[]): boolean {
+  const kinds = new Set(elements.filter((v) => v !== UNKNOWN && v !== null).map((v) => (isPrimitive(v) ? "primitive" : Array.isArray(v) ? "tuple" : "object")));
+  return kinds.size <= 1;
 }
 
 /** How many values range(…) makes (0 for a step that never reaches the limit: refused elsewhere). */

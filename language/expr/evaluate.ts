@@ -5,7 +5,7 @@
 
 export { UNKNOWN, EvaluationError, asString, asNumber, type Value, type Known, type Locals } from "./known.js";
 import type { Expr } from "./syntax-tree.js";
-import { parameterOf } from "./functions.js";
+import { parameterOf, refusesNull } from "./functions.js";
 import { durationError } from "./time-functions.js";
 import { UNKNOWN, EvaluationError, asString, asNumber, fail, callFailed, badArgument, typeOf, differOnlyPastDoubles, literalNumber, type Value, type Known, type Locals } from "./known.js";
 import { boundValue, evaluateFor, hasBindings, NOT_BOUND } from "./for-expressions.js";
@@ -289,11 +289,15 @@ function conditional(c: Known, a: Known, b: Known): Known {
   return v;
 }
 
-/** Known arguments of a primitive-typed parameter must convert to its type, as at validate time. */
+/** Known arguments must not be null where Terraform refuses it, and must convert to a primitive-typed parameter's type, as at validate time. */
 function checkArguments(name: string, args: Known[]): void {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!;
-    if (v === UNKNOWN || v === null) continue;
+    if (v === UNKNOWN) continue;
+    if (v === null) {
+      if (refusesNull(name, i)) fail("Invalid function argument", `Invalid value for "${parameterOf(name, i)![0]}" parameter: argument must not be null.`);
+      continue;
+    }
     const p = parameterOf(name, i);
     if (p === null || p[1] === null) continue;
     const [param, type] = p;
@@ -413,7 +417,7 @@ function failingCall(name: string, values: Known[]): void {
       if (values.length === 1 && (typeof a === "number" || (a !== UNKNOWN && a !== null && typeof a === "object"))) badArgument("v", "bool required");
       return;
     case "tostring":
-      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object") badArgument("v", "string required");
+      if (values.length === 1 && a !== UNKNOWN && a !== null && typeof a === "object") badArgument("v", `cannot convert ${typeOf(a)} to string`);
       return;
     case "keys":
       if (values.length === 1 && (Array.isArray(a) || isKnownPrimitive(a))) badArgument("inputMap", "must have map or object type");
@@ -530,13 +534,16 @@ function formatVerbs(spec: string, args: Known[]): void {
     if (verb === "*") callFailed("format", `unrecognized format character '*' at offset ${Buffer.byteLength(spec.slice(0, j))}`);
     if (verb === "[") return;
     if (!"vtbdoxXeEfgGsq".includes(verb)) callFailed("format", `unsupported format verb '${verb}' in ${JSON.stringify(spec.slice(at, j + 1))} at offset ${at}`);
-    if (next >= args.length) callFailed("format", `not enough arguments for "%${verb}" at ${j}: need index ${next + 1} but have ${args.length} total`);
+    const verbText = JSON.stringify(spec.slice(at, j + 1));
+    if (next >= args.length) callFailed("format", `not enough arguments for ${verbText} at ${at}: need index ${next + 1} but have ${args.length} total`);
     const v = args[next++]!;
+    if (verb === "d" && typeof v === "number" && !Number.isInteger(v)) callFailed("format", `unsupported value for ${verbText} at ${at}: an integer is required`);
     if ((verb === "d" || verb === "f" || verb === "e" || verb === "g") && v !== UNKNOWN && v !== null && asNumber(v) === UNKNOWN) {
-      callFailed("format", `unsupported value for "%${verb}" at ${j}: number required`);
+      callFailed("format", `unsupported value for ${verbText} at ${at}: a number is required`);
     }
   }
-  if (next < args.length) badArgument("args", `too many arguments; only ${next} used by format string`);
+  // (Terraform does not count a null argument as one too many)
+  if (next < args.length && !args.includes(null)) badArgument("args", next === 0 ? "too many arguments; no verbs in format string" : `too many arguments; only ${next} used by format string`);
 }
 
 /** Whether text is an integer in base (2 to 36, either case, a sign allowed), as Go's big.Int reads it. */
@@ -551,7 +558,7 @@ function digitsOfBase(text: string, base: number): boolean {
 /** base64decode: Go's standard (padded) alphabet, line breaks ignored, and the result must be UTF-8. */
 function base64decode(text: string): void {
   const s = text.replace(/[\r\n]/g, "");
-  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) callFailed("base64decode", "failed to decode base64 data");
+  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) callFailed("base64decode", `failed to decode base64 data ${JSON.stringify(text)}`);
   const bytes = Buffer.from(s, "base64");
   if (!isUtf8(bytes)) callFailed("base64decode", "the result of decoding the provided string is not valid UTF-8");
 }

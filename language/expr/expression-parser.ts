@@ -210,7 +210,7 @@ export abstract class ExpressionParser extends Lexer {
             ref.end = this.b;
           }
           this.next();
-          e = UNKNOWN;
+          e = splatOf(e);
         } else fail("Invalid attribute name", "An attribute name is required after a dot.", this.here());
         continue;
       }
@@ -227,7 +227,7 @@ export abstract class ExpressionParser extends Lexer {
           }
           this.nlEnds = savedNl;
           this.next();
-          e = UNKNOWN;
+          e = splatOf(e);
           continue;
         }
         const key = this.expression();
@@ -235,8 +235,11 @@ export abstract class ExpressionParser extends Lexer {
         if (ref !== null) {
           const constant = constantKey(key);
           ref.steps.push({ kind: "index", key: constant });
-          if (constant === null) ref = null;
-          else ref.end = this.b;
+          if (constant === null) {
+            // kept for the type rules: a tuple has no negative index
+            if (key.t === "un" && key.op === "-" && key.x.t === "lit" && typeof key.x.v === "number") ref.negativeIndex = -key.x.v;
+            ref = null;
+          } else ref.end = this.b;
         }
         this.nlEnds = savedNl;
         this.next();
@@ -453,6 +456,14 @@ export abstract class ExpressionParser extends Lexer {
 
   /** A heredoc template (after its `<<`). */
   abstract heredoc(): Expr;
+}
+
+/**
+ * A splat's value is not modelled (unknown), but its source is still evaluated (its errors count)
+ * and still marks it: a splat of a sensitive value is sensitive.
+ */
+function splatOf(source: Expr): Expr {
+  return { t: "unknown", checks: [{ kind: "evaluate", e: source }] };
 }
 
 /** The key of an index that is a constant: a number, or a string without templates. */

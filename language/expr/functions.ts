@@ -255,6 +255,27 @@ export function checkCall(name: string, argc: number, expand: boolean): CallProb
   return null;
 }
 
+/**
+ * Functions whose parameters of no primitive type refuse null too (each checked with terraform
+ * validate; others take it: merge's, jsonencode's, the conversion functions', format's values).
+ */
+const UNTYPED_REFUSE_NULL = new Set(
+  "alltrue anytrue chunklist compact concat contains distinct element flatten index join keys length matchkeys one parseint reverse setintersection setproduct setsubtract setunion slice sort sum templatefile templatestring transpose values zipmap".split(" "),
+);
+
+/**
+ * Whether Terraform refuses a null argument `i` of a call of `name` ("argument must not be
+ * null"): every primitive-typed parameter (templatestring's template is judged otherwise), the
+ * others of UNTYPED_REFUSE_NULL, and lookup's map (not its default).
+ */
+export function refusesNull(name: string, i: number): boolean {
+  const bare = name.startsWith("core::") ? name.slice(6) : name;
+  const p = parameterOf(bare, i);
+  if (p === null) return false;
+  if (p[1] !== null) return bare !== "templatestring" || i > 0;
+  return bare === "lookup" ? i === 0 : UNTYPED_REFUSE_NULL.has(bare);
+}
+
 /** The name and primitive type (null: any other) of a function's argument `i`, once the call is known to be fine. */
 export function parameterOf(name: string, i: number): [string, ParamType] | null {
   const sig = signature(name.startsWith("core::") ? name.slice(6) : name);

@@ -35,7 +35,7 @@ export function cidrhost(prefix: string, hostnum: Known): Known {
   const { base, bits } = parsed;
   const size = 2 ** (32 - bits);
   const host = n < 0 ? size + n : n;
-  if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} bits cannot accommodate a host numbered ${n}.`);
+  if (host < 0 || host >= size) fail("Error in function call", `Call to function "cidrhost" failed: prefix of ${bits} does not accommodate a host numbered ${n}.`);
   const network = base - (base % size);
   const value = network + host;
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");

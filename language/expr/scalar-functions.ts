@@ -1,8 +1,11 @@
 // Scalar functions that fail on known arguments at validate time, in Terraform's words: parseint's
-// digits, uuidv5's namespace, formatdate's quoted literals, cidrnetmask's prefix. Unknown
-// arguments pass.
+// digits, uuidv5's namespace, formatdate's quoted literals, cidrnetmask's prefix, the text
+// encodings' names and bytes (text-encodings.ts), yamldecode's text (yaml-problems.ts), log's
+// and indent's numbers, regex's brackets, rsadecrypt's inputs. Unknown arguments pass.
 import { badArgument, callFailed, type Known } from "./known.js";
 import { cidrnetmask } from "./network-functions.js";
+import { isBase64, textdecodebase64, textencodebase64 } from "./text-encodings.js";
+import { yamlProblem } from "./yaml-problems.js";
 
 /** The error of a call of one of these functions on its known arguments, thrown; else nothing. */
 export function scalarCallProblem(name: string, values: Known[]): void {
@@ -24,6 +27,41 @@ export function scalarCallProblem(name: string, values: Known[]): void {
       return;
     case "cidrnetmask":
       if (values.length === 1 && typeof a === "string") cidrnetmask(a);
+      return;
+    case "log":
+      // a logarithm that is not a number makes go-cty panic
+      if (values.length === 2 && typeof a === "number" && typeof b === "number" && Number.isNaN(Math.log(a) / Math.log(b))) callFailed(name, "panic in function implementation: Float.SetFloat64(NaN)");
+      return;
+    case "indent":
+      if (values.length === 2 && typeof a === "number" && typeof b === "string") {
+        if (!Number.isInteger(a)) callFailed(name, "value must be a whole number, between -9223372036854775808 and 9223372036854775807");
+        if (a < 0) callFailed(name, "panic in function implementation: strings: negative Repeat count");
+      }
+      return;
+    case "regex":
+    case "regexall":
+      if (values.length === 2 && typeof a === "string") {
+        const problem = bracketProblem(a);
+        if (problem !== null) badArgument("pattern", `invalid regexp pattern: ${problem}`);
+      }
+      return;
+    case "rsadecrypt":
+      if (values.length === 2 && typeof a === "string" && typeof b === "string") {
+        if (!isBase64(a)) badArgument("ciphertext", `failed to decode input ${JSON.stringify(a)}: cipher text must be base64-encoded`);
+        if (!/-----BEGIN [^\n]*-----/.test(b)) badArgument("privatekey", "invalid private key: ssh: no key found");
+      }
+      return;
+    case "yamldecode":
+      if (values.length === 1 && typeof a === "string") {
+        const why = yamlProblem(a);
+        if (why !== null) callFailed(name, why);
+      }
+      return;
+    case "textencodebase64":
+      if (values.length === 2 && typeof a === "string" && typeof b === "string") textencodebase64(a, b);
+      return;
+    case "textdecodebase64":
+      if (values.length === 2 && typeof a === "string" && typeof b === "string") textdecodebase64(a, b);
       return;
   }
 }
@@ -64,4 +102,29 @@ function unterminatedLiteral(format: string): boolean {
     i = close;
   }
   return false;
+}
+
+/**
+ * RE2's refusal of a pattern's brackets ("missing closing ]" with the class's text, "missing
+ * closing )" or "unexpected )" with the whole pattern), as "CODE in TEXT"; null when they balance
+ * or the pattern has what this does not follow ("(?" groups, POSIX classes).
+ */
+function bracketProblem(pattern: string): string | null {
+  if (pattern.includes("(?") || pattern.includes("[:")) return null;
+  let open = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      // a "]" first in the class (after "^") is one of its characters
+      let j = i + 1;
+      if (pattern[j] === "^") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      if (j >= pattern.length) return `missing closing ] in ${pattern.slice(i)}`;
+      i = j;
+    } else if (c === "(") open++;
+    else if (c === ")" && --open < 0) return `unexpected ) in ${pattern}`;
+  }
+  return open > 0 ? `missing closing ) in ${pattern}` : null;
 }

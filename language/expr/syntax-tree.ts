@@ -50,6 +50,8 @@ export interface Reference {
   /** offsets in the decoded string */
   start: number;
   end: number;
+  /** a negative number that indexes the reference, `[-1]`: HCL reads it as an index expression, not a step (the last step is then { key: null }) */
+  negativeIndex?: number;
 }
 
 export type ParseResult =

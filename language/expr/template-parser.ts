@@ -170,12 +170,7 @@ class Parser extends ExpressionParser {
           known = false;
         }
         if (c === 36) {
-          const saved = this.limit;
-          const savedBraces = this.braces;
-          const savedNl = this.nlEnds;
-          this.limit = to;
-          this.braces = 0;
-          this.nlEnds = false;
+          this.enterSequence(to);
           this.seek(j);
           if (this.k === T.EOF) fail("Missing expression", `Expected the start of an expression, but found the end of the ${endName(end)}.`, j);
           const expr = this.expression();
@@ -186,9 +181,7 @@ class Parser extends ExpressionParser {
           if (from === 0 && at === 0 && end === "file" && this.b === to) this.only = [j, this.a];
           if (s.charCodeAt(this.a) === 126) known = false;
           i = this.b;
-          this.limit = saved;
-          this.braces = savedBraces;
-          this.nlEnds = savedNl;
+          this.leaveSequence();
         } else {
           directives = true;
           i = this.directive(at, j, to, end, (open ??= []), parts);
@@ -245,12 +238,7 @@ class Parser extends ExpressionParser {
    * reads them).
    */
   directive(at: number, j: number, to: number, end: TemplateEnd, open: OpenDirective[], parts: Expr[]): number {
-    const saved = this.limit;
-    const savedBraces = this.braces;
-    const savedNl = this.nlEnds;
-    this.limit = to;
-    this.braces = 0;
-    this.nlEnds = false;
+    this.enterSequence(to);
     this.seek(j);
     if (this.k !== T.Ident) {
       if (this.k === T.EOF) this.unclosed(at, end);
@@ -336,10 +324,30 @@ class Parser extends ExpressionParser {
       }
     }
     const next = this.b;
-    this.limit = saved;
-    this.braces = savedBraces;
-    this.nlEnds = savedNl;
+    this.leaveSequence();
     return next;
+  }
+
+  /** The reading state around the `${ }` and `%{ }` sequences being read, innermost last: limit, braces, nlEnds (1 or 0). */
+  private readonly outside: number[] = [];
+
+  /**
+   * Starts reading a sequence's inside, which ends at `to` (its template's end) with brackets and
+   * newlines of its own; leaveSequence restores what was read around it. (A stack of numbers, not
+   * a closure per sequence: templates are the hot path of large files.)
+   */
+  enterSequence(to: number): void {
+    this.outside.push(this.limit, this.braces, this.nlEnds ? 1 : 0);
+    this.limit = to;
+    this.braces = 0;
+    this.nlEnds = false;
+  }
+
+  leaveSequence(): void {
+    const o = this.outside;
+    this.nlEnds = o.pop() === 1;
+    this.braces = o.pop()!;
+    this.limit = o.pop()!;
   }
 
   closeMarker(word: string, at: number, end: TemplateEnd): void {

@@ -182,12 +182,13 @@ export function parseTraversal(text: string, dynamicIndex = false): Traversal | 
     if (c === 46) {
       let j = i + 1;
       while (blank(j)) j++;
+      const start = j;
       if (j < s.length && isIdentStart(s.charCodeAt(j))) {
         while (j < s.length && isIdentPart(s.charCodeAt(j))) j++;
-        steps.push({ kind: "attr", name: s.slice(i + 1, j) });
+        steps.push({ kind: "attr", name: s.slice(start, j) });
       } else if (j < s.length && isDigit(s.charCodeAt(j))) {
         while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-        steps.push({ kind: "index", key: Number(s.slice(i + 1, j)) });
+        steps.push({ kind: "index", key: Number(s.slice(start, j)) });
       } else return null;
       i = j;
       continue;

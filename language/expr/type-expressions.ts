@@ -297,10 +297,15 @@ export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; na
       }
       case "tuple":
         if (step.kind === "attr") return "Unsupported attribute: This value does not have any attributes.";
-        if (step.kind !== "index" || typeof step.key !== "number") return null;
-        // a tuple's length is part of its type: validate knows an index past it finds nothing
-        if (!t.elements[step.key]) return tupleIndexProblem(step.key, t.elements.length);
-        t = t.elements[step.key]!;
+        if (step.kind !== "index" || step.key === null) return null;
+        {
+          // a string key converts to a number ("1"); one that is no number cannot index a tuple
+          const key = typeof step.key === "number" ? step.key : NUMERIC_KEY.test(step.key) ? Number(step.key) : null;
+          if (key === null) return /^[A-Za-z_]/.test(step.key as string) && !/^(inf|infinity|nan)$/i.test(step.key as string) ? "Invalid index: The given key does not identify an element in this collection value: a number is required." : null;
+          // a tuple's length is part of its type: validate knows an index past it finds nothing
+          if (!t.elements[key]) return tupleIndexProblem(key, t.elements.length);
+          t = t.elements[key]!;
+        }
         break;
       default:
         // a list or set has no attributes (a map's attribute is a key)
@@ -315,6 +320,9 @@ export function stepsProblem(type: TypeExpr, steps: readonly ({ kind: "attr"; na
   }
   return null;
 }
+
+/** A string key that reads as a plain decimal number. */
+const NUMERIC_KEY = /^-?[0-9]+(\.[0-9]+)?$/;
 
 /** Terraform 1.11's words for an index a tuple of `length` elements does not have (its length is part of its type). */
 function tupleIndexProblem(key: number, length: number): string | null {

@@ -19,9 +19,11 @@ export function loadLocalCalls(files: ParsedFile[], stack: string[] = [], cache 
   const calls: LocalCalls = new Map();
   for (const p of files) {
     // a context-only file lends declarations: the modules it calls are not read
-    if (!p.result.ok || p.file.contextOnly) continue;
-    forEachModuleCall(p.result.doc, (_name, body) => {
-      const source = literalSource(p.result.ok ? p.result.doc : null, body);
+    // (a native file with syntax errors still calls the modules HCL reads past them)
+    const doc = p.result.ok ? p.result.doc : (p.recovered ?? null);
+    if (doc === null || p.file.contextOnly) continue;
+    forEachModuleCall(doc, (_name, body) => {
+      const source = literalSource(doc, body);
       if (source === null || !isLocalSource(source)) return;
       const key = callKey(p.file.name, source);
       if (calls.has(key)) return;

@@ -61,9 +61,18 @@ export const generatedTypes: TypeSource = {
   // canonical bodies never hold null or undefined property values: no need for prepareBody's copy
   validate: (key, body) => validatePreparedBody(key, body),
   check(key, body) {
-    return loadedType(key).validator(body) === true;
+    // blocks come in runs of one type: the type's validator is looked up once per run
+    if (key !== lastChecked) {
+      lastValidator = loadedType(key).validator;
+      lastChecked = key;
+    }
+    return lastValidator!(body) === true;
   },
 };
+
+let lastChecked = "";
+
+let lastValidator: ((body: unknown) => boolean) | null = null;
 
 /** The type keys of our providers that a parsed document uses. */
 export function typeKeysOf(doc: JsonDoc): Set<string> {
@@ -117,7 +126,9 @@ export async function validateModule(allFiles: ModuleFile[], types?: TypeSource,
   const result = await validateConfiguration(files, types, options);
   if (tests.length === 0) return result;
   for (const test of tests) {
-    if (!test.contextOnly) for (const d of checkTestFile(test)) result.diagnostics.push(d);
+    // a run's local module source is a directory of the module (read from disk only when the module is)
+    const root = options.localModules && files.length > 0 ? dirname(files[0]!.name) : null;
+    if (!test.contextOnly) for (const d of checkTestFile(test, root)) result.diagnostics.push(d);
     result.sources.set(test.name, { text: test.text, sensitive: [] });
   }
   result.diagnostics.sort(compareDiagnostics);
@@ -136,24 +147,36 @@ async function validateConfiguration(files: ModuleFile[], types: TypeSource | un
     await Promise.all([...keys].map((k) => loadType(k)));
   }
   const root = options.files && files.length > 0 ? resolve(dirname(files[0]!.name)) : null;
-  const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
-  if (children.length === 0) return result;
-  // terraform validate validates the modules a module calls, each problem at its own file
-  for (const child of children) {
-    const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
-    for (const d of own.diagnostics) result.diagnostics.push(d);
-    for (const [name, source] of own.sources) result.sources.set(name, source);
+  try {
+    const result = run(parsed, types ?? generatedTypes, calls, false, root === null ? null : moduleFilesAt(root, root));
+    if (children.length === 0) return result;
+    // terraform validate validates the modules a module calls, each problem at its own file
+    for (const child of children) {
+      const own = run(child.files, types ?? generatedTypes, child.calls, true, root === null ? null : moduleFilesAt(root, child.dir));
+      for (const d of own.diagnostics) result.diagnostics.push(d);
+      for (const [name, source] of own.sources) result.sources.set(name, source);
+    }
+    result.diagnostics.sort(compareDiagnostics);
+    return result;
+  } finally {
+    release(parsed);
+    for (const child of children) release(child.files);
   }
-  result.diagnostics.sort(compareDiagnostics);
-  return result;
 }
 
 /** Like validateModule, when the types are already loaded (see preloadTypes) or supplied. */
 export function validateModuleSync(files: ModuleFile[], types: TypeSource = generatedTypes): ModuleResult {
-  return run(
-    files.map((f) => ({ file: f, ...parseSource(f.name, f.text) })),
-    types,
-  );
+  const parsed = files.map((f) => ({ file: f, ...parseSource(f.name, f.text) }));
+  try {
+    return run(parsed, types);
+  } finally {
+    release(parsed);
+  }
+}
+
+/** The parsed files' trees, once validation is done with them: nothing in a ModuleResult refers to them, and the next parse reuses their arrays. */
+function release(parsed: ParsedFile[]): void {
+  for (const p of parsed) p.result.doc?.release();
 }
 
 function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null = null, isChild = false, files: ModuleFiles | null = null): ModuleResult {
@@ -392,6 +415,15 @@ function registerProvider(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   }
 }
 
+/**
+ * How many blocks the object holding the first block of a type declares (the names of a type's
+ * blocks are one object's keys): 0 when that object is not just before it.
+ */
+function namesAhead(doc: JsonDoc, header: number): number {
+  const object = header - 1;
+  return object >= 0 && doc.kinds[object] === K_OBJECT && doc.nexts[object]! > header ? doc.count(object) : 0;
+}
+
 /** Declares a resource or data block (duplicates are reported here) and queues its check. */
 function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
   ctx.pending.push(decl);
@@ -403,7 +435,7 @@ function register(ctx: Ctx, decl: BlockDecl, types: TypeSource): void {
       const byType = ctx.declared[decl.blockType];
       names = byType.get(decl.type) ?? null;
       if (!names) {
-        byType.set(decl.type, (names = new BlockNames()));
+        byType.set(decl.type, (names = new BlockNames(namesAhead(ctx.doc, decl.header))));
         const hashedTypes = ctx.hashedTypes[decl.blockType];
         const h = nameHash(decl.type, 0, decl.type.length);
         hashedTypes.set(h, hashedTypes.has(h) ? null : { kind: decl.blockType, type: decl.type, names, verdict: null });
@@ -444,16 +476,22 @@ function reportDuplicate(ctx: Ctx, earlier: BlockDecl, later: BlockDecl, wording
 }
 
 function checkDuplicates(ctx: Ctx): void {
-  const first = new Map<string, BlockDecl>();
+  // per block type (aliased provider configurations apart), by the labels that make its address
+  // (resources and data sources are declared apart): no address string is built per block
+  const first = new Map<string, Map<string, BlockDecl>>();
   for (const decl of ctx.blocks) {
     const wording = DUPLICATE_WORDING[decl.blockType];
     if (!wording || ctx.files[decl.file]!.override || decl.blockType === "resource" || decl.blockType === "data") continue;
-    // the address names the block ("var.x", "output.y", …); a provider configuration also its alias
-    const alias = decl.blockType === "provider" ? labelsOf(decl)[1] : undefined;
-    const id = alias !== undefined ? `${addressOf(decl)}\u0000${alias}` : `${decl.blockType}\u0000${addressOf(decl)}`;
-    const earlier = first.get(id);
+    const labels = labelsOf(decl);
+    const aliased = decl.blockType === "provider" && labels[1] !== undefined;
+    const kind = aliased ? "provider alias" : decl.blockType;
+    // the parts of the address ("ephemeral.T.N", "var.N") or, aliased, the name and alias
+    const id = labels.length === 1 ? labels[0]! : labels.join(aliased ? "\u0000" : ".");
+    let byId = first.get(kind);
+    if (byId === undefined) first.set(kind, (byId = new Map()));
+    const earlier = byId.get(id);
     if (!earlier) {
-      first.set(id, decl);
+      byId.set(id, decl);
       continue;
     }
     reportDuplicate(ctx, earlier, decl, wording);

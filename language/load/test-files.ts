@@ -3,9 +3,11 @@
 // test-file loader decodes (which blocks and arguments go where, their labels, the few arguments
 // it checks while decoding). Assertions are not evaluated and references are not resolved:
 // `terraform validate` does neither (they need a plan).
-import { parseNative, type NativeBlock, type NativeBody, type NativeFile, type Range } from "../syntax/native/parser.js";
+import { parseNative, type NativeAttribute, type NativeBlock, type NativeBody, type NativeFile, type Range } from "../syntax/native/parser.js";
 import { compareDiagnostics, type Diagnostic } from "../syntax/diagnostics.js";
 import { suggest } from "../syntax/suggest.js";
+import { statSync } from "node:fs";
+import { bareRelativePathDetail, looksLikeBareRelativePath } from "../config/module-source.js";
 import { join } from "node:path";
 import { fileNamesIn } from "./config-files.js";
 
@@ -77,10 +79,13 @@ const TEST_FILE_SPEC: BlockSpec = {
   },
 };
 
-/** The diagnostics of one test file, Terraform's words and positions. */
-export function checkTestFile(file: { name: string; text: string }): Diagnostic[] {
+/**
+ * The diagnostics of one test file, Terraform's words and positions. `root` is the module's
+ * directory on disk (a run's local module source is read from it), null when not read from disk.
+ */
+export function checkTestFile(file: { name: string; text: string }, root: string | null = null): Diagnostic[] {
   const parsed = parseNative(file.text, file.name);
-  const reader = new TestFileReader(parsed.file);
+  const reader = new TestFileReader(parsed.file, root);
   for (const p of parsed.problems) reader.error("syntax", p.summary, p.detail, p.range, null);
   // an argument set twice leaves the structure known (the parser reads on); after any other
   // syntax error the tree is cut short and decoding it would report what is not there
@@ -93,7 +98,10 @@ class TestFileReader {
   /** per block read against its spec, its nested blocks whose labels fit */
   private readonly nested = new Map<NativeBlock, NativeBlock[]>();
 
-  constructor(private readonly native: NativeFile) {}
+  constructor(
+    private readonly native: NativeFile,
+    private readonly root: string | null,
+  ) {}
 
   error(code: string, summary: string, detail: string, range: Range, address: string | null): void {
     const start = this.native.lines.position(range.start);
@@ -167,9 +175,10 @@ class TestFileReader {
       }
       if (inner.type === "plan_options") this.planOptions(inner, address);
       else if (inner.type === "module") {
-        if (!inner.body.items.some((i) => i.kind === "attribute" && i.name === "source")) {
+        const source = inner.body.items.find((i) => i.kind === "attribute" && i.name === "source");
+        if (source === undefined) {
           this.error("test-file", `Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", defRange(inner), address);
-        }
+        } else this.moduleSource(inner, source as NativeAttribute, address);
       } else if (inner.type === "assert") {
         for (const item of inner.body.items) {
           // an assertion that refers to nothing checks nothing (evaluated only by `terraform test`)
@@ -178,6 +187,31 @@ class TestFileReader {
           }
         }
       } else this.overrideTarget(inner, block);
+    }
+  }
+
+  /**
+   * A run's module source, as terraform init reads it: a literal, local (a directory of the module
+   * that exists) or from a registry (not looked up: that needs the network), no other remote kind.
+   */
+  private moduleSource(block: NativeBlock, source: NativeAttribute, address: string): void {
+    if (source.refs.length > 0) {
+      this.error("test-file", "Variables not allowed", "Variables may not be used here.", source.exprRange, address);
+      this.error("test-file", "Unsuitable value type", "Unsuitable value: value must be known", source.exprRange, address);
+      return;
+    }
+    const value = source.expr.t === "lit" ? source.expr.v : null;
+    if (typeof value !== "string") return;
+    if (value === "") {
+      this.error("test-file", "Invalid module source address", "Failed to parse module source address: invalid source address: .", source.exprRange, address);
+    } else if (/^\.\.?\//.test(value)) {
+      if (this.root !== null && !isDirectory(join(this.root, value))) {
+        this.error("test-file", "Module not installed", `This module's local cache directory  could not be read. Run "terraform init" to install all modules required by this configuration.`, defRange(block), address);
+      }
+    } else if (looksLikeBareRelativePath(value)) {
+      this.error("test-file", "Invalid module source address", bareRelativePathDetail(value), source.exprRange, address);
+    } else if (REMOTE_SOURCE.test(value)) {
+      this.error("test-file", "Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", source.exprRange, address);
     }
   }
 
@@ -273,6 +307,17 @@ function didYouMean(name: string, candidates: string[]): string {
 }
 
 /** A block's type and labels: where HCL points at a block as a whole. */
+/** A module source go-getter fetches (a forced getter, a URL, a known host's shorthand): neither local nor a registry's. */
+const REMOTE_SOURCE = /^(?:[A-Za-z0-9]+::|(?:https?|s3|gcs):\/\/|github\.com\/|bitbucket\.org\/|git@)/;
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function defRange(block: NativeBlock): Range {
   const labels = block.labelRanges;
   return { start: block.typeRange.start, end: labels.length > 0 ? labels[labels.length - 1]!.end : block.typeRange.end };

@@ -2,7 +2,7 @@
 // text), the attributes an object has set so far, and the paths already reported.
 import { nfc } from "../expr/known.js";
 import { type Ctx } from "../config/context.js";
-import { type AttributeModel, type BlockModel, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
+import { type AttributeModel, type BlockModel, type CtyType, type Issue, type NestedBlockModel, type TypeModel } from "./model-types.js";
 import { K_STRING, type JsonDoc } from "../syntax/json-parser.js";
 import { addressOf, type BlockDecl } from "../config/declarations.js";
 
@@ -24,6 +24,14 @@ export interface Entry {
   index: number;
   attr: AttributeModel | null;
   block: NestedBlockModel | null;
+  /**
+   * What conversion reads of `attr`, copied here: attribute models come in many shapes (their
+   * optional properties), so reading them is a megamorphic load; entries all have one shape.
+   */
+  sensitive: boolean;
+  deprecated: boolean;
+  nested: boolean;
+  type: CtyType;
 }
 
 type BodyClass = new () => Record<string, unknown>;
@@ -62,8 +70,11 @@ export function tableOf(block: BlockModel): Table {
       const byLength = table.byLength;
       let index = 0;
       const add = (e: Entry) => (byLength[e.name.length] ??= []).push(e);
-      for (const name of Object.keys(block.attributes)) add({ name, first: name.charCodeAt(0), index: index++, attr: block.attributes[name]!, block: null });
-      for (const name of Object.keys(block.blocks)) add({ name, first: name.charCodeAt(0), index: index++, attr: null, block: block.blocks[name]! });
+      for (const name of Object.keys(block.attributes)) {
+        const attr = block.attributes[name]!;
+        add({ name, first: name.charCodeAt(0), index: index++, attr, block: null, sensitive: Boolean(attr.sensitive), deprecated: Boolean(attr.deprecated), nested: Boolean(attr.nested), type: attr.type });
+      }
+      for (const name of Object.keys(block.blocks)) add({ name, first: name.charCodeAt(0), index: index++, attr: null, block: block.blocks[name]!, sensitive: false, deprecated: false, nested: false, type: "string" });
       tables.set(block, table);
     }
   }

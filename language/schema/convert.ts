@@ -83,7 +83,7 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       return;
     }
     const attr = entry.attr;
-    if (attr.sensitive) ctx.markSensitive(k + 1);
+    if (entry.sensitive) ctx.markSensitive(k + 1);
     if (st.unknownValues) {
       // the content of a dynamic block whose for_each is unknown: its values are not judged; what its
       // templates hold (references, syntax, calls) is reported as ours (deferUnexpandedContent)
@@ -92,11 +92,11 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       out[name] = UNKNOWN_VALUE;
       return;
     }
-    if (attr.deprecated) st.deprecated = true;
+    if (entry.deprecated) st.deprecated = true;
     st.attr = attr;
     st.attrPath = path;
     st.attrValue = k + 1;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, base === null ? attr : null);
+    const v = entry.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, entry.type, path, base === null ? attr : null);
     if (v !== undefined) out[name] = v;
     return;
   }
@@ -113,7 +113,7 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       if (doc.kinds[c] === K_OBJECT || doc.kinds[c] === K_NULL) addInstance(ctx, st, c, nested, path, out, false, k + 1);
       else if (doc.kinds[c] === K_ARRAY) {
         // an array of arrays: Terraform reads each inner array's objects as one block
-        forEachInstance(ctx, c, name, addressOf(st.decl), path, (body) => addInstance(ctx, st, body, nested, path, out, false, k + 1));
+        addNestedArray(ctx, st, c, nested, path, out, k + 1);
       } else {
         addReported(st, path);
         blockElementError(ctx, c, addressOf(st.decl), path);
@@ -125,6 +125,15 @@ export function convertEntry(ctx: Ctx, st: ConvertState, k: number, entry: Entry
       ctx.error("block-shape", `Unsupported argument: ${quote(name)} is a nested block, not an argument, so it cannot be set from an expression; use a "dynamic" block to generate it.`, k + 1, addressOf(st.decl), path);
     } else blockShapeError(ctx, k + 1, name, addressOf(st.decl), path);
   }
+}
+
+/**
+ * The blocks of an array inside a nested block's array. Apart from convertEntry: a closure there
+ * would make V8 allocate a context for its captured variables on every call of convertEntry (one
+ * per attribute of every block), not only when an array of arrays is met.
+ */
+function addNestedArray(ctx: Ctx, st: ConvertState, array: number, nested: NestedBlockModel, path: string, out: Record<string, unknown>, at: number): void {
+  forEachInstance(ctx, array, nested.name, addressOf(st.decl), path, (body) => addInstance(ctx, st, body, nested, path, out, false, at));
 }
 
 /**
@@ -490,7 +499,7 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
     }
     // a tuple converted to a set loses its duplicate elements (Terraform does not complain);
     // unknown elements stay: they may or may not turn out equal
-    if (shape === "set" && typeof inner === "string" && out.length > 1) return out.filter((v, j) => v === UNKNOWN_VALUE || out.indexOf(v) === j);
+    if (shape === "set" && typeof inner === "string" && out.length > 1) return withoutRepeats(out);
     return out;
   }
   if (kind !== K_OBJECT) return typeError(ctx, st, t, path);
@@ -520,6 +529,14 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
     else (valueless ??= []).push(key);
   }
   return out;
+}
+
+/**
+ * A set's primitive elements without repeats (unknown ones all stay). Apart from convertValue: a
+ * closure over the list there would make V8 allocate a context for every list it converts.
+ */
+function withoutRepeats(out: unknown[]): unknown[] {
+  return out.filter((v, j) => v === UNKNOWN_VALUE || out.indexOf(v) === j);
 }
 
 /** A nested attribute (protocol 6): an expression holding an object, or a list/set of objects. */
@@ -576,9 +593,9 @@ function convertNestedObject(ctx: Ctx, st: ConvertState, node: number, block: Bl
       continue;
     }
     const attr = entry.attr;
-    if (sensitive || attr.sensitive) ctx.markSensitive(k + 1);
-    if (attr.deprecated) st.deprecated = true;
-    const v = attr.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, attr.type, path, null);
+    if (sensitive || entry.sensitive) ctx.markSensitive(k + 1);
+    if (entry.deprecated) st.deprecated = true;
+    const v = entry.nested ? convertNested(ctx, st, k + 1, attr, path) : convertValue(ctx, st, k + 1, entry.type, path, null);
     if (v !== undefined) out[name] = v;
   }
   return out;

@@ -101,7 +101,7 @@ export function checkReference(ctx: Ctx, found: FoundReference): void {
   const r = resolve(ctx, found);
   if (!r || !found.whole || !found.from?.model || !found.attribute) return;
   const rule = RULES_BY_TYPE.get(found.from.model.key)?.get(found.attribute);
-  if (rule && !rule.some((t) => t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute))) {
+  if (rule && !ruleAllows(rule, r)) {
     const shown = rule.map((t) => t.shown);
     ctx.errorAtReference(found, "reference-target", `Wrong reference: ${found.attribute} must reference ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}` : shown[0]}, not ${formatTraversal(found.ref)}.`);
     return;
@@ -225,7 +225,9 @@ function checkNamedReference(ctx: Ctx, found: FoundReference, declared: Declared
   } else if (root === "module") checkModuleOutputReference(ctx, found);
   else if (root === "var" && found.ref.steps.length > 1) {
     const type = variableType(ctx, declared, name);
-    const problem = type ? stepsProblem(type, found.ref.steps.slice(1)) : null;
+    const negative = found.ref.negativeIndex;
+    const steps = negative === undefined ? found.ref.steps.slice(1) : [...found.ref.steps.slice(1, -1), { kind: "index" as const, key: negative }];
+    const problem = type ? stepsProblem(type, steps) : null;
     if (problem) ctx.errorAtReference(found, "unsupported-attribute", problem);
   }
 }
@@ -247,6 +249,12 @@ function variableType(ctx: Ctx, declared: Declared, name: string): TypeExpr | nu
   }
   declared.variableTypes.set(name, type);
   return type;
+}
+
+/** Whether a rule allows the target (a loop: a closure would cost checkReference a context per call). */
+function ruleAllows(rule: Target[], r: Resolved): boolean {
+  for (const t of rule) if (t.kind === r.kind && t.type === r.type && sameNames(t.attribute, r.attribute)) return true;
+  return false;
 }
 
 function sameNames(a: string[], b: string[]): boolean {
@@ -303,18 +311,18 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
   // validate checks a reference's attributes up to a splat only: what follows one is evaluated
   // over the resource's unknown value, which has every attribute
   let afterSplat = first?.kind === "splat";
-  const rest = at === 0 ? steps : steps.slice(at);
   const attribute: string[] = [];
   let attributeType: CtyType | undefined;
-  if (decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+  // the steps after the instance key are steps[at…] (not copied: one reference per block of a generated file)
+  if (decl.model && steps.length > at && steps[at]!.kind === "attr") {
     let block: BlockModel | null = decl.model.block;
     let t: CtyType | undefined;
     let path = "";
     // whether the next step is taken on a block (the resource's body, a single nested block, an element of a list of blocks)
     let atBlock = true;
     let member: { attribute?: AttributeModel; block?: NestedBlockModel } | undefined;
-    for (let i = 0; i < rest.length; i++) {
-      const step = rest[i]!;
+    for (let i = at; i < steps.length; i++) {
+      const step = steps[i]!;
       if (step.kind === "splat") afterSplat = true;
       const problem = afterSplat ? null : atBlock ? blockStepProblem(step) : indexProblem(t, step);
       if (problem) {
@@ -367,10 +375,10 @@ export function resolve(ctx: Ctx, found: FoundReference): Resolved | null {
     }
     // a splat ("[*]") makes a list of what follows it: the type computed is an element's
     attributeType = steps.some((x) => x.kind === "splat") ? undefined : t;
-  } else if (!decl.model && rest.length > 0 && rest[0]!.kind === "attr") {
+  } else if (!decl.model && steps.length > at && steps[at]!.kind === "attr") {
     // Terraform's built-in types (builtin-types.ts): their attributes are known, their values not
     const builtin = builtinType(kind, type);
-    const name = rest[0]!.name;
+    const name = (steps[at] as { name: string }).name;
     if (builtin && !afterSplat && !builtin.attributes.has(name)) {
       const hint = suggest(name, builtin.attributes.keys());
       ctx.errorAtReference(found, "unsupported-attribute", `Unsupported attribute: This object has no argument, nested block, or exported attribute named ${quote(name)}.${hint ? ` Did you mean "${hint}"?` : ""}`);

@@ -24,6 +24,11 @@ const DOT = 46;
 /** The edges a template adds once it is judged fine (reused: the fast path allocates no list). */
 const localTargets: string[] = [];
 const blockTargets: BlockDecl[] = [];
+let locals = 0;
+let blocks = 0;
+
+/** The local value judged fine and unknown last (templates of one module repeat theirs): no name sliced or looked up again. */
+let lastLocal: { ctx: Ctx | null; name: string } = { ctx: null, name: "" };
 
 /**
  * Whether `s` (a template string of a resource argument) is literal text and plain references that
@@ -34,8 +39,8 @@ export function fastPlainTemplate(ctx: Ctx, s: string): boolean {
   if (ctx.namedReferenceSink === null || ctx.referenceSink === null) return false;
   // an iterator or a for expression's name may shadow a root, and a known one has a value
   if (scope.iterators.length > 0 || knownIterator() !== null || hasBindings()) return false;
-  localTargets.length = 0;
-  blockTargets.length = 0;
+  locals = 0;
+  blocks = 0;
   const n = s.length;
   let parts = 0;
   let literalFrom = 0;
@@ -60,8 +65,8 @@ export function fastPlainTemplate(ctx: Ctx, s: string): boolean {
   const graph = ctx.dependencies;
   // the general path makes its edges from the block being checked (none while another's region is read)
   if (from !== null && graph !== null) {
-    for (let k = 0; k < localTargets.length; k++) graph.localEdge(from, localTargets[k]!);
-    for (let k = 0; k < blockTargets.length; k++) graph.edge(from, blockTargets[k]!);
+    for (let k = 0; k < locals; k++) graph.localEdge(from, localTargets[k]!);
+    for (let k = 0; k < blocks; k++) graph.edge(from, blockTargets[k]!);
   }
   return true;
 }
@@ -93,9 +98,13 @@ function judgeInterpolation(ctx: Ctx, s: string, at: number): number {
   if (steps === 1) {
     if (rootLength === 3 && s.startsWith("var", at)) return plainVariable(ctx, s, step1, j) !== null ? j : -1;
     if (rootLength === 5 && s.startsWith("local", at)) {
-      const name = s.slice(step1, j);
-      if (!declaredLocals(ctx).has(name) || !unknownLocal(ctx, name)) return -1;
-      localTargets.push(name);
+      let name = lastLocal.name;
+      if (lastLocal.ctx !== ctx || name.length !== j - step1 || !s.startsWith(name, step1)) {
+        name = s.slice(step1, j);
+        if (!declaredLocals(ctx).has(name) || !unknownLocal(ctx, name)) return -1;
+        lastLocal = { ctx, name };
+      }
+      localTargets[locals++] = name;
       return j;
     }
     return -1;
@@ -106,6 +115,6 @@ function judgeInterpolation(ctx: Ctx, s: string, at: number): number {
   const decl = declared.names.find(s, step1, step2 - 1);
   if (decl === undefined || decl.model === undefined || repetitionOf(ctx, decl) !== null) return -1;
   if (attributeIn(decl.model.block, s, step2, j) === undefined) return -1;
-  blockTargets.push(decl);
+  blockTargets[blocks++] = decl;
   return j;
 }

@@ -20,13 +20,16 @@ export function isIdentPart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
 }
 
+/** Where resolveWhole found the attribute name, and the declared type (set when it returns a block). */
+const whole = { kind: "resource" as "resource" | "data", declared: null as DeclaredType | null, attrFrom: 0, attrEnd: 0, text: "" };
+
 /**
- * The common case without allocating the general machinery: an argument of our types whose
- * value is exactly "${TYPE.NAME.ATTR}" (or "${data.TYPE.NAME.ATTR}", "${var.x}", …) that is
- * fine. Returns false when anything needs a closer look (then the general path checks and
- * reports); true when the reference is known to be valid (or is not one we check).
+ * The block of our types that `value` (a string entry at `node`) names when it is exactly
+ * "${TYPE.NAME.ATTR}" or "${data.TYPE.NAME.ATTR}" of a declared block without count or for_each
+ * that is visible here (not a check block's scoped data source): the attribute is then
+ * whole.text[whole.attrFrom, whole.attrEnd). Undefined when anything else is written.
  */
-export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: string, attribute: string | undefined, expects: CtyType | undefined): boolean {
+function resolveWhole(ctx: Ctx, node: number, value: string): BlockDecl | undefined {
   // read the source text directly when the string has no escapes (a flat string, fast to index)
   const doc = ctx.doc;
   let s = value;
@@ -36,52 +39,69 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     o = doc.starts[node]! + 1;
   }
   const n = o + value.length - 1; // offset of the last character
-  if (n - o < 3 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125) return false;
-  // split "a.b.c.d" (identifiers only) into at most 4 parts
-  let i = o + 2;
-  let d0 = 0;
-  let d1 = 0;
-  let d2 = 0;
-  let parts = 1;
-  if (!isIdentStart(s.charCodeAt(i))) return false;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 46) {
-      if (parts > 3 || !isIdentStart(s.charCodeAt(i + 1))) return false;
-      if (parts === 1) d0 = i;
-      else if (parts === 2) d1 = i;
-      else d2 = i;
-      parts++;
-    } else if (!isIdentPart(c)) return false;
-  }
-  const rootEnd = parts > 1 ? d0 : n;
+  if (n - o < 3 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125) return undefined;
+  // The parts are found by their dots, then matched exactly: the type against our declared types,
+  // the attribute against the schema's names (identifiers both), so anything else written there
+  // (spaces, operators, indexes, a fourth part) matches nothing and takes the general path. Only
+  // the name, a label a file may spell any way, is read character by character.
   let kind: "resource" | "data" = "resource";
   let typeFrom = o + 2;
-  let typeEnd = rootEnd;
-  let nameFrom = d0 + 1;
-  let nameEnd = d1;
-  if (rootEnd - typeFrom === 4 && s.startsWith("data", typeFrom)) {
-    if (parts < 2) return false;
+  let dot = s.indexOf(".", typeFrom);
+  if (dot < 0 || dot >= n) return undefined;
+  if (dot - typeFrom === 4 && s.startsWith("data", typeFrom)) {
     kind = "data";
-    typeFrom = d0 + 1;
-    typeEnd = parts > 2 ? d1 : n;
-    nameFrom = d1 + 1;
-    nameEnd = d2;
+    typeFrom = dot + 1;
+    dot = s.indexOf(".", typeFrom);
+    if (dot < 0 || dot >= n) return undefined;
   }
+  const typeEnd = dot;
+  const nameFrom = dot + 1;
+  const nameEnd = s.indexOf(".", nameFrom);
+  if (nameEnd < 0 || nameEnd >= n || !isIdentStart(s.charCodeAt(nameFrom))) return undefined;
+  for (let i = nameFrom + 1; i < nameEnd; i++) if (!isIdentPart(s.charCodeAt(i))) return undefined;
   // other roots (variables, other providers' resources, iterators, …): the general path
-  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return false;
-  // TYPE.NAME.ATTR exactly: anything shorter or longer takes the general path
-  if (parts !== (kind === "data" ? 4 : 3)) return false;
+  if (!s.startsWith("tsdb_", typeFrom) && !s.startsWith("containerbackup_", typeFrom)) return undefined;
   const declared = declaredType(ctx, kind, s, typeFrom, typeEnd);
-  if (declared === undefined) return false; // not declared: the general path says so
+  if (declared === undefined) return undefined; // not declared: the general path says so
   const decl = declared.names.find(s, nameFrom, nameEnd);
   // a check block's data source (scoped) is visible inside its check only: the general path says so
-  if (decl === undefined || decl.model === undefined || decl.scoped || repetitionOf(ctx, decl) !== null) return false;
+  if (decl === undefined || decl.model === undefined || decl.scoped || repetitionOf(ctx, decl) !== null) return undefined;
+  whole.kind = kind;
+  whole.declared = declared;
+  whole.attrFrom = nameEnd + 1;
+  whole.attrEnd = n;
+  whole.text = s;
+  return decl;
+}
+
+/**
+ * A whole reference outside our types' arguments (an output's value, a local value, another
+ * provider's argument), "${TYPE.NAME.ATTR}" of a block of our types: fine when resolveWhole finds
+ * the block and it has the attribute; its dependency edge is made where the general path makes
+ * it. False when anything needs a closer look (the general path then judges and reports).
+ */
+export function fastOutsideReference(ctx: Ctx, node: number, value: string, address: string | null, path: string | null): boolean {
+  if (ctx.referenceSink === null) return false;
+  const decl = resolveWhole(ctx, node, value);
+  if (decl === undefined || attributeIn(decl.model!.block, whole.text, whole.attrFrom, whole.attrEnd) === undefined) return false;
+  ctx.dependencies?.edgeAt(ctx, address, path, decl);
+  return true;
+}
+
+/**
+ * The common case without allocating the general machinery: an argument of our types whose
+ * value is exactly "${TYPE.NAME.ATTR}" (or "${data.TYPE.NAME.ATTR}") that is fine. Returns false
+ * when anything needs a closer look (then the general path checks and reports); true when the
+ * reference is known to be valid.
+ */
+export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: string, attribute: string | undefined, expects: CtyType | undefined): boolean {
+  const decl = resolveWhole(ctx, node, value);
+  if (decl === undefined) return false;
+  const { kind, declared, attrFrom, attrEnd: n, text: s } = whole;
   ctx.dependencies?.edge(from, decl);
   // The rest depends only on where the reference is made and on the target's type and
   // attribute, which repeat from one reference to the next: the last verdict per type is kept.
-  const attrFrom = nameEnd + 1;
-  let verdict = declared.verdict;
+  let verdict = declared!.verdict;
   if (
     verdict === null ||
     verdict.from !== from.model ||
@@ -90,9 +110,9 @@ export function fastReference(ctx: Ctx, from: BlockDecl, node: number, value: st
     verdict.target.name.length !== n - attrFrom ||
     !s.startsWith(verdict.target.name, attrFrom)
   ) {
-    const target = attributeIn(decl.model.block, s, attrFrom, n);
+    const target = attributeIn(decl.model!.block, s, attrFrom, n);
     if (target === undefined) return false;
-    verdict = declared.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model.type, target, from.model, attribute, expects) };
+    verdict = declared!.verdict = { from: from.model, attribute, expects, target, ok: targetAllowed(kind, decl.model!.type, target, from.model, attribute, expects) };
   }
   if (!verdict.ok) return false;
   if (from.model !== undefined && from.model.key === "resource.tsdb_service" && kind === "resource" && attribute !== undefined && REGION_REFERENCES[attribute] !== undefined) {
@@ -120,10 +140,14 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): Pl
   const n = o + value.length - 1;
   // "${var." + a name + "}"
   if (n - o < 7 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125 || s.charCodeAt(o + 5) !== 46 || !s.startsWith("var", o + 2)) return null;
-  const from = o + 6;
-  if (!isIdentStart(s.charCodeAt(from))) return null;
-  for (let i = from + 1; i < n; i++) if (!isIdentPart(s.charCodeAt(i))) return null;
-  return plainVariable(ctx, s, from, n);
+  // the name is matched exactly against declared names that are identifiers (variablesOf): no character loop here
+  return plainVariable(ctx, s, o + 6, n);
+}
+
+function isIdentifier(name: string): boolean {
+  if (name.length === 0 || !isIdentStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
+  return true;
 }
 
 /** A declared input variable as the fast paths read it, with the last conversion judged for it. */
@@ -179,7 +203,8 @@ function variablesOf(ctx: Ctx): VariableTable {
   if (table === undefined) {
     table = { byName: new Map(), byLength: [], validated: ctx.dependencies?.hasValidatedVariables(ctx) ?? false };
     for (const b of ctx.blocks) {
-      if (b.blockType !== "variable" || table.byName.has(b.name)) continue;
+      // a variable named otherwise is refused where it is declared; a reference to it is not plain
+      if (b.blockType !== "variable" || table.byName.has(b.name) || !isIdentifier(b.name)) continue;
       const variable: PlainVariable = { name: b.name, lastTarget: undefined, lastProblem: null };
       table.byName.set(b.name, variable);
       (table.byLength[b.name.length] ??= []).push(variable);

@@ -4,28 +4,15 @@
 // reporting its offset; line and column are computed from offsets only when a diagnostic needs
 // them (see positions.ts).
 //
-// For speed the tree is flat: one entry per value (and per property name) in preorder, stored in
-// typed arrays, so parsing allocates no object per token. Entry `i` has a kind, a start offset
-// and an end offset (exclusive), and `next[i]`, the index just after its subtree. The children of
-// a container are `i + 1`, `next[i + 1]`, … up to `next[i]`; the children of an object alternate
-// property name (a string entry) and value. Strings are decoded only when asked for (json-text.ts).
+// For speed the tree is flat (json-doc.ts): one entry per value and per property name, in typed
+// arrays, so parsing allocates no object per token; the text is read as bytes, the long runs
+// (indentation, string content) a word at a time.
 
-import { decodeString, numberAt, setOwn } from "./json-text.js";
+import { JsonDoc, K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL, K_STRING_ESC, takeSpare } from "./json-doc.js";
 import { afterRecovery, nextToken } from "./json-recovery.js";
 export { decodeString, numberAt, rawOffset, setOwn } from "./json-text.js";
 
-export const K_OBJECT = 1;
-export const K_ARRAY = 2;
-export const K_STRING = 3;
-export const K_NUMBER = 4;
-export const K_TRUE = 5;
-export const K_FALSE = 6;
-export const K_NULL = 7;
-/** a string whose source contains escapes; value() decodes it */
-export const K_STRING_ESC = 8;
-
-export type NodeKind = "object" | "array" | "string" | "number" | "boolean" | "null";
-const KIND_NAMES: NodeKind[] = ["null", "object", "array", "string", "number", "boolean", "boolean", "null", "string"];
+export { K_OBJECT, K_ARRAY, K_STRING, K_NUMBER, K_TRUE, K_FALSE, K_NULL, K_STRING_ESC, JsonDoc, forObjects, someString, type NodeKind } from "./json-doc.js";
 
 export interface SyntaxProblem {
   /** short Terraform-style summary, e.g. "Trailing comma in object" */
@@ -35,126 +22,6 @@ export interface SyntaxProblem {
   offset: number;
   /** offset just after the problem (exclusive) */
   endOffset: number;
-}
-
-/** A parsed document. Node 0 is the root. */
-export class JsonDoc {
-  constructor(
-    readonly text: string,
-    readonly kinds: Uint8Array,
-    readonly starts: Int32Array,
-    readonly ends: Int32Array,
-    readonly nexts: Int32Array,
-    readonly size: number,
-  ) {}
-
-  kindName(i: number): NodeKind {
-    return KIND_NAMES[this.kinds[i]!]!;
-  }
-  isObject(i: number): boolean {
-    return this.kinds[i] === K_OBJECT;
-  }
-  isArray(i: number): boolean {
-    return this.kinds[i] === K_ARRAY;
-  }
-  isString(i: number): boolean {
-    const k = this.kinds[i];
-    return k === K_STRING || k === K_STRING_ESC;
-  }
-  isNull(i: number): boolean {
-    return this.kinds[i] === K_NULL;
-  }
-  start(i: number): number {
-    return this.starts[i]!;
-  }
-  end(i: number): number {
-    return this.ends[i]!;
-  }
-  next(i: number): number {
-    return this.nexts[i]!;
-  }
-  /** The decoded value of a string entry. */
-  str(i: number): string {
-    const k = this.kinds[i];
-    if (k === K_STRING) return this.text.slice(this.starts[i]! + 1, this.ends[i]! - 1);
-    if (k === K_STRING_ESC) return decodeString(this.text, this.starts[i]! + 1, this.ends[i]! - 1);
-    return "";
-  }
-  /** The source text of a number entry, exactly as written. */
-  raw(i: number): string {
-    return this.text.slice(this.starts[i]!, this.ends[i]!);
-  }
-  /** The value of a number entry as a JavaScript number (may round). */
-  num(i: number): number {
-    return numberAt(this.text, this.starts[i]!, this.ends[i]!);
-  }
-  /** Number of children (for an object: number of properties). */
-  count(i: number): number {
-    let n = 0;
-    const end = this.nexts[i]!;
-    for (let c = i + 1; c < end; c = this.nexts[c]!) n++;
-    return this.kinds[i] === K_OBJECT ? n >> 1 : n;
-  }
-  /** Child entries of an array. */
-  elements(i: number): number[] {
-    const out: number[] = [];
-    const end = this.nexts[i]!;
-    for (let c = i + 1; c < end; c = this.nexts[c]!) out.push(c);
-    return out;
-  }
-  /** Property-name entries of an object, in source order (the value of name `k` is `k + 1`). */
-  members(i: number): number[] {
-    const out: number[] = [];
-    const end = this.nexts[i]!;
-    for (let k = i + 1; k < end; k = this.nexts[k + 1]!) out.push(k);
-    return out;
-  }
-  /**
-   * The plain JavaScript value of a subtree, like JSON.parse would give (numbers may round,
-   * the last duplicate key wins, `__proto__` becomes an ordinary own property).
-   */
-  toValue(i: number): unknown {
-    switch (this.kinds[i]) {
-      case K_STRING:
-      case K_STRING_ESC:
-        return this.str(i);
-      case K_NUMBER:
-        return this.num(i);
-      case K_TRUE:
-        return true;
-      case K_FALSE:
-        return false;
-      case K_NULL:
-        return null;
-      case K_ARRAY: {
-        const out: unknown[] = [];
-        const end = this.nexts[i]!;
-        for (let c = i + 1; c < end; c = this.nexts[c]!) out.push(this.toValue(c));
-        return out;
-      }
-      default: {
-        const out: Record<string, unknown> = {};
-        const end = this.nexts[i]!;
-        for (let k = i + 1; k < end; k = this.nexts[k + 1]!) setOwn(out, this.str(k), this.toValue(k + 1));
-        return out;
-      }
-    }
-  }
-}
-
-/** Each object in a value: the value itself, or the objects of an array (nested arrays too), as Terraform's JSON blocks may be written. */
-export function forObjects(doc: JsonDoc, node: number, each: (object: number) => void): void {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) each(node);
-  else if (kind === K_ARRAY) for (const e of doc.elements(node)) forObjects(doc, e, each);
-}
-
-/** Whether any string in a value (object keys too, unless `keys` is false) passes `test`. */
-export function someString(doc: JsonDoc, node: number, test: (s: string) => boolean, keys = true): boolean {
-  const kind = doc.kinds[node];
-  if (kind === K_OBJECT) return doc.members(node).some((k) => (keys && test(doc.str(k))) || someString(doc, k + 1, test, keys));
-  if (kind === K_ARRAY) return doc.elements(node).some((e) => someString(doc, e, test, keys));
-  return doc.isString(node) && test(doc.str(node));
 }
 
 export type ParseResult = { ok: true; doc: JsonDoc; problem: null } | { ok: false; doc: null; problem: SyntaxProblem };
@@ -179,10 +46,10 @@ let pos = 0;
 let len = 0;
 let n = 0; // entries used
 let cap = 0;
-let kinds = new Uint8Array(0);
-let starts = new Int32Array(0);
-let ends = new Int32Array(0);
-let nexts = new Int32Array(0);
+let kinds: Uint8Array = new Uint8Array(0);
+let starts: Int32Array = new Int32Array(0);
+let ends: Int32Array = new Int32Array(0);
+let nexts: Int32Array = new Int32Array(0);
 let lastComma = 0;
 
 function grow(): void {
@@ -222,10 +89,17 @@ export function parseJson(text: string): ParseResult {
   // ones at once. Pages never written to are never mapped: the room left over costs address
   // space, not memory.
   cap = (len >> 3) + 64;
-  kinds = new Uint8Array(cap);
-  starts = new Int32Array(cap);
-  ends = new Int32Array(cap);
-  nexts = new Int32Array(cap);
+  const reused = takeSpare(cap);
+  if (reused !== null) {
+    // a released document's arrays (JsonDoc.release): every entry below n is written before it is read
+    ({ kinds, starts, ends, nexts } = reused);
+    cap = kinds.length;
+  } else {
+    kinds = new Uint8Array(cap);
+    starts = new Int32Array(cap);
+    ends = new Int32Array(cap);
+    nexts = new Int32Array(cap);
+  }
   try {
     if (len > 0 && text.charCodeAt(0) === 0xfeff) pos = 1; // a byte order mark: the caller reports it (module.ts)
     skipWs();
@@ -233,6 +107,8 @@ export function parseJson(text: string): ParseResult {
     parseValue(0);
     skipWs();
     if (pos < len) fail("Extraneous data after value", "Extra characters appear after the JSON value.", pos, pos + 1);
+    // a reused array may hold a past document's entries after the last: the one just after reads as nothing, as in a fresh array
+    if (n < cap) kinds[n] = starts[n] = ends[n] = nexts[n] = 0;
     const doc = new JsonDoc(text, kinds, starts, ends, nexts, n);
     return { ok: true, doc, problem: null };
   } catch (error) {
@@ -245,6 +121,7 @@ export function parseJson(text: string): ParseResult {
     src = "";
     if (bytes.length > KEEP_BYTES) scratch = null;
     bytes = new Uint8Array(1);
+    words = NO_WORDS;
     kinds = new Uint8Array(0);
     starts = new Int32Array(0);
     ends = new Int32Array(0);
@@ -254,8 +131,18 @@ export function parseJson(text: string): ParseResult {
 
 /** Texts up to this size keep their byte buffer for the next parse (a new one costs page faults). */
 const KEEP_BYTES = 32 * 1024 * 1024;
+
 let scratch: Buffer | null = null;
 const WIDE = /[^\x00-\xff]/;
+
+/**
+ * `bytes` four at a time (empty when the buffer is not aligned for it), for the runs that are
+ * most of a file: spaces of indentation, the characters of strings. Its last word ends at or
+ * before the 0 after the text, so it never reads a past text's bytes; a read past it is undefined.
+ */
+let words: Int32Array = new Int32Array(0);
+
+const NO_WORDS = new Int32Array(0);
 
 /**
  * The text as one byte per UTF-16 code unit, then a 0 that ends every scan: JSON's syntax is
@@ -271,12 +158,38 @@ function byteView(text: string): Uint8Array {
   // a text of one-byte characters only is answered without a scan
   const wide = text.search(WIDE);
   if (wide >= 0) for (let i = wide; i < text.length; i++) if (text.charCodeAt(i) > 0xff) scratch[i] = 0xff;
+  words = scratch.byteOffset % 4 === 0 ? new Int32Array(scratch.buffer, scratch.byteOffset, needed >> 2) : NO_WORDS;
   return scratch;
 }
 
+/** Four spaces, as a word of `words`. */
+const SPACES = 0x20202020;
+
 function skipWs(): void {
-  let c = bytes[pos];
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = bytes[++pos];
+  // locals, not the module's variables: a store to `pos` per space was a third of a pretty-printed file's parse
+  const b = bytes;
+  let p = pos;
+  let c = b[p];
+  while (c === 32 || c === 10 || c === 13 || c === 9) {
+    c = b[++p];
+    if (c === 32 && (p & 3) === 0) {
+      // indentation, four spaces at a time
+      const w = words;
+      while (w[p >> 2] === SPACES) p += 4;
+      c = b[p];
+    }
+  }
+  pos = p;
+}
+
+/**
+ * Whether a word of `words` holds a byte below 0x20, a quote or a backslash: the bytes a string's
+ * scan must look at one by one (a word-at-a-time test for bytes below a value and for a value).
+ */
+function stopsString(x: number): number {
+  const quote = x ^ 0x22222222;
+  const backslash = x ^ 0x5c5c5c5c;
+  return (((x - 0x20202020) & ~x) | ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash)) & 0x80808080;
 }
 
 function parseValue(depth: number): void {
@@ -485,6 +398,11 @@ function parseString(): void {
     if (c > 92) {
       // the bulk of text: letters, digits above "\\"
       i++;
+      if ((i & 3) === 0) {
+        // then whole words of such bytes, at once
+        const w = words;
+        for (let x = w[i >> 2]; x !== undefined && stopsString(x) === 0; x = w[i >> 2]) i += 4;
+      }
       continue;
     }
     if (c === 92) {

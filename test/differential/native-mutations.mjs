@@ -246,6 +246,66 @@ def("native-files", "test-file-provider-block", put("tests/main.tftest.hcl", `pr
 def("native-files", "test-file-in-other-folder", put("other/main.tftest.hcl", `run {`));
 def("native-files", "tfvars-beside-test", put("tests/main.tftest.hcl", `run "x" {\n  command = plan\n  assert {\n    condition = true\n  }\n}\n`));
 
+// ---- the long tail of issue 21 (each checked against terraform validate 1.11.4 by hand first) ----
+const IMPORT_DB = (provider) => `\nimport {\n  to       = tsdb_service.db\n  id       = "4242"\n  provider = ${provider}\n}\n`;
+def("native-blocks", "import-provider-without-resource-provider", append(IMPORT_DB("tsdb")));
+def("native-blocks", "import-provider-as-resource-provider", all(sub(`  milli_cpu   = local.sizes[1]`, `  milli_cpu   = local.sizes[1]\n  provider    = tsdb . east`), append(IMPORT_DB("tsdb.east"))));
+def("native-blocks", "import-provider-other-than-resource-provider", all(sub(`  milli_cpu   = local.sizes[1]`, `  milli_cpu   = local.sizes[1]\n  provider    = tsdb.east`), append(IMPORT_DB("tsdb"))));
+// HCL reads on past an argument's bad value: the module called after it is loaded and its own errors reported
+const BAD_ESCAPE_LOCAL = `locals {\n  t = "\\udc00x"\n}\n\nmodule "net" {`;
+def("native-files", "module-called-after-syntax-error", all(sub(`module "net" {`, BAD_ESCAPE_LOCAL), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
+def("native-files", "module-called-after-unclosed-paren", all(sub(`module "net" {`, `locals {\n  t = (4\n}\n\nmodule "net" {`), sub(`variable "region" {`, `variable "region" { type = string\n`)), ["module"]);
+// core functions on known arguments that Terraform refuses at validate (and a few it accepts)
+const FUNCTION_CALLS = {
+  "yamldecode-unclosed-flow": `yamldecode("a: [1, 2")`,
+  "yamldecode-two-documents": `yamldecode("a: 1\\n---\\nb: 2")`,
+  "yamldecode-empty": `yamldecode("")`,
+  "yamldecode-unterminated-quote": `yamldecode("a: 'x\\nb: 1\\n")`,
+  "yamldecode-valid": `yamldecode("a: [1, 2]\\nb: 'it''s'\\nc: {d: \\"e: f\\"}\\n")`,
+  "textencodebase64-unknown-encoding": `textencodebase64("x", "NOPE")`,
+  "textencodebase64-not-in-latin1": `textencodebase64("€", "latin1")`,
+  "textencodebase64-alias": `textencodebase64("é", " csISOLatin1 ")`,
+  "textdecodebase64-unpadded": `textdecodebase64("YQ", "UTF-8")`,
+  "textdecodebase64-odd-utf16": `textdecodebase64("YQ==", "UTF-16LE")`,
+  "string-function-null": `upper(null)`,
+  "join-null-element": `join(",", ["a", null])`,
+  "distinct-of-string": `distinct("a")`,
+  "compact-nested-list": `compact(["a", ["b"]])`,
+  "tolist-mixed-tuple": `tolist(["a", { b = 1 }])`,
+  "contains-of-string": `contains("abc", "a")`,
+  "setunion-of-number": `setunion(["a"], 1)`,
+  "log-not-a-number": `log(1, 1)`,
+  "indent-negative": `indent(-2, "x")`,
+  "regexall-unbalanced": `regexall("(a", "abc")`,
+  "regex-unclosed-class": `regex("a[b", "abc")`,
+  "regex-bracket-first-in-class": `regex("[^]a]", "abc")`,
+  "rsadecrypt-not-a-key": `rsadecrypt("eA==", "not a key")`,
+  "length-of-null": `length(null)`,
+  "merge-of-null": `merge(null, { a = 1 })`,
+  "lookup-of-list": `lookup(["a"], "x", "d")`,
+  "format-fraction-for-integer-verb": `format("%d", 1.5)`,
+  "element-negative-multiple-of-length": `element(["a", "b"], -2)`,
+  "element-negative-index": `element(["a", "b"], -3)`,
+};
+for (const [name, call] of Object.entries(FUNCTION_CALLS)) def("native-functions", name, append(`\nlocals {\n  checked = ${call}\n}\n\noutput "checked" {\n  value = local.checked\n}\n`), ["single"]);
+
+// a tuple-typed variable's index, known from its type alone
+const PAIR = (index) => `\nvariable "pair" {\n  type    = tuple([string, number])\n  default = ["a", 1]\n}\n\noutput "pair_element" {\n  value = var.pair[${index}]\n}\n`;
+def("native-values", "tuple-variable-negative-index", append(PAIR("-1")), ["single"]);
+def("native-values", "tuple-variable-string-index", append(PAIR(`"x"`)), ["single"]);
+def("native-values", "tuple-variable-numeric-string-index", append(PAIR(`"1"`)), ["single"]);
+// for_each over what a sensitive variable derives: a splat is marked, some functions drop the mark at validate
+const SECRET_SET = (forEach) => `\nvariable "secrets" {\n  type      = list(string)\n  sensitive = true\n  default   = ["a"]\n}\n\nresource "terraform_data" "per_secret" {\n  for_each = ${forEach}\n}\n`;
+def("native-values", "for-each-splat-of-sensitive", append(SECRET_SET("toset(var.secrets[*])")), ["single"]);
+def("native-values", "for-each-legacy-splat-of-sensitive", append(SECRET_SET("toset(var.secrets.*)")), ["single"]);
+def("native-values", "for-each-flatten-of-sensitive-in-tuple", append(SECRET_SET("toset(flatten([var.secrets]))")), ["single"]);
+def("native-values", "for-each-concat-of-sensitive", append(SECRET_SET("toset(concat(var.secrets, []))")), ["single"]);
+// a test run's alternate module: its source as terraform init reads it
+const RUN_MODULE = (source) => `run "alternate" {\n  command = plan\n\n  module {\n    source = ${source}\n  }\n}\n`;
+for (const [name, source] of Object.entries({ local: `"./modules/net"`, empty: `""`, "missing-directory": `"./modules/missing"`, variable: "var.where", "remote-git": `"git::https://example.com/net.git"`, "bare-relative": `"modules/net"` })) {
+  def("native-files", `test-file-run-module-source-${name}`, put("tests/alternate.tftest.hcl", RUN_MODULE(source)), ["module"]);
+}
+
 /** The hand-written cases: each mutation on (at most two of) the bases it names that it changes. */
 export function nativeMutationCases() {
   const cases = [];

@@ -163,11 +163,12 @@ describe("whole references judged from their text at validate (schema/reference-
   // paths refuse its spaces and leave it to the general path: both must get the same diagnostics
   const module = (argument: string, value: string) =>
     JSON.stringify({
-      variable: { a: {}, n: { type: "number" }, l: { type: "list(string)" } },
+      // names that are no identifiers are refused where declared, and a reference to one is no reference
+      variable: { a: {}, n: { type: "number" }, l: { type: "list(string)" }, "b c": {} },
       check: { probe: { data: { tsdb_service: { probe: { id: "svc-probe" } } }, assert: { condition: '${data.tsdb_service.probe.id != ""}', error_message: "x" } } },
       data: { tsdb_vpcs: { all: {} } },
       resource: {
-        tsdb_vpcs: { net: { cidr: "10.0.0.0/16", name: "n", region_code: "us-east-1" }, west: { cidr: "10.2.0.0/16", name: "w", region_code: "us-west-2" }, many: { count: 2, cidr: "10.1.0.0/16", name: "m", region_code: "us-east-1" } },
+        tsdb_vpcs: { net: { cidr: "10.0.0.0/16", name: "n", region_code: "us-east-1" }, "x y": { cidr: "10.3.0.0/16", name: "xy", region_code: "us-east-1" }, west: { cidr: "10.2.0.0/16", name: "w", region_code: "us-west-2" }, many: { count: 2, cidr: "10.1.0.0/16", name: "m", region_code: "us-east-1" } },
         tsdb_log_exporter: { logs: { name: "l", region: "us-east-1", cloudmon: { log_group_name: "g", log_stream_name: "s", region: "us-east-1", role_arn: "arn:aws:iam::123456789012:role/x" } } },
         tsdb_service: { other: { name: "o" }, db: { name: "db", [argument]: value } },
       },
@@ -180,13 +181,37 @@ describe("whole references judged from their text at validate (schema/reference-
     const target = fc.constantFrom(
       "tsdb_vpcs.net.vpcs_id", "tsdb_vpcs.net.id", "tsdb_vpcs.west.vpcs_id", "tsdb_vpcs.west.region_code", "tsdb_vpcs.net.region_code", "tsdb_vpcs.many.vpcs_id",
       "tsdb_vpcs.net.nope", "tsdb_vpcs.gone.id", "tsdb_vpcs.net.timeouts", "tsdb_vpcs.net.cidr", "tsdb_service.other.id", "tsdb_service.other.ha_replicas",
-      "tsdb_log_exporter.logs.id", "data.tsdb_service.probe.vpc_id", "data.tsdb_vpcs.all.vpcs", "data.tsdb_vpcs.gone.vpcs", "var.a", "var.n", "var.l", "var.nope",
+      "tsdb_log_exporter.logs.id", "data.tsdb_service.probe.vpc_id", "data.tsdb_vpcs.all.vpcs", "data.tsdb_vpcs.gone.vpcs", "var.a", "var.n", "var.l", "var.nope", "var.b c", "tsdb_vpcs.x y.vpcs_id", "tsdb_vpcs.net.vpcs_id.x", "tsdb_vpcs.net.vpcs_id ",
     );
     fc.assert(
       fc.property(argument, target, (name, ref) => {
         expect(shown(module(name, `\${${ref}}`)), `${name} = ${ref}`).toEqual(shown(module(name, `\${ ${ref} }`)));
       }),
       { numRuns: 300, seed: 28 },
+    );
+  });
+
+  it("gives the general path's verdict outside our types' arguments", () => {
+    const place = fc.constantFrom("output", "local", "local-ring", "assert", "other-provider");
+    const target = fc.constantFrom("tsdb_vpcs.net.vpcs_id", "tsdb_vpcs.many.vpcs_id", "tsdb_vpcs.net.nope", "tsdb_vpcs.gone.id", "tsdb_vpcs.net.timeouts", "tsdb_service.db.hostname", "data.tsdb_service.probe.vpc_id", "data.tsdb_vpcs.all.vpcs");
+    const placed = (where: string, value: string) => {
+      const config = JSON.parse(module("name", "db")) as Record<string, Record<string, unknown>>;
+      if (where === "output") config.output = { o: { value } };
+      if (where === "local") config.locals = { l: value };
+      // db's name reads the local value that reads db: a cycle only if the edge is made
+      if (where === "local-ring") {
+        config.locals = { l: value };
+        (config.resource!.tsdb_service as Record<string, Record<string, unknown>>).db!.name = "${local.l}";
+      }
+      if (where === "assert") config.check = { c: { assert: { condition: value, error_message: "x" } } };
+      if (where === "other-provider") config.resource!.null_resource = { n: { triggers: { t: value } } };
+      return JSON.stringify(config);
+    };
+    fc.assert(
+      fc.property(place, target, (where, ref) => {
+        expect(shown(placed(where, `\${${ref}}`)), `${where}: ${ref}`).toEqual(shown(placed(where, `\${ ${ref} }`)));
+      }),
+      { numRuns: 200, seed: 29 },
     );
   });
 });

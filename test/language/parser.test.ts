@@ -108,6 +108,34 @@ describe("parser", () => {
     expect(problemAt("[tru")).toMatchObject({ summary: "Invalid JSON keyword" });
   });
 
+  it("reads long strings and indentation a word at a time, stopping at every quote, escape, control and wide character wherever it falls", () => {
+    for (let pad = 0; pad < 8; pad++) {
+      for (const special of ['\\"', "\\\\", "\\n", "\\u00e9", "\u00ff", "\u2022", "\u227B", "\u0100"]) {
+        const text = `{\n${" ".repeat(pad + 4)}"k${"x".repeat(pad)}": "${"a".repeat(pad)}${special}${"b".repeat(9)}",\n${" \t".repeat(pad)}"n": 1}`;
+        expect(parseJson(text).doc!.toValue(0)).toEqual(JSON.parse(text));
+      }
+      // a raw control character or line break is an error at its own place, after any run of plain bytes
+      const before = `{"k": "${"a".repeat(pad + 5)}`;
+      expect(problemAt(`${before}\u0001${"b".repeat(9)}"}`)).toMatchObject({ column: before.length + 1, summary: "Invalid character in string" });
+      expect(problemAt(`${before}\n"}`)).toMatchObject({ line: 1, summary: "Unterminated string" });
+      expect(problemAt(`${before}${"b".repeat(pad)}`)).toMatchObject({ summary: "Unterminated string" });
+      expect(problemAt(`{${" ".repeat(pad + 8)}x}`)).toMatchObject({ column: pad + 10, summary: "Invalid object property name" });
+    }
+  });
+
+  it("reuses a released document's arrays, and the released document reads as empty", () => {
+    const big = parseJson(JSON.stringify({ resource: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`r${i}`, { a: i, b: [i, "x"] }])) })).doc!;
+    big.release();
+    expect(big.size).toBe(0);
+    expect(big.kinds.length).toBe(0);
+    // the next, smaller document gets the big one's arrays: nothing after its last entry is read as its own
+    const small = parseJson('{"a": {"b": 1}}').doc!;
+    expect(small.toValue(0)).toEqual({ a: { b: 1 } });
+    expect(small.kinds[small.size]).toBe(0);
+    expect(small.members(0).length).toBe(1);
+    expect(small.count(2)).toBe(1);
+  });
+
   it("agrees with JSON.parse on random documents of any characters", () => {
     const anyString = fc.string({ unit: "binary", maxLength: 8 });
     const value = fc.letrec<{ v: unknown }>((tie) => ({

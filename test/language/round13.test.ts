@@ -172,7 +172,7 @@ describe("more functions that fail on known arguments", () => {
     ["${slice([1, 2], 2, 1)}", 'Invalid function argument: Invalid value for "start_index" parameter: start index must not be greater than end index.'],
     ['${flatten("a")}', 'Error in function call: Call to function "flatten" failed: can only flatten lists, sets and tuples.'],
     ['${matchkeys(["a"], ["b", "c"], ["b"])}', 'Error in function call: Call to function "matchkeys" failed: length of keys and values should be equal.'],
-    ["${element([1, 2], -1)}", 'Error in function call: Call to function "element" failed: cannot use element function with a negative index.'],
+    ["${element([1, 2], -1)}", 'Error in function call: Call to function "element" failed: panic in function implementation: runtime error: index out of range [-1].'],
     ["${sort([[1]])}", 'Invalid function argument: Invalid value for "list" parameter: element 0: string required.'],
     ["${range(1025)}", 'Error in function call: Call to function "range" failed: more than 1024 values were generated; either decrease the difference between start and end or use a smaller step.'],
     ["${try()}", 'Error in function call: Call to function "try" failed: at least one argument is required.'],

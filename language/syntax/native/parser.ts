@@ -9,152 +9,20 @@
 // Offsets are UTF-16 code unit offsets into `text` (what `LineMap` in ../positions.ts turns into
 // Terraform's line and column). Problems carry Terraform 1.11's summaries and details (checked by
 // running `terraform validate` on the same text: test/language/native-parser.test.ts). Reading stops
-// at the first problem that leaves the structure unknown (HCL recovers and may report more); an
-// attribute set twice is reported and reading goes on. Blocks are read with an explicit stack, so
+// at the first problem that leaves the structure unknown (HCL recovers and may report more; the file
+// read again past bad argument values is `recovered`, for the modules it calls); an attribute set
+// twice is reported and reading goes on. The tree's nodes are tree.ts's. Blocks are read with an explicit stack, so
 // nesting depth costs no call stack. Every list in the result (items, labels, refs,
 // callProblems) may be a shared, frozen empty list: read them, never add to them.
 
-import type { Expr, Reference, SyntaxProblem } from "../../expr/syntax-tree.js";
+import type { SyntaxProblem } from "../../expr/syntax-tree.js";
+import { Attribute, Block, Body, NONE, exact, type NativeAttribute, type NativeBody, type Range } from "./tree.js";
 import { escapeAt, isDigit, isIdentPart, isIdentStart } from "../../expr/lexer.js";
 import { skipItem } from "./recovery.js";
 import { NativeExpressionReader } from "../../expr/template-parser.js";
 import { LineMap } from "../positions.js";
 
-export interface Range {
-  start: number;
-  end: number;
-}
-
-export interface NativeAttribute {
-  readonly kind: "attribute";
-  readonly name: string;
-  readonly nameRange: Range;
-  readonly expr: Expr;
-  readonly exprRange: Range;
-  /** the expression's source text, `text.slice(exprRange.start, exprRange.end)` */
-  readonly source: string;
-  /** what the expression refers to (offsets into the file) */
-  readonly refs: Reference[];
-  /** calls to unknown functions or with wrong argument counts (evaluation errors in Terraform) */
-  readonly callProblems: SyntaxProblem[];
-  /** from the name to the end of the expression */
-  readonly range: Range;
-}
-
-/**
- * An attribute keeps its offsets as numbers and makes its ranges and source text when asked: a
- * 10 MB file has hundreds of thousands of attributes, and their garbage was most of the time.
- */
-class Attribute implements NativeAttribute {
-  readonly kind = "attribute";
-
-  constructor(
-    private readonly text: string,
-    readonly name: string,
-    private readonly nameStart: number,
-    private readonly exprStart: number,
-    private readonly exprEnd: number,
-    readonly expr: Expr,
-    readonly refs: Reference[],
-    readonly callProblems: SyntaxProblem[],
-  ) {}
-
-  get nameRange(): Range {
-    return { start: this.nameStart, end: this.nameStart + this.name.length };
-  }
-  get exprRange(): Range {
-    return { start: this.exprStart, end: this.exprEnd };
-  }
-  get range(): Range {
-    return { start: this.nameStart, end: this.exprEnd };
-  }
-  get source(): string {
-    return this.text.slice(this.exprStart, this.exprEnd);
-  }
-}
-
-export interface NativeBlock {
-  readonly kind: "block";
-  readonly type: string;
-  readonly typeRange: Range;
-  /** labels' values (a quoted label's escapes applied, a bare identifier as written) */
-  readonly labels: string[];
-  readonly labelRanges: Range[];
-  readonly openBraceRange: Range;
-  readonly closeBraceRange: Range;
-  readonly body: NativeBody;
-  /** from the type to the closing brace */
-  readonly range: Range;
-}
-
-/** Offsets as numbers, ranges made when asked (see Attribute). */
-class Block implements NativeBlock {
-  readonly kind = "block";
-  /** the closing brace's offset (the opening one's until it is read) */
-  closeBrace: number;
-  readonly body: Body;
-
-  constructor(
-    readonly type: string,
-    private readonly typeStart: number,
-    readonly labels: string[],
-    /** each label's start and end */
-    private readonly labelOffsets: number[],
-    private readonly openBrace: number,
-  ) {
-    this.closeBrace = openBrace;
-    this.body = new Body(openBrace + 1, openBrace + 1);
-  }
-
-  get typeRange(): Range {
-    return { start: this.typeStart, end: this.typeStart + this.type.length };
-  }
-  get labelRanges(): Range[] {
-    const out: Range[] = [];
-    for (let i = 0; i < this.labelOffsets.length; i += 2) out.push({ start: this.labelOffsets[i]!, end: this.labelOffsets[i + 1]! });
-    return out;
-  }
-  get openBraceRange(): Range {
-    return { start: this.openBrace, end: this.openBrace + 1 };
-  }
-  get closeBraceRange(): Range {
-    return { start: this.closeBrace, end: this.closeBrace + 1 };
-  }
-  get range(): Range {
-    return { start: this.typeStart, end: this.closeBrace + 1 };
-  }
-}
-
-export type NativeItem = NativeAttribute | NativeBlock;
-
-export interface NativeBody {
-  /** attributes and blocks in source order */
-  readonly items: NativeItem[];
-  /** the text between the braces (the whole file for the root body) */
-  readonly range: Range;
-}
-
-class Body implements NativeBody {
-  items: NativeItem[] = [];
-
-  constructor(
-    private readonly start: number,
-    public end: number,
-  ) {}
-
-  get range(): Range {
-    return { start: this.start, end: this.end };
-  }
-}
-
-/** An empty list shared by every body, block and label list that has nothing. */
-const NONE: never[] = [];
-Object.freeze(NONE);
-
-/** A list of exactly its length (one grown by push keeps room for 17 or more). */
-function exact<T>(list: T[]): T[] {
-  return list.length === 0 ? NONE : list.slice();
-}
+export type { NativeAttribute, NativeBlock, NativeBody, NativeItem, Range } from "./tree.js";
 
 export interface NativeFile {
   filename: string;
@@ -174,6 +42,12 @@ export interface NativeParseResult {
   problems: NativeSyntaxProblem[];
   /** the whole file was read (its problems, if any, are arguments set twice: the first of each is kept) */
   complete: boolean;
+  /**
+   * when reading stopped: the file read again past each argument whose value is in error, as HCL
+   * recovers (it skips the rest of that argument and reads on); Terraform still loads the modules
+   * such a file calls. Nothing else of it is checked.
+   */
+  recovered?: NativeBody;
 }
 
 const REQUIRED = "An argument or block definition is required here.";
@@ -209,14 +83,30 @@ export function parseNative(text: string, filename: string): NativeParseResult {
   } catch (e) {
     if (!(e instanceof Stop)) throw e;
     problems.push(e.problem);
-    return { file: { filename, text, body: root, lines }, problems, complete: false };
+    return { file: { filename, text, body: root, lines }, problems, complete: false, recovered: recoveredBody(text, filename, lines) };
   }
   return { file: { filename, text, body: root, lines }, problems, complete: true };
+}
+
+/** The body HCL reads past the arguments whose values are in error (up to the first other problem). */
+function recoveredBody(text: string, filename: string, lines: LineMap): NativeBody {
+  const root = new Body(0, text.length);
+  const reader = new BodyReader(text, filename, lines);
+  reader.recovering = true;
+  if (text.charCodeAt(0) === 0xfeff) reader.pos = 1;
+  try {
+    reader.read(root);
+  } catch (e) {
+    if (!(e instanceof Stop)) throw e;
+  }
+  return root;
 }
 
 class BodyReader {
   readonly problems: NativeSyntaxProblem[] = [];
   pos = 0;
+  /** skip an argument whose value is in error and read on (recoveredBody) instead of stopping */
+  recovering = false;
   readonly expressions: NativeExpressionReader;
 
   constructor(
@@ -259,7 +149,8 @@ class BodyReader {
       this.skipSpace(false);
       const next = text.charCodeAt(this.pos);
       if (next === 61 && text.charCodeAt(this.pos + 1) !== 61) {
-        const attr = this.attribute(name, at, nameEnd);
+        const attr = this.recovering ? this.attributeOrSkip(name, at, nameEnd) : this.attribute(name, at, nameEnd);
+        if (attr === null) continue;
         this.declare(top, attr);
         this.endOfArgument();
         continue;
@@ -283,6 +174,17 @@ class BodyReader {
     while (isInlineSpace(this.text.charCodeAt(exprStart))) exprStart++;
     this.pos = r.end;
     return new Attribute(this.text, name, start, exprStart, r.end, r.expr, r.refs, r.callProblems);
+  }
+
+  /** An attribute, or null after skipping it (HCL's recoverAfterBodyItem) when its value is in error. */
+  attributeOrSkip(name: string, start: number, nameEnd: number): NativeAttribute | null {
+    try {
+      return this.attribute(name, start, nameEnd);
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+      this.pos = skipItem(this.text, start);
+      return null;
+    }
   }
 
   declare(open: OpenBody, attr: NativeAttribute): void {
