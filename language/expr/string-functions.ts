@@ -3,6 +3,7 @@
 // rows with a different number of fields than the header.
 import { createHash } from "node:crypto";
 import { UNKNOWN, badArgument, callFailed, type Known } from "./known.js";
+import { cidrnetmaskValue } from "./network-functions.js";
 
 /** formatlist(format, args…): every list argument must have the length of the first one. */
 export function formatlist(args: Known[]): void {
@@ -106,6 +107,8 @@ export function stringValue(name: string, values: Known[]): Known {
     case "urlencode":
       // Go's url.QueryEscape: letters, digits and -_.~ stay, a space is "+", any other byte %XX
       return values.length === 1 && typeof a === "string" ? [...Buffer.from(a, "utf8")].map((c) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(c)) ? String.fromCharCode(c) : c === 32 ? "+" : `%${c.toString(16).toUpperCase().padStart(2, "0")}`)).join("") : UNKNOWN;
+    case "cidrnetmask":
+      return values.length === 1 && typeof a === "string" ? cidrnetmaskValue(a) : UNKNOWN;
     case "md5":
     case "sha1":
     case "sha256":

@@ -135,6 +135,8 @@ describe("collection, string and hash functions on known arguments are known val
     expect(await nameOf("keys({B=1})[0]")).toEqual(['"B"']);
     expect(await nameOf('values({a="B"})[0]')).toEqual(['"B"']);
     expect(await nameOf('slice(["a","B"],1,2)[0]')).toEqual(['"B"']);
+    expect(await nameOf('cidrnetmask("10.0.0.0/8")')).toEqual(['"255.0.0.0"']);
+    expect(await replicas('length(cidrnetmask("10.0.0.0/8")) - 6')).toEqual(["main.tf.json:18: ha_replicas must be at most 2, got 3"]);
     // and a fitting value passes
     expect(await nameOf('sort(["b","a"])[0]')).toEqual([]);
     expect(await nameOf('keys({nightly = 1, weekly = 2})[1]')).toEqual([]);
