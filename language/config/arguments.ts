@@ -87,7 +87,7 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
     case "provider-ref": {
       const t = checkRef(ctx, value, address, path);
       if (t && (t.steps.length > 1 || t.steps.some((s) => s.kind !== "attr"))) {
-        ctx.error("reference-only", 'Invalid provider reference: A provider reference is a provider name, optionally followed by a dot and an alias name, such as "tsdb.eu".', value, address, path);
+        ctx.error("reference-only", 'Invalid provider configuration reference: The provider argument requires a provider type name, optionally followed by a period and then a configuration alias, such as "tsdb.eu".', value, address, path);
       } else if (t && t.root !== t.root.toLowerCase()) invalidLocalName(ctx, t.root, value);
       return;
     }
@@ -153,7 +153,8 @@ export function checkAttribute(ctx: Ctx, value: number, kind: AttrKind, name: st
       const s = doc.isString(value) ? doc.str(value) : null;
       const keyword = s === null ? null : keywordOf(s);
       if (keyword === null || !allowed.includes(keyword)) {
-        ctx.error("keyword", `Invalid ${quote(name)} keyword: The ${quote(name)} argument must be one of ${allowed.map((a) => `"${a}"`).join(" or ")}${hasTemplate(s ?? "") ? " (a bare keyword, not a template)" : ""}.`, value, address, path);
+        // Terraform's words; a template gets a hint of ours after them
+        ctx.error("keyword", `Invalid ${quote(name)} keyword: The ${quote(name)} argument requires one of the following keywords: ${allowed.join(" or ")}.${hasTemplate(s ?? "") ? " Write it as a bare keyword, not a template." : ""}`, value, address, path);
       }
       return;
     }

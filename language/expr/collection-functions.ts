@@ -158,6 +158,15 @@ function rangeLength(args: number[]): number {
   return Math.ceil((limit - start) / step);
 }
 
+/** Functions whose arguments are all of one variadic parameter: `f(list...)` is `f` of its elements. */
+const ALL_VARIADIC = new Set(["max", "min", "concat", "merge", "coalesce", "coalescelist"]);
+
+/** The arguments of `f(a, list...)` with a known list spread, or null where the call is left unknown. */
+export function expandedArguments(name: string, values: Known[]): Known[] | null {
+  const last = values[values.length - 1];
+  return ALL_VARIADIC.has(name) && Array.isArray(last) ? [...values.slice(0, -1), ...last] : null;
+}
+
 /**
  * The value of a numeric or collection function on known arguments, where it is plain to compute
  * as go-cty does (numbers where numbers are expected, elements of one primitive kind); UNKNOWN
@@ -202,6 +211,95 @@ export function collectionValue(name: string, values: Known[]): Known {
       for (const v of values) if (v !== null) for (const [k, x] of Object.entries(v as { [key: string]: Known })) merged[k] = x;
       return merged;
     }
+    case "signum":
+      return values.length === 1 && typeof a === "number" ? Math.sign(a) : UNKNOWN;
+  }
+  return sequenceValue(name, values);
+}
+
+const isList = (v: Known | undefined): v is Known[] => Array.isArray(v);
+const isObject = (v: Known | undefined): v is { [key: string]: Known } => v !== undefined && isMap(v);
+/** Primitives of one kind, every one known (what distinct, sort and the like compare as they are). */
+const samePrimitives = (list: Known[]): boolean => list.every((v) => isPrimitive(v) && typeof v === typeof list[0]);
+const isAsciiKey = (k: string): boolean => /^[\x00-\x7f]*$/.test(k);
+/** An object's keys in cty's order (byte order; ASCII keys only, where that is JavaScript's order too). */
+const sortedKeys = (o: { [key: string]: Known }): string[] | null => {
+  const keys = Object.keys(o);
+  return keys.every(isAsciiKey) ? keys.sort() : null;
+};
+
+/**
+ * Lists built by the collection functions (sets are left unknown: an index into one is refused),
+ * where plain to compute as go-cty does; UNKNOWN otherwise. Their lengths and elements then
+ * reach our value rules (`length(concat(…))` for a count of replicas, `keys(…)[0]` for a name).
+ */
+function sequenceValue(name: string, values: Known[]): Known {
+  const [a, b, c] = values;
+  switch (name) {
+    case "range": {
+      const ns = values.map(asNumber);
+      if (values.length === 0 || values.length > 3 || ns.some((n) => typeof n !== "number" || !Number.isInteger(n))) return UNKNOWN;
+      const [start, limit, step] = values.length === 1 ? [0, ns[0] as number, 1] : [ns[0] as number, ns[1] as number, (ns[2] ?? ((ns[0] as number) <= (ns[1] as number) ? 1 : -1)) as number];
+      if (step === 0 || (start < limit && step < 0) || (start > limit && step > 0) || Math.abs((limit - start) / step) > 1024) return UNKNOWN;
+      const out: number[] = [];
+      for (let v = start; step > 0 ? v < limit : v > limit; v += step) out.push(v);
+      return out;
+    }
+    case "keys":
+      if (values.length !== 1 || !isObject(a)) return UNKNOWN;
+      return sortedKeys(a) ?? UNKNOWN;
+    case "values": {
+      if (values.length !== 1 || !isObject(a)) return UNKNOWN;
+      const keys = sortedKeys(a);
+      return keys === null ? UNKNOWN : keys.map((k) => a[k]!);
+    }
+    case "concat":
+      return values.length > 0 && values.every(isList) ? (values as Known[][]).flat() : UNKNOWN;
+    case "coalescelist":
+      return values.length > 0 && values.every(isList) ? ((values as Known[][]).find((l) => l.length > 0) ?? UNKNOWN) : UNKNOWN;
+    case "reverse":
+      return values.length === 1 && isList(a) ? [...a].reverse() : UNKNOWN;
+    case "distinct":
+      return values.length === 1 && isList(a) && samePrimitives(a) ? [...new Set(a)] : UNKNOWN;
+    case "compact":
+      return values.length === 1 && isList(a) && a.every((v) => v === null || typeof v === "string") ? a.filter((v) => v !== null && v !== "") : UNKNOWN;
+    case "sort":
+      return values.length === 1 && isList(a) && a.every((v) => typeof v === "string" && isAsciiKey(v)) ? [...(a as string[])].sort() : UNKNOWN;
+    case "flatten":
+      return values.length === 1 && isList(a) ? flattened(a) : UNKNOWN;
+    case "slice":
+      if (values.length !== 3 || !isList(a) || typeof b !== "number" || typeof c !== "number" || !Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c > a.length || b > c) return UNKNOWN;
+      return a.slice(b, c);
+    case "chunklist": {
+      if (values.length !== 2 || !isList(a) || typeof b !== "number" || !Number.isInteger(b) || b < 0) return UNKNOWN;
+      if (b === 0) return [a];
+      const out: Known[] = [];
+      for (let i = 0; i < a.length; i += b) out.push(a.slice(i, i + b));
+      return out;
+    }
+    case "zipmap": {
+      if (values.length !== 2 || !isList(a) || !isList(b) || a.length !== b.length || !a.every((k) => typeof k === "string")) return UNKNOWN;
+      if (new Set(a).size !== a.length) return UNKNOWN;
+      return Object.fromEntries((a as string[]).map((k, i) => [k, b[i]!]));
+    }
+    case "tolist":
+      return values.length === 1 && isList(a) && samePrimitives(a) ? a : UNKNOWN;
+    case "tomap":
+      return values.length === 1 && isObject(a) && samePrimitives(Object.values(a)) ? a : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+/** flatten's list: nested lists and tuples opened, any depth; UNKNOWN where an element is unknown (it may be a list). */
+function flattened(list: Known[]): Known {
+  const out: Known[] = [];
+  for (const v of list) {
+    if (v === UNKNOWN) return UNKNOWN;
+    if (Array.isArray(v)) {
+      const inner = flattened(v);
+      if (inner === UNKNOWN) return UNKNOWN;
+      out.push(...(inner as Known[]));
+    } else out.push(v);
+  }
+  return out;
 }

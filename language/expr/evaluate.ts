@@ -13,7 +13,7 @@ import { exactLiteralArithmetic, exactOperation } from "./exact-numbers.js";
 import { fileFunction, isFileFunction, pathValue } from "./module-files.js";
 import { cidrhost, cidrsubnet, cidrsubnets } from "./network-functions.js";
 import { caseMapped, csvdecode, formatlist, graphemeCount, replaceRegex, stringValue } from "./string-functions.js";
-import { collectionCallProblem, collectionValue } from "./collection-functions.js";
+import { collectionCallProblem, collectionValue, expandedArguments } from "./collection-functions.js";
 import { scalarCallProblem } from "./scalar-functions.js";
 import { ownFunctionArgumentError } from "./provider-functions.js";
 
@@ -309,8 +309,9 @@ function checkArguments(name: string, args: Known[]): void {
 }
 
 /** The few functions whose result is worth knowing for our value rules; any other call is unknown. */
-function call(name: string, values: Known[], expand: boolean): Known {
-  if (expand) return UNKNOWN;
+function call(name: string, given: Known[], expand: boolean): Known {
+  const values = expand ? expandedArguments(name, given) : given;
+  if (values === null) return UNKNOWN;
   checkArguments(name, values);
   const own = ownFunctionArgumentError(name, values, (v) => v === UNKNOWN);
   if (own) fail(own.summary, own.detail);
@@ -325,6 +326,8 @@ function call(name: string, values: Known[], expand: boolean): Known {
     }
     case "tostring":
       return values.length === 1 ? asString(a!) : UNKNOWN;
+    case "tobool":
+      return values.length === 1 && (typeof a === "boolean" || a === "true" || a === "false") ? a === true || a === "true" : UNKNOWN;
     case "tonumber": {
       if (values.length !== 1 || a === null) return UNKNOWN;
       const n = asNumber(a!);

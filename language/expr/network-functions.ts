@@ -67,3 +67,11 @@ function ipv4Prefix(prefix: string): { base: number; bits: number } | "ipv6" | n
 export function cidrnetmask(prefix: string): void {
   if (ipv4Prefix(prefix) === null) callFailed("cidrnetmask", `invalid CIDR expression: invalid CIDR address: ${prefix}`);
 }
+
+/** cidrnetmask's value for an IPv4 prefix: the mask in dotted decimal; UNKNOWN for anything else. */
+export function cidrnetmaskValue(prefix: string): Known {
+  const p = ipv4Prefix(prefix);
+  if (p === null || p === "ipv6") return UNKNOWN;
+  const mask = p.bits === 0 ? 0 : (0xffffffff << (32 - p.bits)) >>> 0;
+  return [24, 16, 8, 0].map((shift) => (mask >>> shift) & 255).join(".");
+}

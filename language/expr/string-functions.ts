@@ -1,7 +1,9 @@
 // String functions that fail on known arguments at validate time, in Terraform's words:
 // formatlist with lists of different lengths, replace with an unparsable /regex/, csvdecode of
 // rows with a different number of fields than the header.
+import { createHash } from "node:crypto";
 import { UNKNOWN, badArgument, callFailed, type Known } from "./known.js";
+import { cidrnetmaskValue } from "./network-functions.js";
 
 /** formatlist(format, args…): every list argument must have the length of the first one. */
 export function formatlist(args: Known[]): void {
@@ -84,8 +86,75 @@ export function stringValue(name: string, values: Known[]): Known {
       return values.find((v) => v !== null && v !== "") ?? UNKNOWN;
     case "format":
       return typeof a === "string" ? plainFormat(a, values.slice(1)) : UNKNOWN;
+    case "title":
+      // Go's strings.Title over ASCII: a letter after anything but a letter, digit or "_" is upper-cased
+      return values.length === 1 && typeof a === "string" && isAscii(a) ? a.replace(/(^|[^A-Za-z0-9_])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase()) : UNKNOWN;
+    case "jsonencode":
+      return values.length === 1 ? jsonText(a!) : UNKNOWN;
+    case "strrev":
+      return values.length === 1 && typeof a === "string" && isAscii(a) ? [...a].reverse().join("") : UNKNOWN;
+    case "trim":
+      return values.length === 2 && strings && isAscii(a as string) && isAscii(b as string) ? trimmed(a as string, b as string) : UNKNOWN;
+    case "chomp":
+      return values.length === 1 && typeof a === "string" ? a.replace(/(?:\r\n|\r|\n)+$/, "") : UNKNOWN;
+    case "base64encode":
+      return values.length === 1 && typeof a === "string" ? Buffer.from(a, "utf8").toString("base64") : UNKNOWN;
+    case "base64decode": {
+      if (values.length !== 1 || typeof a !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(a)) return UNKNOWN;
+      const text = Buffer.from(a, "base64").toString("latin1");
+      return isAscii(text) ? text : UNKNOWN;
+    }
+    case "urlencode":
+      // Go's url.QueryEscape: letters, digits and -_.~ stay, a space is "+", any other byte %XX
+      return values.length === 1 && typeof a === "string" ? [...Buffer.from(a, "utf8")].map((c) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(c)) ? String.fromCharCode(c) : c === 32 ? "+" : `%${c.toString(16).toUpperCase().padStart(2, "0")}`)).join("") : UNKNOWN;
+    case "cidrnetmask":
+      return values.length === 1 && typeof a === "string" ? cidrnetmaskValue(a) : UNKNOWN;
+    case "md5":
+    case "sha1":
+    case "sha256":
+    case "sha512":
+      return values.length === 1 && typeof a === "string" ? createHash(name).update(a, "utf8").digest("hex") : UNKNOWN;
   }
   return UNKNOWN;
+}
+
+/** trim(str, cutset): every character of the cutset taken off both ends. */
+function trimmed(s: string, cutset: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && cutset.includes(s[start]!)) start++;
+  while (end > start && cutset.includes(s[end - 1]!)) end--;
+  return s.slice(start, end);
+}
+
+/**
+ * jsonencode's text of a known value, where it is plain to write as cty does: no whitespace,
+ * object keys sorted, numbers with every digit (left unknown where JavaScript would write an
+ * exponent), strings of printable ASCII without the characters Go escapes for HTML.
+ */
+function jsonText(v: Known): string | typeof UNKNOWN {
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return Number.isFinite(v) && (v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e21)) ? String(v) : UNKNOWN;
+  if (typeof v === "string") return isAscii(v) && !/[<>&]/.test(v) ? JSON.stringify(v) : UNKNOWN;
+  const parts: string[] = [];
+  if (Array.isArray(v)) {
+    for (const e of v) {
+      const text = jsonText(e);
+      if (text === UNKNOWN) return UNKNOWN;
+      parts.push(text);
+    }
+    return `[${parts.join(",")}]`;
+  }
+  const keys = Object.keys(v);
+  if (!keys.every(isAscii)) return UNKNOWN;
+  for (const key of keys.sort()) {
+    const name = jsonText(key);
+    const text = jsonText(v[key]!);
+    if (name === UNKNOWN || text === UNKNOWN) return UNKNOWN;
+    parts.push(`${name}:${text}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 /** format() with %s, %d and %% only, no flags or widths: strings for %s, whole numbers for %d. */

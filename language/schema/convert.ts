@@ -435,17 +435,18 @@ function convertValue(ctx: Ctx, st: ConvertState, node: number, t: CtyType, path
       const s = kind === K_STRING ? doc.text.slice(doc.starts[node]! + 1, doc.ends[node]! - 1) : doc.str(node);
       if (hasTemplate(s)) return templateValue(ctx, st, node, s, path, attr, t);
       if (t === "string") return s;
+      // cty's words for a string that does not convert ("number required" is for other kinds)
       if (t === "number") {
         const n = parseNumberString(s);
-        return n === undefined ? typeError(ctx, st, t, path) : n;
+        return n === undefined ? typeError(ctx, st, t, path, "a number is required") : n;
       }
       const b = parseBoolString(s);
       if (b === undefined) {
         const lower = s.toLowerCase();
         if (lower === "true" || lower === "false") {
-          return typeError(ctx, st, t, path, `bool required; to convert from string, use lowercase "${lower}"`);
+          return typeError(ctx, st, t, path, `a bool is required; to convert from string, use lowercase "${lower}"`);
         }
-        return typeError(ctx, st, t, path);
+        return typeError(ctx, st, t, path, "a bool is required");
       }
       return b;
     }

@@ -45,10 +45,27 @@ export function attributeTraversalProblem(type: CtyType, steps: readonly Travers
     if (collection) return collection;
     const [kind, inner]: [string, unknown] = t;
     if (kind === "object") {
-      t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? (inner as Record<string, CtyType>)[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
+      const attributes = inner as Record<string, CtyType>;
+      // an object type without attributes stands for a dynamic value (builtin-types.ts): any traversal
+      if (Object.keys(attributes).length === 0) return null;
+      // HCL refuses an attribute an object type lacks, even on an unknown value; a missing key in an index is not judged
+      if (step.kind === "attr" && !Object.prototype.hasOwnProperty.call(attributes, step.name)) return `Unsupported attribute: This object does not have an attribute named ${JSON.stringify(step.name)}.`;
+      t = step.kind === "attr" || (step.kind === "index" && typeof step.key === "string") ? attributes[step.kind === "attr" ? step.name : (step.key as string)] : undefined;
+    } else if (step.kind === "attr" && kind !== "map") {
+      return attributesOfCollectionProblem(kind, inner as CtyType, step.name);
     } else t = inner as CtyType;
   }
   return null;
+}
+
+/** HCL's words for an attribute taken on a list or set (a map's attribute is a key). */
+function attributesOfCollectionProblem(kind: string, element: CtyType, name: string): string {
+  const ofObjects = typeof element !== "string" && element[0] === "object";
+  if (ofObjects && kind === "list") {
+    return `Unsupported attribute: Can't access attributes on a list of objects. Did you mean to access attribute ${JSON.stringify(name)} for a specific element of the list, or across all elements of the list?`;
+  }
+  if (ofObjects && kind === "set") return "Unsupported attribute: Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?";
+  return "Unsupported attribute: This value does not have any attributes.";
 }
 
 /**

@@ -14,6 +14,7 @@ import { MUTATIONS, TEXT_MUTATIONS } from "./mutations.mjs";
 import { ROUND13_MUTATIONS } from "./mutations-round13.mjs";
 import { ROUND14_MUTATIONS } from "./mutations-round14.mjs";
 import { ROUND15_MUTATIONS } from "./mutations-round15.mjs";
+import { ROUND16_MUTATIONS } from "./mutations-round16.mjs";
 import { Raw, STYLES, serialize } from "./serialize.mjs";
 
 export const DEFAULT_SEED = 12;
@@ -28,7 +29,7 @@ export function generateCorpus(seed = DEFAULT_SEED) {
   const base = (i) => buildBase(rng(mix(seed, i, 0)), i);
   for (let i = 0; i < BASES; i++) cases.push({ id: `valid/base/${pad(i)}`, category: "valid", files: materialize(base(i)) });
   // later rounds are appended, so the earlier rounds' cases keep their bases
-  [...MUTATIONS, ...LONG_TAIL_MUTATIONS, ...ROUND13_MUTATIONS, ...ROUND14_MUTATIONS, ...ROUND15_MUTATIONS].forEach((mutation, j) => {
+  [...MUTATIONS, ...LONG_TAIL_MUTATIONS, ...ROUND13_MUTATIONS, ...ROUND14_MUTATIONS, ...ROUND15_MUTATIONS, ...ROUND16_MUTATIONS].forEach((mutation, j) => {
     const used = new Set();
     for (let k = 0; k < PER_MUTATION + (j % 2 === 0 ? 1 : 0); k++) {
       let i = (j * 7 + k * 37 + mix(seed, j, k) % 11) % BASES;
