@@ -42,28 +42,22 @@ export function referenceTemplateReferences(s: string): Reference[] | null {
   let interpolations = 0;
   let literals = 0;
   let literalFrom = 0;
-  let i = 0;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c === BACKSLASH) return null;
-    if (c !== DOLLAR && c !== PERCENT) {
-      i++;
-      continue;
-    }
-    // a "$" or "%" starts an interpolation here, or the general parser decides what it is
-    if (c === PERCENT || s.charCodeAt(i + 1) !== LBRACE) return null;
-    if (i > literalFrom) literals++;
-    const end = traversalEnd(s, i + 2);
+  for (;;) {
+    const at = nextInterpolation(s, literalFrom);
+    if (at === NOT_PLAIN) return null;
+    if (at === NO_MORE) break;
+    if (at > literalFrom) literals++;
+    const end = traversalEnd(s, at + 2);
     if (end < 0) return null;
     interpolations++;
-    i = literalFrom = end + 1;
+    literalFrom = end + 1;
   }
   if (n > literalFrom) literals++;
   if (interpolations === 0 || interpolations + literals < 2) return null;
   const references: Reference[] = new Array(interpolations);
   let reference = 0;
   literalFrom = 0;
-  for (i = s.indexOf("${"); i >= 0; i = s.indexOf("${", literalFrom)) {
+  for (let i = s.indexOf("${"); i >= 0; i = s.indexOf("${", literalFrom)) {
     const end = traversalEnd(s, i + 2);
     let dots = 0;
     for (let j = i + 2; j < end; j++) if (s.charCodeAt(j) === DOT) dots++;
@@ -117,4 +111,23 @@ function traversalEnd(s: string, from: number): number {
     while (j < n && isIdentPart(s.charCodeAt(j))) j++;
   }
   return s.charCodeAt(j) === RBRACE ? j : -1;
+}
+
+/** nextInterpolation's answers besides an offset */
+export const NO_MORE = -1;
+export const NOT_PLAIN = -2;
+
+/**
+ * Where the next "${" of a plain template starts at or after `from` (NO_MORE: only literal text
+ * follows), or NOT_PLAIN when the literal text holds what only the general parser reads: a
+ * backslash, a directive ("%{" or any "%"), a "$" that opens nothing.
+ */
+export function nextInterpolation(s: string, from: number): number {
+  const n = s.length;
+  for (let i = from; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH || c === PERCENT) return NOT_PLAIN;
+    if (c === DOLLAR) return s.charCodeAt(i + 1) === LBRACE ? i : NOT_PLAIN;
+  }
+  return NO_MORE;
 }

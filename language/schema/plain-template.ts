@@ -12,12 +12,9 @@ import { declaredLocals } from "../config/local-names.js";
 import { knownIterator, unknownLocal } from "../config/known-values.js";
 import { scope } from "../config/scope.js";
 import { hasBindings } from "../expr/for-expressions.js";
+import { nextInterpolation, NO_MORE, NOT_PLAIN } from "../expr/reference-template.js";
 import { attributeIn, declaredType, isIdentPart, isIdentStart, plainVariable } from "./reference-fast-paths.js";
 
-const DOLLAR = 36;
-const PERCENT = 37;
-const BACKSLASH = 92;
-const LBRACE = 123;
 const RBRACE = 125;
 const DOT = 46;
 
@@ -41,25 +38,19 @@ export function fastPlainTemplate(ctx: Ctx, s: string): boolean {
   if (scope.iterators.length > 0 || knownIterator() !== null || hasBindings()) return false;
   locals = 0;
   blocks = 0;
-  const n = s.length;
   let parts = 0;
   let literalFrom = 0;
-  let i = 0;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c === BACKSLASH) return false;
-    if (c !== DOLLAR && c !== PERCENT) {
-      i++;
-      continue;
-    }
-    if (c === PERCENT || s.charCodeAt(i + 1) !== LBRACE) return false;
-    if (i > literalFrom) parts++;
-    const end = judgeInterpolation(ctx, s, i + 2);
+  for (;;) {
+    const at = nextInterpolation(s, literalFrom);
+    if (at === NOT_PLAIN) return false;
+    if (at === NO_MORE) break;
+    if (at > literalFrom) parts++;
+    const end = judgeInterpolation(ctx, s, at + 2);
     if (end < 0) return false;
     parts++;
-    i = literalFrom = end + 1;
+    literalFrom = end + 1;
   }
-  if (n > literalFrom) parts++;
+  if (s.length > literalFrom) parts++;
   if (parts < 2) return false;
   const from = ctx.currentBlock;
   const graph = ctx.dependencies;
