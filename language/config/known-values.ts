@@ -53,6 +53,14 @@ export function evaluationError(ctx: Ctx, info: TemplateInfo): EvaluationError |
 /** The last evaluation: checkString asks for its error, then the conversion for its value. */
 const last: { ctx: Ctx | null; info: TemplateInfo | null; element: IteratorElement | null; value: Known; error: EvaluationError | null } = { ctx: null, info: null, element: null, value: UNKNOWN, error: null };
 
+/** Lets go of the last module's evaluation once it is checked (a long-lived process keeps no module alive). */
+export function forgetLastEvaluation(): void {
+  last.ctx = null;
+  last.info = null;
+  last.value = UNKNOWN;
+  last.error = null;
+}
+
 /** The one element a dynamic block generates its block for, when validate knows it (its for_each has one known element). */
 export interface IteratorElement {
   /** the iterator's name (the block type, or `iterator`) */

@@ -23,6 +23,9 @@ import { parseSource } from "./parse-file.js";
 import { checkTestFile, isTestFileName } from "./test-files.js";
 import { setDeclaredProviders } from "../expr/functions.js";
 import { forgetLastTemplate } from "../expr/templates.js";
+import { forgetFastReferences } from "../schema/reference-fast-paths.js";
+import { forgetPlainTemplates } from "../schema/plain-template.js";
+import { forgetLastEvaluation } from "../config/known-values.js";
 import { moduleFilesAt, type ModuleFiles } from "../expr/module-files.js";
 import { requiredProviderNames } from "../config/required-providers.js";
 import { addressOf, labelsOf, type BlockDecl } from "../config/declarations.js";
@@ -281,6 +284,9 @@ function run(parsed: ParsedFile[], types: TypeSource, calls: LocalCalls | null =
   for (const source of sources) if (source.native && !source.contextOnly) for (const d of structureDiagnostics(source.name, source.native)) diagnostics.push(d);
   setDeclaredProviders(null);
   forgetLastTemplate();
+  forgetFastReferences();
+  forgetPlainTemplates();
+  forgetLastEvaluation();
   diagnostics.sort(compareDiagnostics);
   return { diagnostics: dedupe(diagnostics), sources: new Map(originals.map((s) => [s.name, shownSource(s)])) };
 }

@@ -27,6 +27,13 @@ let blocks = 0;
 /** The local value judged fine and unknown last (templates of one module repeat theirs): no name sliced or looked up again. */
 let lastLocal: { ctx: Ctx | null; name: string } = { ctx: null, name: "" };
 
+/** Lets go of the last module's blocks and context once it is checked. */
+export function forgetPlainTemplates(): void {
+  lastLocal = { ctx: null, name: "" };
+  localTargets.length = 0;
+  blockTargets.length = 0;
+}
+
 /**
  * Whether `s` (a template string of a resource argument) is literal text and plain references that
  * are all fine and unknown; its dependency edges are added then. `s` must have more than one part:

@@ -197,6 +197,13 @@ const variableTables = new WeakMap<Ctx, VariableTable>();
 /** the module asked last (one module is checked at a time): no WeakMap look-up per reference */
 let lastTable: { ctx: Ctx | null; table: VariableTable | null } = { ctx: null, table: null };
 
+/** Lets go of the last module's tables and text once it is checked (a long-lived process keeps no module alive). */
+export function forgetFastReferences(): void {
+  lastTable = { ctx: null, table: null };
+  whole.declared = null;
+  whole.text = "";
+}
+
 function variablesOf(ctx: Ctx): VariableTable {
   if (lastTable.ctx === ctx) return lastTable.table!;
   let table = variableTables.get(ctx);
