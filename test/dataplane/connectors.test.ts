@@ -451,12 +451,15 @@ describePostgres("object-store connector: files in a bucket directory", () => {
     const { url, target } = await serviceDb();
     put("hourly", "1.csv", "2026-11-27T10:00:00Z,a,1\n");
     const p = plan("hourly", { frequency: "@hourly" });
-    const t0 = new Date("2026-11-27T10:20:00Z");
-    expect((await runObjStore(target, p, buckets, t0)).details).toMatchObject({ loaded_this_tick: ["1.csv"] });
+    // ticks in an hour that has not begun yet: every object put() writes is older than each tick,
+    // as on a real clock (a fixed date would fall behind the files' times once the day passes it)
+    const hour = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+    const at = (minutes: number, seconds = 0) => new Date(hour + minutes * 60_000 + seconds * 1_000);
+    expect((await runObjStore(target, p, buckets, at(20))).details).toMatchObject({ loaded_this_tick: ["1.csv"] });
     put("hourly", "2.csv", "2026-11-27T10:30:00Z,a,2\n");
     // same hour: no scan
-    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T10:59:59Z"))).details).toMatchObject({ loaded_this_tick: [] });
-    expect((await runObjStore(target, p, buckets, new Date("2026-11-27T11:00:01Z"))).details).toMatchObject({ loaded_this_tick: ["2.csv"] });
+    expect((await runObjStore(target, p, buckets, at(59, 59))).details).toMatchObject({ loaded_this_tick: [] });
+    expect((await runObjStore(target, p, buckets, at(60, 1))).details).toMatchObject({ loaded_this_tick: ["2.csv"] });
     expect(await count(url)).toBe(2);
 
     // @always: an object written this instant waits until it has not changed for a second
