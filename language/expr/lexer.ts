@@ -57,6 +57,12 @@ export function isIdentStart(c: number): boolean {
 export function isIdentPart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57) || c === 45 || (c > 127 && unicodeIdent(c) <= 2);
 }
+/** HCL's identifier: a letter or underscore, then letters, digits, underscores and dashes. */
+export function isIdentifier(name: string): boolean {
+  if (name === "" || !isIdentStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
+  return true;
+}
 export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }

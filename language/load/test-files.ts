@@ -10,7 +10,7 @@ import { statSync } from "node:fs";
 import { bareRelativePathDetail, looksLikeBareRelativePath } from "../config/module-source.js";
 import { join, normalize } from "node:path";
 import { fileNamesIn } from "./config-files.js";
-import { isIdentPart, isIdentStart } from "../expr/lexer.js";
+import { isIdentifier } from "../expr/lexer.js";
 
 /** A test file's name in a directory listing (hidden files are not read, as for configuration files). */
 export const TEST_FILE = /^[^.].*\.tftest\.hcl$/;
@@ -333,9 +333,3 @@ function blockAddress(block: NativeBlock): string {
   return block.labels.length > 0 ? `${block.type}.${block.labels.join(".")}` : block.type;
 }
 
-/** HCL's valid identifier: a letter or underscore, then letters, digits, underscores and dashes. */
-function isIdentifier(name: string): boolean {
-  if (name === "" || !isIdentStart(name.charCodeAt(0))) return false;
-  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
-  return true;
-}

@@ -13,7 +13,8 @@ import { knownIterator, unknownLocal } from "../config/known-values.js";
 import { scope } from "../config/scope.js";
 import { hasBindings } from "../expr/for-expressions.js";
 import { nextInterpolation, NO_MORE, NOT_PLAIN } from "../expr/reference-template.js";
-import { attributeIn, declaredType, isIdentPart, isIdentStart, plainVariable } from "./reference-fast-paths.js";
+import { attributeIn, declaredType, plainVariable } from "./reference-fast-paths.js";
+import { isIdentPart, isIdentStart } from "../expr/lexer.js";
 
 const RBRACE = 125;
 const DOT = 46;

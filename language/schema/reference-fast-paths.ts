@@ -12,13 +12,8 @@ import { REGION_REFERENCES } from "./region-rules.js";
 import { targetAllowed } from "./cross-references.js";
 import { declaredVariableType } from "../config/for-each-values.js";
 import { conversionProblem } from "./declared-conversion.js";
+import { isIdentifier, isIdentPart, isIdentStart } from "../expr/lexer.js";
 
-export function isIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-}
-export function isIdentPart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-}
 
 /** Where resolveWhole found the attribute name, and the declared type (set when it returns a block). */
 const whole = { kind: "resource" as "resource" | "data", declared: null as DeclaredType | null, attrFrom: 0, attrEnd: 0, text: "" };
@@ -142,12 +137,6 @@ export function fastVariableReference(ctx: Ctx, node: number, value: string): Pl
   if (n - o < 7 || s.charCodeAt(o) !== 36 || s.charCodeAt(o + 1) !== 123 || s.charCodeAt(n) !== 125 || s.charCodeAt(o + 5) !== 46 || !s.startsWith("var", o + 2)) return null;
   // the name is matched exactly against declared names that are identifiers (variablesOf): no character loop here
   return plainVariable(ctx, s, o + 6, n);
-}
-
-function isIdentifier(name: string): boolean {
-  if (name.length === 0 || !isIdentStart(name.charCodeAt(0))) return false;
-  for (let i = 1; i < name.length; i++) if (!isIdentPart(name.charCodeAt(i))) return false;
-  return true;
 }
 
 /** A declared input variable as the fast paths read it, with the last conversion judged for it. */

@@ -221,14 +221,7 @@ function parseObject(depth: number): void {
   let c = bytes[pos];
   if (c !== 125) {
     for (;;) {
-      // propertyName's steps, inline on this hot path
-      if (c !== 34) propertyNameError(c);
-      parseString();
-      skipWs();
-      if (bytes[pos] !== 58) colonError(start);
-      pos++;
-      skipWs();
-      if (pos >= len) fail("Missing property value", "The file ends where a property value was expected.", pos, pos);
+      propertyName(start);
       parseValue(depth);
       skipWs();
       c = bytes[pos];
